@@ -1,0 +1,79 @@
+import type { Endpoint } from './message.js';
+import type { CSState, ProcessId } from './process.js';
+
+/** Options of one `entry`/`exit` call. */
+export interface CSCallOptions {
+  /**
+   * Withdraws the call. An aborted call leaves the protocol consistent (partial permissions are
+   * given back) and rejects with `AbortError`; an algorithm that cannot abort at some point says
+   * so in its docs and completes instead.
+   */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * The parameters of `entry`: `(opts?)` when the object takes no request (`Req = void`),
+ * `(req, opts?)` otherwise — `h` units for h-out-of-k, a group for group mutual exclusion.
+ */
+export type EntryArgs<Req> = [Req] extends [void] ? [opts?: CSCallOptions] : [req: Req, opts?: CSCallOptions];
+
+/** Events every CS object emits. */
+export interface CSEvents {
+  /** The state flipped (at the instant the algorithm flips it). */
+  statechange: CSState;
+  /** A problem that did not stop the object: a dropped malformed message, a throwing listener. */
+  error: Error;
+}
+
+/**
+ * A CS object (global-CS paper, Def. 1): one process's handle on a critical-section protocol.
+ *
+ * CSMIC: `entry` only when OutCS, `exit` only when InCS, never two calls in flight; violations
+ * reject with `CSMICError` and send nothing.
+ */
+export interface CSObject<Req = void> {
+  /** This process's id. */
+  readonly id: ProcessId;
+  /** Current state; flips at the instant the algorithm flips it, before the call's promise settles. */
+  readonly state: CSState;
+  /** The call in flight, if any. */
+  readonly pending: 'entry' | 'exit' | null;
+  /** True when `entry` takes a request argument (`Req` is not `void`). */
+  readonly takesRequest: boolean;
+  /** OutCS → InCS. Resolves when the whole entry is done. */
+  entry(...args: EntryArgs<Req>): Promise<void>;
+  /** InCS → OutCS. Resolves when the whole exit is done. */
+  exit(opts?: CSCallOptions): Promise<void>;
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<E extends keyof CSEvents>(event: E, fn: (value: CSEvents[E]) => void): () => void;
+  /**
+   * Leaves the protocol: stops handling messages and rejects a call in flight. Idempotent.
+   * Closing one process of a running cluster can block the others (the papers assume no crash).
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * What a CS factory receives for one process (DESIGN.md 3.1): the settings stay in the factory's
+ * closure, the per-process parts are injected here.
+ */
+export interface ProcessContext {
+  /** This process. */
+  readonly id: ProcessId;
+  /** Number of processes. */
+  readonly n: number;
+  /** This process's endpoint; compositions hand inner objects a `channel` of it. */
+  readonly endpoint: Endpoint;
+  /** The whole initial configuration, known to every process (must be safe for the problem). */
+  readonly initial: readonly CSState[];
+}
+
+/**
+ * An algorithm with its settings: makes the CS object of one process. Validation of settings
+ * against the context (n, initial configuration) throws `ConfigurationError` /
+ * `CoterieError` here, before any message is sent.
+ */
+export type CSFactory<Req = void> = (ctx: ProcessContext) => CSObject<Req>;
+
+/** The request type of a CS object or factory. */
+export type RequestOf<T> = T extends CSObject<infer R> ? R : T extends CSFactory<infer R> ? R : never;

@@ -1,0 +1,88 @@
+/**
+ * Error classes shared by every critsec package. Each carries a stable `code` string so callers
+ * can branch without `instanceof` across package copies, and a message that says what was wrong
+ * and what was expected.
+ */
+
+/** Base class of every error critsec throws on purpose. */
+export class CritsecError extends Error {
+  /** A stable, machine-readable code (e.g. `'CSMIC'`, `'CONFIGURATION'`). */
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * A CSMIC violation (global-CS paper, Def. 1): `entry` called while InCS, `exit` called while
+ * OutCS, a second call while one is in flight, or any call after `close()`. A programming error
+ * of the caller; the CS object rejects the call and sends nothing.
+ */
+export class CSMICError extends CritsecError {
+  constructor(message: string) {
+    super('CSMIC', message);
+  }
+}
+
+/**
+ * A configuration that cannot be run: a bad `n`, `l ≥ k`, an unsafe initial configuration, a
+ * graph that is not symmetric, an option out of range. Thrown before any message is sent.
+ */
+export class ConfigurationError extends CritsecError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('CONFIGURATION', message, options);
+  }
+}
+
+/** A quorum system that breaks its defining property (empty quorum, non-intersecting pair, …). */
+export class CoterieError extends CritsecError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('COTERIE', message, options);
+  }
+}
+
+/**
+ * A message that a protocol cannot accept (fails its schema, names an unknown peer, arrives on
+ * an unknown channel). Never thrown into a message handler: the message is dropped, counted,
+ * and this error is reported through an `error` event.
+ */
+export class ProtocolError extends CritsecError {
+  /** The sender of the offending message, when known. */
+  readonly from: number | undefined;
+  constructor(message: string, options?: { from?: number; cause?: unknown }) {
+    super('PROTOCOL', message, options);
+    this.from = options?.from;
+  }
+}
+
+/** A transport failure: a closed endpoint, an unknown peer, an oversized frame, a refused connection. */
+export class TransportError extends CritsecError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('TRANSPORT', message, options);
+  }
+}
+
+/**
+ * An operation withdrawn through its `AbortSignal`. Shaped like Node's own `AbortError`
+ * (`name === 'AbortError'`, `code === 'ABORT_ERR'`, the signal's reason as `cause`), so code that
+ * already tests `err.name === 'AbortError'` for `fetch` or `timers/promises` handles it too.
+ */
+export class AbortError extends Error {
+  readonly code = 'ABORT_ERR';
+  constructor(message = 'The operation was aborted', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AbortError';
+  }
+}
+
+/** True for any abort error: ours, Node's, or a `DOMException` named `AbortError`. */
+export function isAbortError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
+}
+
+/** Throws an {@link AbortError} (with the signal's reason as `cause`) if `signal` is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
+}

@@ -1,0 +1,65 @@
+/**
+ * `@critsec/core` — the contracts every critsec package shares (DESIGN.md 3.1–3.2): the CS object
+ * interface and its CSMIC-enforcing base class, factories and process contexts, the endpoint
+ * contract transports implement, problem specs with their safety checks, errors, and the
+ * `withCS` / `lease` helpers.
+ *
+ * @example
+ * ```ts
+ * import { withCS, type CSFactory } from '@critsec/core';
+ *
+ * declare const factory: CSFactory;            // e.g. maekawa({ coterie }) from @critsec/mutex
+ * declare const ctx: import('@critsec/core').ProcessContext;
+ * const cs = factory(ctx);
+ * await withCS(cs, async () => {
+ *   // at most k processes (or at least l, by the algorithm) are here
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { CSObjectBase, splitEntryArgs } from './cs-base.js';
+export type {
+  CSCallOptions,
+  CSEvents,
+  CSFactory,
+  CSObject,
+  EntryArgs,
+  ProcessContext,
+  RequestOf,
+} from './cs-object.js';
+export { abortErrorFor, Deferred, onAbort } from './deferred.js';
+export {
+  AbortError,
+  ConfigurationError,
+  CoterieError,
+  CritsecError,
+  CSMICError,
+  isAbortError,
+  ProtocolError,
+  TransportError,
+  throwIfAborted,
+} from './errors.js';
+export { Emitter } from './events.js';
+export { closedNeighborhood, type Graph, graphFromAdjacency, graphFromEdges } from './graph.js';
+export { type CSLease, lease, withCS } from './lease.js';
+export type { Endpoint, Message } from './message.js';
+export { type CSState, countInCS, flipState, isValidN, type ProcessId } from './process.js';
+export {
+  assertSafeConfiguration,
+  checkConfiguration,
+  complementSpec,
+  describeSpec,
+  type GlobalSpec,
+  type GroupSpec,
+  globalSpec,
+  groupSpec,
+  type HOutOfKSpec,
+  hOutOfKSpec,
+  initialConfiguration,
+  type LocalSpec,
+  localSpec,
+  mutexSpec,
+  type ProblemSpec,
+  type SpecViolation,
+} from './spec.js';

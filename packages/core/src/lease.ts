@@ -1,0 +1,60 @@
+import type { CSCallOptions, CSObject, EntryArgs } from './cs-object.js';
+
+/**
+ * A held critical section: returned by {@link lease}; `release()` (or leaving an `await using`
+ * block) calls `exit()` once.
+ */
+export interface CSLease extends AsyncDisposable {
+  /** Exits the CS (idempotent: later calls return the first call's promise). */
+  release(opts?: CSCallOptions): Promise<void>;
+  /** True once `release` was called. */
+  readonly released: boolean;
+}
+
+/**
+ * Enters the CS and returns a lease that exits it on `release()` or at the end of an
+ * `await using` block:
+ *
+ * ```ts
+ * await using held = await lease(cs);
+ * // … in the critical section …
+ * ```
+ * @throws whatever `cs.entry` rejects with (`CSMICError`, `AbortError`).
+ */
+export async function lease<Req>(cs: CSObject<Req>, ...args: EntryArgs<Req>): Promise<CSLease> {
+  await cs.entry(...args);
+  let released: Promise<void> | undefined;
+  return {
+    get released() {
+      return released !== undefined;
+    },
+    release(opts?: CSCallOptions) {
+      released ??= cs.exit(opts);
+      return released;
+    },
+    [Symbol.asyncDispose]() {
+      released ??= cs.exit();
+      return released;
+    },
+  };
+}
+
+/**
+ * Runs `fn` inside the critical section (the `runExclusive` pattern): `entry`, `fn`, then `exit`
+ * — also when `fn` throws, in which case its error is rethrown after the exit.
+ *
+ * `args` are `entry`'s arguments: `withCS(cs, fn)`, `withCS(cs, fn, { signal })`, or with a
+ * request, `withCS(hk, fn, 3)`.
+ */
+export async function withCS<Req, T>(
+  cs: CSObject<Req>,
+  fn: () => T | Promise<T>,
+  ...args: EntryArgs<Req>
+): Promise<T> {
+  await cs.entry(...args);
+  try {
+    return await fn();
+  } finally {
+    await cs.exit();
+  }
+}
