@@ -1,0 +1,20 @@
+import type { Message, ProcessId } from '@critsec/core';
+
+/**
+ * What a network gives one process, below channels: unicast of `(channel, message)` pairs,
+ * reliable and FIFO per (sender, receiver, channel). A transport implements this;
+ * {@link createEndpoint} builds the channel tree of an {@link Endpoint} on top of it.
+ */
+export interface Link {
+  /** This process. */
+  readonly self: ProcessId;
+  /** All processes, `self` included, ascending. */
+  readonly peers: readonly ProcessId[];
+  /**
+   * Sends `msg` on `channel` (a `/`-separated path, `''` for the root) to `to`.
+   * @throws TransportError for an unknown peer or a closed link.
+   */
+  send(to: ProcessId, channel: string, msg: Message): void;
+  /** Installs the one receiver of this link (replacing any earlier one). */
+  setReceiver(receive: (from: ProcessId, channel: string, msg: Message) => void): void;
+}

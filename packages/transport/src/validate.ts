@@ -1,0 +1,106 @@
+import { type Endpoint, type Message, type ProcessId, ProtocolError } from '@critsec/core';
+import * as v from 'valibot';
+
+/** A message schema: any valibot schema whose output is a {@link Message}. */
+export type MessageSchema<M extends Message> = v.GenericSchema<unknown, M>;
+
+/**
+ * A protocol's message union with its runtime validator. Build one per algorithm with
+ * {@link defineProtocol}; its `listen` is the only way the algorithm receives messages, so a
+ * malformed message never reaches a handler.
+ */
+export interface Protocol<M extends Message> {
+  /** The protocol's name, used in error messages (e.g. `'maekawa'`). */
+  readonly name: string;
+  /** The schema of its message union. */
+  readonly schema: MessageSchema<M>;
+  /** True when `msg` is a valid message of this protocol. */
+  is(msg: unknown): msg is M;
+  /**
+   * Listens on `endpoint` and calls `handler` with valid messages only. A message that fails the
+   * schema, or comes from a process outside `0..n-1`, is dropped, counted in `dropped`, and
+   * passed to `onInvalid` as a {@link ProtocolError} — never thrown into the handler.
+   * Returns the unsubscribe function.
+   */
+  listen(
+    endpoint: Endpoint,
+    handler: (from: ProcessId, msg: M) => void,
+    onInvalid: (err: ProtocolError) => void,
+  ): () => void;
+  /** Messages this protocol dropped as invalid, over all its listeners. */
+  readonly dropped: number;
+}
+
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path?.map((p) => String(p.key)).join('.') ?? '';
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}
+
+function preview(msg: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(msg) ?? String(msg);
+  } catch {
+    s = String(msg);
+  }
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+}
+
+/**
+ * Declares a protocol's messages:
+ *
+ * ```ts
+ * const Messages = v.variant('type', [
+ *   v.object({ type: v.literal('REQUEST'), ts: v.pipe(v.number(), v.integer()) }),
+ *   v.object({ type: v.literal('RELEASE') }),
+ * ]);
+ * const maekawaProtocol = defineProtocol('maekawa', Messages);
+ * ```
+ */
+export function defineProtocol<M extends Message>(name: string, schema: MessageSchema<M>): Protocol<M> {
+  let dropped = 0;
+  const is = (msg: unknown): msg is M => v.is(schema, msg);
+  return {
+    name,
+    schema,
+    is,
+    get dropped() {
+      return dropped;
+    },
+    listen(endpoint, handler, onInvalid) {
+      const n = endpoint.peers.length;
+      return endpoint.onMessage((from, msg) => {
+        if (!Number.isInteger(from) || from < 0 || from >= n) {
+          dropped++;
+          onInvalid(new ProtocolError(`${name}: message from unknown process ${String(from)}`, { from }));
+          return;
+        }
+        if (!is(msg)) {
+          dropped++;
+          const result = v.safeParse(schema, msg);
+          const why = result.success ? 'rejected' : describeIssues(result.issues);
+          onInvalid(
+            new ProtocolError(
+              `${name}: dropped invalid message from P${from} on '${endpoint.path}': ${why} (${preview(msg)})`,
+              {
+                from,
+              },
+            ),
+          );
+          return;
+        }
+        handler(from, msg);
+      });
+    },
+  };
+}
+
+/** Valibot schema for a process id: an integer ≥ 0 (the listener also bounds it by n). */
+export const processIdSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
+/** Valibot schema for a non-negative safe integer counter (timestamps, sequence numbers). */
+export const counterSchema = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
