@@ -40,6 +40,7 @@ export {
   TransportError,
   throwIfAborted,
 } from './errors.js';
+export { collectReached, type ReachCollector, reach } from './coverage.js';
 export { Emitter } from './events.js';
 export { closedNeighborhood, type Graph, graphFromAdjacency, graphFromEdges } from './graph.js';
 export { type CSLease, lease, withCS } from './lease.js';

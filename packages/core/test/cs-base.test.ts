@@ -147,3 +147,21 @@ describe('withCS and lease', () => {
     expect(cs.protocolCalls).toBe(4);
   });
 });
+
+describe('coverage marks', () => {
+  it('collects reach() labels only while a collector runs', async () => {
+    const { collectReached, reach } = await import('../src/index.js');
+    reach('x:before');
+    const c = collectReached();
+    reach('x:a');
+    reach('x:a');
+    reach('x:b');
+    c.stop();
+    reach('x:after');
+    expect([...c.counts]).toEqual([
+      ['x:a', 2],
+      ['x:b', 1],
+    ]);
+    expect(c.missing(['x:a', 'x:c'])).toEqual(['x:c']);
+  });
+});
