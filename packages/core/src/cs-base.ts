@@ -26,6 +26,7 @@ export function splitEntryArgs<Req>(
 export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
   readonly id: ProcessId;
   readonly takesRequest: boolean;
+  declare readonly '~request'?: Req;
   readonly #events: Emitter<CSEvents>;
   #state: CSState;
   #pending: 'entry' | 'exit' | null = null;

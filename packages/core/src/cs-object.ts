@@ -40,6 +40,11 @@ export interface CSObject<Req = void> {
   readonly pending: 'entry' | 'exit' | null;
   /** True when `entry` takes a request argument (`Req` is not `void`). */
   readonly takesRequest: boolean;
+  /**
+   * Type-only: carries `Req` so helpers such as `withCS` can infer it. Never set at run time.
+   * @internal
+   */
+  readonly '~request'?: Req;
   /** OutCS → InCS. Resolves when the whole entry is done. */
   entry(...args: EntryArgs<Req>): Promise<void>;
   /** InCS → OutCS. Resolves when the whole exit is done. */

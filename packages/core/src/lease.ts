@@ -21,7 +21,7 @@ export interface CSLease extends AsyncDisposable {
  * ```
  * @throws whatever `cs.entry` rejects with (`CSMICError`, `AbortError`).
  */
-export async function lease<Req>(cs: CSObject<Req>, ...args: EntryArgs<Req>): Promise<CSLease> {
+export async function lease<Req = void>(cs: CSObject<Req>, ...args: EntryArgs<Req>): Promise<CSLease> {
   await cs.entry(...args);
   let released: Promise<void> | undefined;
   return {
@@ -46,7 +46,7 @@ export async function lease<Req>(cs: CSObject<Req>, ...args: EntryArgs<Req>): Pr
  * `args` are `entry`'s arguments: `withCS(cs, fn)`, `withCS(cs, fn, { signal })`, or with a
  * request, `withCS(hk, fn, 3)`.
  */
-export async function withCS<Req, T>(
+export async function withCS<T, Req = void>(
   cs: CSObject<Req>,
   fn: () => T | Promise<T>,
   ...args: EntryArgs<Req>
