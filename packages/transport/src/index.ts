@@ -25,3 +25,11 @@ export {
   type Protocol,
   processIdSchema,
 } from './validate.js';
+export {
+  type HandshakeResult,
+  ReliableLink,
+  type ReliableLinkOptions,
+  type SessionFrame,
+  type SessionHello,
+  type SessionStats,
+} from './session.js';

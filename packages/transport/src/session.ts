@@ -1,0 +1,487 @@
+/**
+ * The reliable-FIFO session layer (DESIGN.md 2, 3.2): turns an unreliable frame path — frames
+ * may be lost, duplicated or reordered, e.g. a TCP connection that drops and is re-established
+ * — into what every critsec algorithm assumes of a channel: reliable, FIFO, exactly-once.
+ *
+ * One {@link ReliableLink} per direction pair (one per peer): the sending half numbers payloads
+ * (`seq` from 1), buffers them until a cumulative ack covers them and retransmits on demand; the
+ * receiving half delivers in `seq` order exactly once, buffers ahead-of-order frames (bounded)
+ * and drops duplicates. The layer owns no timers and no sockets: the transport below decides
+ * when to {@link ReliableLink.retransmit} (a timer, a reconnect) and when to run the
+ * {@link ReliableLink.hello | resume handshake}.
+ *
+ * Session identity. Each side has a `session` id naming its *incarnation* (its in-memory
+ * sequence state). On every (re)connection both sides exchange a {@link SessionHello}
+ * (`session`, `next` = its `nextExpected`, `peer` = the peer session it holds state for) and
+ * pass the peer's to {@link ReliableLink.handshake}:
+ * - same peer session as before → **resume**: frames the peer already has (`seq < next`) are
+ *   freed, the rest are resent; nothing is lost, duplicated or reordered above the layer;
+ * - a *different* peer session → the peer restarted with fresh state (e.g. killed and started
+ *   again). Its old sequence numbers mean nothing any more, so it is never silently
+ *   mis-sequenced: by default (`onPeerRestart: 'refuse'`) the handshake is refused and nothing
+ *   from the new incarnation is delivered; with `'reset'` both directions start over at seq 1,
+ *   payloads still unacknowledged by the old incarnation are discarded (counted in
+ *   `stats.discarded`) and `stats.resets` is incremented. The critsec algorithms assume no
+ *   crashes (the papers' model), so a restarted process cannot in general rejoin a running
+ *   protocol safely: `'reset'` is for applications that recover from restarts themselves.
+ */
+import { ProtocolError, TransportError } from '@critsec/core';
+
+/** A frame of the session layer, as handed to and taken from the unreliable layer below. */
+export type SessionFrame<P> =
+  | {
+      /** A payload; `seq` starts at 1 per direction and session. */
+      t: 'data';
+      seq: number;
+      p: P;
+    }
+  | {
+      /** Cumulative acknowledgement: every `seq ≤ ack` was delivered. */
+      t: 'ack';
+      ack: number;
+    };
+
+/**
+ * The resume handshake message each side sends when a connection (re)opens, before any
+ * {@link SessionFrame}; the peer passes it to {@link ReliableLink.handshake}.
+ */
+export interface SessionHello {
+  readonly t: 'hello';
+  /** The sender's session (incarnation) id. */
+  readonly session: string;
+  /** The sender's `nextExpected`: every `seq < next` of the receiver's current session was delivered. */
+  readonly next: number;
+  /** The receiver's session the sender holds state for, or `null` if it never heard from it. */
+  readonly peer: string | null;
+}
+
+/** Options of a {@link ReliableLink}. */
+export interface ReliableLinkOptions<P> {
+  /**
+   * Hands a frame to the unreliable layer below (it may be lost, duplicated, reordered). Must
+   * not throw; it is called synchronously from `send`, `receive`, `retransmit` and `resume`.
+   */
+  transmit(frame: SessionFrame<P>): void;
+  /** Delivers a payload above: in order, exactly once. */
+  deliver(payload: P): void;
+  /**
+   * Bound on buffered unacknowledged payloads (a count). `send` beyond it throws
+   * `TransportError`. Default 10 000.
+   */
+  maxUnacked?: number;
+  /**
+   * Bound on buffered out-of-order frames at the receiver (a count); frames beyond it are
+   * dropped (counted in `stats.overflow`) and the sender resends them. Default 1 024.
+   */
+  maxOutOfOrder?: number;
+  /** This side's session (incarnation) id, 1–64 characters. Default: a random UUID. */
+  session?: string;
+  /**
+   * What {@link ReliableLink.handshake} does when the peer presents a different session than
+   * the one this link holds state for (the peer restarted): `'refuse'` (default) or `'reset'`.
+   */
+  onPeerRestart?: 'refuse' | 'reset';
+  /**
+   * When true (default) every data frame received is answered at once with a cumulative ack.
+   * When false the owner calls {@link ReliableLink.flushAck} (e.g. once per batch of frames
+   * read from a socket), which sends one ack covering everything delivered since the last.
+   */
+  autoAck?: boolean;
+}
+
+/** Counters of one {@link ReliableLink} (all message counts). */
+export interface SessionStats {
+  /** Payloads accepted by `send`. */
+  sent: number;
+  /** Payloads delivered above. */
+  delivered: number;
+  /** Data frames received again (already delivered or already buffered): dropped. */
+  duplicates: number;
+  /** Data frames received ahead of order and buffered. */
+  outOfOrder: number;
+  /** Frames (or hellos) of the wrong shape or with impossible numbers: dropped. */
+  malformed: number;
+  /** Data frames transmitted again by `retransmit`/`resume`. */
+  retransmitted: number;
+  /** Ack frames transmitted. */
+  acksSent: number;
+  /** Ahead-of-order data frames dropped because `maxOutOfOrder` was reached. */
+  overflow: number;
+  /** Unacknowledged payloads discarded by a session reset (the peer restarted). */
+  discarded: number;
+  /** Session resets (peer restarts accepted under `onPeerRestart: 'reset'`). */
+  resets: number;
+}
+
+/** What {@link ReliableLink.handshake} concluded. */
+export type HandshakeResult =
+  | {
+      /** `'new'`: first contact; `'resumed'`: same peer session; `'reset'`: peer restarted, started over. */
+      readonly ok: true;
+      readonly kind: 'new' | 'resumed' | 'reset';
+      /** Data frames resent by the handshake. */
+      readonly resent: number;
+    }
+  | {
+      /** Refused: nothing changed; the owner should close the connection. */
+      readonly ok: false;
+      readonly kind: 'peer-restarted' | 'malformed' | 'inconsistent';
+      /** Why, for logs and for the peer. */
+      readonly reason: string;
+    };
+
+const DEFAULT_MAX_UNACKED = 10_000;
+const DEFAULT_MAX_OUT_OF_ORDER = 1_024;
+const MAX_SESSION_LENGTH = 64;
+
+function isSeq(x: unknown): x is number {
+  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isSessionId(x: unknown): x is string {
+  return typeof x === 'string' && x.length >= 1 && x.length <= MAX_SESSION_LENGTH;
+}
+
+function positiveInt(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new TransportError(`ReliableLink: ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+function randomSessionId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * Reliable, FIFO, exactly-once delivery of payloads `P` over an unreliable frame path, with
+ * cumulative acks, bounded buffers, resend on demand and a resume handshake that survives
+ * reconnections and detects a restarted peer (see the module comment for the behaviour).
+ *
+ * The layer's own guarantee, under any loss/duplication/reordering of frames below: every
+ * payload passed to `deliver` was sent, in `send` order, at most once; and every payload sent
+ * is eventually delivered provided the owner keeps calling `retransmit` (or resumes after a
+ * reconnect) while frames keep getting through.
+ */
+export class ReliableLink<P> {
+  readonly #transmit: (frame: SessionFrame<P>) => void;
+  readonly #deliver: (payload: P) => void;
+  readonly #maxUnacked: number;
+  readonly #maxOutOfOrder: number;
+  readonly #onPeerRestart: 'refuse' | 'reset';
+  readonly #autoAck: boolean;
+  readonly #session: string;
+  #peerSession: string | undefined;
+
+  // Sending half: payloads with seq ackedUpTo+1 … nextSeq-1 are buffered at #buf[#head …].
+  #buf: P[] = [];
+  #head = 0;
+  #ackedUpTo = 0;
+  #nextSeq = 1;
+
+  // Receiving half.
+  #nextExpected = 1;
+  readonly #ahead = new Map<number, P>();
+  #ackPending = false;
+
+  readonly #stats: SessionStats = {
+    sent: 0,
+    delivered: 0,
+    duplicates: 0,
+    outOfOrder: 0,
+    malformed: 0,
+    retransmitted: 0,
+    acksSent: 0,
+    overflow: 0,
+    discarded: 0,
+    resets: 0,
+  };
+
+  /** @throws TransportError for a non-positive bound or a bad session id. */
+  constructor(opts: ReliableLinkOptions<P>) {
+    this.#transmit = opts.transmit;
+    this.#deliver = opts.deliver;
+    this.#maxUnacked = positiveInt('maxUnacked', opts.maxUnacked, DEFAULT_MAX_UNACKED);
+    this.#maxOutOfOrder = positiveInt('maxOutOfOrder', opts.maxOutOfOrder, DEFAULT_MAX_OUT_OF_ORDER);
+    this.#onPeerRestart = opts.onPeerRestart ?? 'refuse';
+    if (this.#onPeerRestart !== 'refuse' && this.#onPeerRestart !== 'reset') {
+      throw new TransportError(
+        `ReliableLink: onPeerRestart must be 'refuse' or 'reset', got ${JSON.stringify(opts.onPeerRestart)}`,
+      );
+    }
+    this.#autoAck = opts.autoAck ?? true;
+    const session = opts.session ?? randomSessionId();
+    if (!isSessionId(session)) {
+      throw new TransportError(
+        `ReliableLink: session must be a string of 1–${MAX_SESSION_LENGTH} characters, got ${JSON.stringify(session)}`,
+      );
+    }
+    this.#session = session;
+  }
+
+  /** This side's session (incarnation) id. */
+  get session(): string {
+    return this.#session;
+  }
+
+  /** The peer session this link holds state for (`undefined` before the first handshake). */
+  get peerSession(): string | undefined {
+    return this.#peerSession;
+  }
+
+  /** Payloads sent but not yet acknowledged (buffered for resending). */
+  get unacked(): number {
+    return this.#nextSeq - 1 - this.#ackedUpTo;
+  }
+
+  /** Receiver side: the next `seq` it will deliver. */
+  get nextExpected(): number {
+    return this.#nextExpected;
+  }
+
+  /** Sender side: the `seq` the next `send` will get. */
+  get nextSeq(): number {
+    return this.#nextSeq;
+  }
+
+  /** Receiver side: ahead-of-order frames currently buffered. */
+  get bufferedOutOfOrder(): number {
+    return this.#ahead.size;
+  }
+
+  /** Counters (live, read-only view). */
+  get stats(): Readonly<SessionStats> {
+    return this.#stats;
+  }
+
+  /**
+   * Assigns the next `seq` to `payload`, buffers it until acknowledged, and transmits it.
+   * @throws TransportError when `maxUnacked` payloads are already unacknowledged.
+   */
+  send(payload: P): void {
+    if (this.unacked >= this.#maxUnacked) {
+      throw new TransportError(
+        `ReliableLink: ${this.unacked} payloads sent to the peer are still unacknowledged, the bound ` +
+          `maxUnacked = ${this.#maxUnacked} is reached (the peer is unreachable or not keeping up); ` +
+          `wait for it to reconnect and acknowledge, or raise maxUnacked`,
+      );
+    }
+    const seq = this.#nextSeq++;
+    this.#buf.push(payload);
+    this.#stats.sent++;
+    this.#transmit({ t: 'data', seq, p: payload });
+  }
+
+  /**
+   * Takes a frame from the layer below. A frame of the wrong shape, or with impossible numbers
+   * (an ack of a `seq` never sent), is dropped and counted in `stats.malformed` — never thrown.
+   * Data frames are delivered in order (ahead-of-order ones buffered, duplicates dropped) and
+   * answered with a cumulative ack; acks free acknowledged payloads.
+   *
+   * @throws whatever `deliver` throws (after the frame's own bookkeeping is complete; the
+   * remaining in-order buffered frames are delivered first).
+   */
+  receive(frame: unknown): void {
+    if (!isObject(frame)) {
+      this.#stats.malformed++;
+      return;
+    }
+    if (frame.t === 'data') {
+      if (!isSeq(frame.seq) || !('p' in frame)) {
+        this.#stats.malformed++;
+        return;
+      }
+      this.#receiveData(frame.seq, frame.p as P);
+      return;
+    }
+    if (frame.t === 'ack') {
+      const ack = frame.ack;
+      if (typeof ack !== 'number' || !Number.isSafeInteger(ack) || ack < 0 || ack >= this.#nextSeq) {
+        this.#stats.malformed++;
+        return;
+      }
+      this.#acknowledge(ack);
+      return;
+    }
+    this.#stats.malformed++;
+  }
+
+  /**
+   * Resends every unacknowledged frame (from `fromSeq` on, if given), in order. Call it on a
+   * retransmission timer, after a reconnect, or when a blocked writer drains.
+   */
+  retransmit(fromSeq = 1): void {
+    const first = Math.max(fromSeq, this.#ackedUpTo + 1);
+    for (let seq = first; seq < this.#nextSeq; seq++) {
+      // Re-read: a synchronous ack during transmit may have freed the head of the buffer.
+      if (seq <= this.#ackedUpTo) continue;
+      const p = this.#buf[this.#head + (seq - this.#ackedUpTo - 1)] as P;
+      this.#stats.retransmitted++;
+      this.#transmit({ t: 'data', seq, p });
+    }
+  }
+
+  /**
+   * The resume step after a reconnection with the *same* peer session: the peer reports its
+   * `nextExpected`; every payload below it is freed (as by an ack of `peerNextExpected - 1`)
+   * and every payload from it on is resent. Returns the number resent.
+   *
+   * @throws ProtocolError when `peerNextExpected` is not an integer in `1 … nextSeq` (the peer
+   * claims frames that were never sent: its state belongs to another session).
+   */
+  resume(peerNextExpected: number): number {
+    if (!isSeq(peerNextExpected) || peerNextExpected > this.#nextSeq) {
+      throw new ProtocolError(
+        `ReliableLink: the peer expects seq ${String(peerNextExpected)}, but only seq 1 … ${this.#nextSeq - 1} ` +
+          `were sent in this session; a valid resume point is an integer in 1 … ${this.#nextSeq}`,
+      );
+    }
+    if (peerNextExpected - 1 > this.#ackedUpTo) this.#acknowledge(peerNextExpected - 1);
+    const before = this.#stats.retransmitted;
+    this.retransmit();
+    return this.#stats.retransmitted - before;
+  }
+
+  /** The {@link SessionHello} to send when a connection (re)opens, before any frame. */
+  hello(): SessionHello {
+    return { t: 'hello', session: this.#session, next: this.#nextExpected, peer: this.#peerSession ?? null };
+  }
+
+  /**
+   * Runs the resume handshake with the peer's {@link SessionHello} (see the module comment):
+   * on first contact adopts the peer's session; with the same session resumes; with a new one
+   * (the peer restarted) refuses or resets according to `onPeerRestart`. On success every
+   * payload the peer has not delivered is resent (returned as `resent`). Never throws:
+   * a malformed or inconsistent hello is refused (and counted in `stats.malformed`).
+   *
+   * A `peer` field naming another session than ours means the peer holds state of an earlier
+   * incarnation of *this* side; its `next` then refers to that incarnation and is ignored
+   * (treated as 1): the peer will itself refuse or reset.
+   */
+  handshake(hello: unknown): HandshakeResult {
+    if (
+      !isObject(hello) ||
+      hello.t !== 'hello' ||
+      !isSessionId(hello.session) ||
+      !isSeq(hello.next) ||
+      !(hello.peer === null || isSessionId(hello.peer))
+    ) {
+      this.#stats.malformed++;
+      return {
+        ok: false,
+        kind: 'malformed',
+        reason: 'malformed session hello (expected {t, session, next, peer})',
+      };
+    }
+    const peerKnowsUs = hello.peer === this.#session;
+    const next = peerKnowsUs ? hello.next : 1;
+    let kind: 'new' | 'resumed' | 'reset';
+    if (this.#peerSession === undefined) {
+      kind = 'new';
+    } else if (this.#peerSession === hello.session) {
+      kind = 'resumed';
+    } else if (this.#onPeerRestart === 'refuse') {
+      return {
+        ok: false,
+        kind: 'peer-restarted',
+        reason:
+          `the peer restarted (session ${this.#peerSession} is now ${hello.session}) and lost its state; ` +
+          `critsec algorithms assume no crashes, so its new session is refused (restart the whole cluster, ` +
+          `or use onPeerRestart: 'reset' if the application recovers from restarts)`,
+      };
+    } else {
+      this.#reset();
+      kind = 'reset';
+    }
+    if (next > this.#nextSeq) {
+      this.#stats.malformed++;
+      return {
+        ok: false,
+        kind: 'inconsistent',
+        reason: `the peer expects seq ${next}, but only seq 1 … ${this.#nextSeq - 1} were sent in session ${this.#session}`,
+      };
+    }
+    this.#peerSession = hello.session;
+    return { ok: true, kind, resent: this.resume(next) };
+  }
+
+  /** Sends one cumulative ack if any data frame arrived since the last ack (for `autoAck: false`). */
+  flushAck(): void {
+    if (!this.#ackPending) return;
+    this.#ackPending = false;
+    this.#stats.acksSent++;
+    this.#transmit({ t: 'ack', ack: this.#nextExpected - 1 });
+  }
+
+  #receiveData(seq: number, p: P): void {
+    if (seq < this.#nextExpected) {
+      this.#stats.duplicates++;
+      this.#ackAfterData();
+      return;
+    }
+    if (seq > this.#nextExpected) {
+      if (this.#ahead.has(seq)) this.#stats.duplicates++;
+      else if (this.#ahead.size >= this.#maxOutOfOrder) this.#stats.overflow++;
+      else {
+        this.#ahead.set(seq, p);
+        this.#stats.outOfOrder++;
+      }
+      this.#ackAfterData();
+      return;
+    }
+    let failure: { err: unknown } | undefined;
+    let first = true;
+    while (first || this.#ahead.has(this.#nextExpected)) {
+      let payload = p;
+      if (!first) {
+        payload = this.#ahead.get(this.#nextExpected) as P;
+        this.#ahead.delete(this.#nextExpected);
+      }
+      first = false;
+      this.#nextExpected++;
+      this.#stats.delivered++;
+      try {
+        this.#deliver(payload);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+    this.#ackAfterData();
+    if (failure !== undefined) throw failure.err;
+  }
+
+  #ackAfterData(): void {
+    this.#ackPending = true;
+    if (this.#autoAck) this.flushAck();
+  }
+
+  #acknowledge(ack: number): void {
+    if (ack <= this.#ackedUpTo) return;
+    this.#head += ack - this.#ackedUpTo;
+    this.#ackedUpTo = ack;
+    if (this.#head === this.#buf.length) {
+      this.#buf = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024 && this.#head * 2 >= this.#buf.length) {
+      this.#buf = this.#buf.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #reset(): void {
+    this.#stats.discarded += this.unacked;
+    this.#stats.resets++;
+    this.#buf = [];
+    this.#head = 0;
+    this.#ackedUpTo = 0;
+    this.#nextSeq = 1;
+    this.#nextExpected = 1;
+    this.#ahead.clear();
+    this.#ackPending = false;
+  }
+}
