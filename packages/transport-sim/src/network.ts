@@ -393,6 +393,21 @@ export class SimNetwork {
   }
 
   /**
+   * Controlled mode: everything queued — every message of every link in FIFO order (links in the
+   * order they were first used) and the labels of pending timers. A state fingerprint for
+   * schedule exploration.
+   */
+  snapshot(): { readonly links: readonly (SimMessage & { readonly queued: readonly Message[] })[]; readonly timers: readonly string[] } {
+    const links: (SimMessage & { queued: Message[] })[] = [];
+    for (const q of this.#linkQueues.values()) {
+      if (q.head >= q.items.length) continue;
+      const queued = q.items.slice(q.head).map((e) => e.msg);
+      links.push({ from: q.from, to: q.to, channel: q.channel, msg: queued[0]!, queued });
+    }
+    return { links, timers: this.#timers.filter((t) => !t.cancelled).map((t) => t.label) };
+  }
+
+  /**
    * Controlled mode: delivers the `index`-th event of {@link pending}, then lets continuations run.
    * @throws TransportError for a bad index or in timed mode.
    */

@@ -1,0 +1,150 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  assertSafeConfiguration,
+  ConfigurationError,
+  type CSFactory,
+  type CSObject,
+  type CSState,
+  type ProblemSpec,
+} from '@critsec/core';
+import { type DelayModel, SimNetwork, type SimNetworkOptions } from '@critsec/transport-sim';
+import { SafetyMonitor, type Violation } from './monitor.js';
+
+/** Options of {@link createCluster}. */
+export interface ClusterOptions<Req = void> {
+  /** The algorithm: makes one CS object per process. */
+  readonly factory: CSFactory<Req>;
+  /** The problem whose safety the monitor checks. `spec.n` is the cluster size. */
+  readonly spec: ProblemSpec;
+  /** Initial configuration (default {@link defaultInitial}); must be safe for `spec`. */
+  readonly initial?: readonly CSState[];
+  /** Requests held by processes InCS initially (h-out-of-k units, groups). */
+  readonly initialRequests?: readonly unknown[];
+  /** Seed of the network and the workload (default 1). */
+  readonly seed?: number;
+  /** Delay model (default unit). */
+  readonly delay?: DelayModel;
+  /** Per-link delay overrides. */
+  readonly linkDelay?: SimNetworkOptions['linkDelay'];
+  /** `'timed'` (default) or `'controlled'` (the caller picks every event). */
+  readonly mode?: 'timed' | 'controlled';
+  /** Keep FIFO (default true); `false` for negative tests only. */
+  readonly fifo?: boolean;
+  /** Record a JSON-lines trace (state changes included). */
+  readonly trace?: SimNetworkOptions['trace'];
+  /** Pass messages through JSON like a real wire (default false). */
+  readonly serialize?: boolean;
+  /**
+   * Attribute every message to the invocation that caused it (through promise continuations and
+   * message chains, with `AsyncLocalStorage`). Needed for per-pair message distributions under
+   * the concurrent workload; costs some speed. Default false.
+   */
+  readonly attribution?: boolean;
+}
+
+/**
+ * The default initial configuration for a spec: the first `l` processes InCS for a global
+ * (l,k)-CS, everybody OutCS otherwise.
+ * @throws ConfigurationError for a local spec whose all-OutCS configuration is unsafe (give one).
+ */
+export function defaultInitial(spec: ProblemSpec): CSState[] {
+  const states: CSState[] = Array.from({ length: spec.n }, (_, i) =>
+    spec.kind === 'global' && i < spec.l ? 'InCS' : 'OutCS',
+  );
+  if (spec.kind === 'local' && spec.l.some((l) => l > 0)) {
+    throw new ConfigurationError('local spec with some l_i > 0: give an explicit safe initial configuration');
+  }
+  return states;
+}
+
+/**
+ * A cluster of CS objects on one simulated network, watched by a {@link SafetyMonitor}.
+ * Build it with {@link createCluster}.
+ */
+export class SimCluster<Req = void> {
+  readonly net: SimNetwork;
+  readonly objects: readonly CSObject<Req>[];
+  readonly monitor: SafetyMonitor;
+  readonly spec: ProblemSpec;
+  readonly seed: number;
+  readonly initial: readonly CSState[];
+  /** `error` events the objects reported (dropped messages, listener failures). */
+  readonly errors: { process: number; error: Error }[] = [];
+  /** The first safety violation, once one happened (the network is stopped then). */
+  firstViolation: Violation | null = null;
+  /** Causal attribution store (when `attribution: true`). */
+  readonly attribution: AsyncLocalStorage<number> | undefined;
+
+  constructor(options: ClusterOptions<Req>) {
+    const spec = options.spec;
+    const n = spec.n;
+    const initial = options.initial ?? defaultInitial(spec);
+    if (initial.length !== n) {
+      throw new ConfigurationError(
+        `cluster: initial configuration has ${initial.length} states, spec has n = ${n}`,
+      );
+    }
+    assertSafeConfiguration(spec, initial, options.initialRequests);
+    this.spec = spec;
+    this.seed = options.seed ?? 1;
+    this.initial = Object.freeze([...initial]);
+    const als = options.attribution ? new AsyncLocalStorage<number>() : undefined;
+    this.attribution = als;
+    this.net = new SimNetwork({
+      n,
+      seed: this.seed,
+      delay: options.delay,
+      linkDelay: options.linkDelay,
+      mode: options.mode,
+      fifo: options.fifo,
+      trace: options.trace,
+      serialize: options.serialize,
+      context: als && {
+        capture: () => als.getStore(),
+        run: (ctx, fn) => {
+          if (ctx === undefined) als.exit(fn);
+          else als.run(ctx as number, fn);
+        },
+      },
+    });
+    this.monitor = new SafetyMonitor(spec, initial, options.initialRequests);
+    const objects: CSObject<Req>[] = [];
+    for (let i = 0; i < n; i++) {
+      const cs = options.factory({ id: i, n, endpoint: this.net.endpoint(i), initial: this.initial });
+      if (cs.id !== i)
+        throw new ConfigurationError(`factory made an object with id ${cs.id} for process ${i}`);
+      if (cs.state !== initial[i]) {
+        throw new ConfigurationError(
+          `factory made P${i} ${cs.state}, but the initial configuration says ${initial[i]}`,
+        );
+      }
+      cs.on('statechange', (s) => {
+        this.net.note({ p: i, s });
+        const v = this.monitor.change(i, s, this.net.now);
+        if (v !== null && this.firstViolation === null) {
+          this.firstViolation = v;
+          this.net.stop();
+        }
+      });
+      cs.on('error', (error) => this.errors.push({ process: i, error }));
+      objects.push(cs);
+    }
+    this.objects = objects;
+  }
+
+  /** Number of processes. */
+  get n(): number {
+    return this.spec.n;
+  }
+
+  /** Closes every object, then the network. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.objects.map((o) => o.close()));
+    this.net.close();
+  }
+}
+
+/** Builds a {@link SimCluster}: validates the configuration, makes the network and the objects. */
+export function createCluster<Req = void>(options: ClusterOptions<Req>): SimCluster<Req> {
+  return new SimCluster(options);
+}

@@ -1,0 +1,40 @@
+/**
+ * `@critsec/testing` — how critsec algorithms prove themselves (DESIGN.md 4): a simulated
+ * cluster harness with safety monitors for every problem kind, concurrent and sequential
+ * workloads with liveness checks, metrics (messages per exit+entry pair, waiting time in time
+ * units), an exhaustive schedule explorer, coverage marks, and reference CS objects (one correct,
+ * several broken on purpose). The compliance suite is the subpath `@critsec/testing/cs`.
+ *
+ * @example
+ * ```ts
+ * import { mutexSpec } from '@critsec/core';
+ * import { centralMutex, createCluster, runWorkload } from '@critsec/testing';
+ *
+ * const cluster = createCluster({ factory: centralMutex(), spec: mutexSpec(5), seed: 1 });
+ * const r = await runWorkload(cluster, { kind: 'sequential', rounds: 2 });
+ * console.log(r.ok, r.perPair.mean, r.waiting.entry.max); // true 3 2
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { type ClusterOptions, createCluster, defaultInitial, SimCluster } from './cluster.js';
+export {
+  type ExploreFailure,
+  type ExploreOptions,
+  type ExploreResult,
+  exploreSchedules,
+  type Inspectable,
+} from './explore.js';
+export { SafetyMonitor, type Violation } from './monitor.js';
+export { centralMutex, leakyAbortMutex, neverGrantMutex, unsafeMutex } from './reference.js';
+export { type Distribution, distribution } from './stats.js';
+export {
+  assertWorkloadOk,
+  describeFailure,
+  type InvocationRecord,
+  runWorkload,
+  type StuckProcess,
+  WorkloadFailure,
+  type WorkloadOptions,
+  type WorkloadResult,
+} from './workload.js';

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { mutexSpec } from '@critsec/core';
+import { exponentialDelay, unitDelay } from '@critsec/transport-sim';
+import { csCompliance, type CSComplianceSetup, type TestFn } from '../src/cs.js';
+import {
+  centralMutex,
+  createCluster,
+  exploreSchedules,
+  leakyAbortMutex,
+  neverGrantMutex,
+  runWorkload,
+  unsafeMutex,
+} from '../src/index.js';
+
+describe('the correct reference (central coordinator) passes the compliance suite', () => {
+  csCompliance({ it, name: 'central-5', factory: centralMutex(), spec: mutexSpec(5), seeds: 300 });
+  csCompliance({
+    it,
+    name: 'central-4-initially-held',
+    factory: centralMutex(),
+    spec: mutexSpec(4),
+    initial: ['OutCS', 'OutCS', 'InCS', 'OutCS'],
+    seeds: 100,
+  });
+});
+
+/** Collects the tests a suite registers, so this file can run them and inspect their failures. */
+function collect<Req>(setup: Omit<CSComplianceSetup<Req>, 'it'>) {
+  const tests = new Map<string, () => Promise<void>>();
+  const fakeIt: TestFn = (name, fn) => tests.set(name, fn);
+  csCompliance({ ...setup, it: fakeIt });
+  const find = (part: string) => {
+    const entry = [...tests].find(([name]) => name.includes(part));
+    if (entry === undefined) throw new Error(`no test named like '${part}'`);
+    return entry[1];
+  };
+  return { tests, find };
+}
+
+describe('the suite has teeth: broken objects fail it with a replayable seed', () => {
+  it('an object that enters without asking fails safety, naming seed, step and trace', async () => {
+    const { find } = collect({
+      name: 'unsafe',
+      factory: unsafeMutex(),
+      spec: mutexSpec(3),
+      seeds: 5,
+      traceDir: '.traces/selftest',
+    });
+    const err = await find('safety and liveness')
+      .call(null)
+      .catch((e: unknown) => e as Error);
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toMatch(/seed \d+/);
+    expect(err!.message).toMatch(/safety violated at state change \d+ .*2 processes InCS, more than k = 1/);
+    expect(err!.message).toMatch(/trace: .*unsafe-unit-seed\d+\.jsonl/);
+  });
+
+  it('the reported seed replays the same violation exactly', async () => {
+    const { find } = collect({
+      name: 'unsafe',
+      factory: unsafeMutex(),
+      spec: mutexSpec(3),
+      seeds: 5,
+      traceDir: '.traces/selftest',
+    });
+    const err = (await find('exponential')
+      .call(null)
+      .catch((e: unknown) => e)) as Error;
+    const seed = Number(/seed (\d+)/.exec(err.message)![1]);
+    const runOnce = async () => {
+      const cluster = createCluster({
+        factory: unsafeMutex(),
+        spec: mutexSpec(3),
+        seed,
+        delay: exponentialDelay(1),
+        trace: true,
+      });
+      const r = await runWorkload(cluster, { rounds: 2 });
+      return { v: r.violation, trace: cluster.net.trace.join('\n') };
+    };
+    const a = await runOnce();
+    const b = await runOnce();
+    expect(a.v).not.toBeNull();
+    expect(a.v).toEqual(b.v);
+    expect(a.trace).toBe(b.trace);
+  });
+
+  it('an object that never grants fails liveness and lists the stuck processes', async () => {
+    const { find } = collect({
+      name: 'never',
+      factory: neverGrantMutex(),
+      spec: mutexSpec(3),
+      seeds: 2,
+      traceDir: '.traces/selftest',
+    });
+    const err = (await find('safety and liveness')
+      .call(null)
+      .catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/seed 1/);
+    expect(err.message).toMatch(
+      /stuck: P0 OutCS waiting in entry\(\) after 0\/4 calls; P1 OutCS waiting in entry\(\)/,
+    );
+    const seq = (await find('sequential')
+      .call(null)
+      .catch((e: unknown) => e)) as Error;
+    expect(seq.message).toMatch(/did not complete although it was the only invocation/);
+  });
+
+  it('an object whose abort keeps its permission fails the abort test', async () => {
+    const { find } = collect({
+      name: 'leaky',
+      factory: leakyAbortMutex(),
+      spec: mutexSpec(3),
+      seeds: 20,
+      traceDir: '.traces/selftest',
+    });
+    await expect(find('safety and liveness').call(null)).resolves.toBeUndefined();
+    const err = (await find('aborted entries')
+      .call(null)
+      .catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/seed \d+ .*stuck: /);
+  });
+});
+
+describe('metrics under the sequential workload are exact', () => {
+  it('central mutex: 3 messages per pair, entry waits 2 time units, exit 0', async () => {
+    const cluster = createCluster({ factory: centralMutex(), spec: mutexSpec(6), seed: 3, delay: unitDelay });
+    const r = await runWorkload(cluster, { kind: 'sequential', rounds: 4 });
+    expect(r.ok).toBe(true);
+    expect(r.entries).toBe(24);
+    expect(r.perPair).toMatchObject({ count: 24, mean: 3, max: 3, p99: 3 });
+    expect(r.waiting.entry).toMatchObject({ mean: 2, max: 2 });
+    expect(r.waiting.exit).toMatchObject({ mean: 0, max: 0 });
+    expect(r.messages.byType).toEqual({ ' REQUEST': 24, ' GRANT': 24, ' RELEASE': 24 });
+  });
+
+  it('causal attribution gives per-pair counts under the concurrent workload', async () => {
+    const cluster = createCluster({
+      factory: centralMutex(),
+      spec: mutexSpec(6),
+      seed: 5,
+      attribution: true,
+    });
+    const r = await runWorkload(cluster, { rounds: 3, think: 0.5, hold: 1 });
+    expect(r.ok).toBe(true);
+    expect(r.perPair.count).toBe(18);
+    // every message is charged to exactly one invocation
+    expect(r.records.reduce((sum, rec) => sum + rec.messages, 0)).toBe(r.messages.sent);
+    // causal: the GRANT a RELEASE triggers belongs to the releasing pair, so a pair counts 2..4
+    expect(r.perPair.max).toBe(4);
+    expect(Math.min(...r.records.filter((x) => !x.extra && x.op === 'exit').map((x) => x.messages))).toBe(1);
+    const plain = await runWorkload(createCluster({ factory: centralMutex(), spec: mutexSpec(6), seed: 5 }), {
+      rounds: 3,
+      think: 0.5,
+      hold: 1,
+    });
+    // without attribution the mean is total / pairs: the unfinished extra cycles at the end add a little
+    expect(plain.perPair.mean).toBeGreaterThanOrEqual(3);
+    expect(plain.perPair.mean).toBeLessThan(3.5);
+    expect(Number.isNaN(plain.perPair.max)).toBe(true);
+  });
+});
+
+describe('exhaustive exploration (controlled mode)', () => {
+  it('central mutex, n = 3, 1 round: every schedule is safe and live', async () => {
+    const r = await exploreSchedules({
+      cluster: { factory: centralMutex(), spec: mutexSpec(3) },
+      rounds: 1,
+      maxSchedules: 100_000,
+    });
+    expect(r.failures).toEqual([]);
+    expect(r.exhaustive).toBe(true);
+    expect(r.schedules).toBeGreaterThan(100);
+  });
+
+  it('finds the violation of the unsafe object and the deadlock of the silent one', async () => {
+    const unsafe = await exploreSchedules({
+      cluster: { factory: unsafeMutex(), spec: mutexSpec(2) },
+      rounds: 1,
+    });
+    expect(unsafe.failures.some((f) => f.kind === 'violation')).toBe(true);
+    const never = await exploreSchedules({
+      cluster: { factory: neverGrantMutex(), spec: mutexSpec(2) },
+      rounds: 1,
+    });
+    expect(never.failures.every((f) => f.kind === 'deadlock')).toBe(true);
+    expect(never.failures.length).toBeGreaterThan(0);
+  });
+});
