@@ -362,8 +362,12 @@ export class ReliableLink<P> {
    * A `peer` field naming another session than ours means the peer holds state of an earlier
    * incarnation of *this* side; its `next` then refers to that incarnation and is ignored
    * (treated as 1): the peer will itself refuse or reset.
+   *
+   * With `{ resend: false }` acknowledged payloads are freed but nothing is resent yet: the
+   * owner first sends its own hello, then calls {@link ReliableLink.retransmit} (so its hello
+   * precedes the resent frames on the new connection).
    */
-  handshake(hello: unknown): HandshakeResult {
+  handshake(hello: unknown, options: { resend?: boolean } = {}): HandshakeResult {
     if (
       !isObject(hello) ||
       hello.t !== 'hello' ||
@@ -407,6 +411,10 @@ export class ReliableLink<P> {
       };
     }
     this.#peerSession = hello.session;
+    if (options.resend === false) {
+      if (next - 1 > this.#ackedUpTo) this.#acknowledge(next - 1);
+      return { ok: true, kind, resent: 0 };
+    }
     return { ok: true, kind, resent: this.resume(next) };
   }
 

@@ -527,6 +527,22 @@ describe('ReliableLink resume handshake (reconnection) and session identity', ()
     expect(delivered[1]).toEqual([1000, 1001, 1002]);
   });
 
+  it('handshake with resend: false frees what the peer has and leaves resending to the owner', () => {
+    const { links, inFlight, reconnect, pump, cut, delivered } = connectedPair();
+    reconnect();
+    for (let i = 0; i < 4; i++) links[0].send(i);
+    inFlight[1]!.splice(2); // frames 3 and 4 are lost with the connection
+    pump();
+    cut();
+    const r = links[0].handshake(links[1].hello(), { resend: false });
+    expect(r).toEqual({ ok: true, kind: 'resumed', resent: 0 });
+    expect(links[0].unacked).toBe(2);
+    expect(inFlight[1]).toHaveLength(0);
+    reconnect();
+    pump();
+    expect(delivered[1]).toEqual([0, 1, 2, 3]);
+  });
+
   it('refuses malformed or inconsistent hellos and counts them', () => {
     const { links } = connectedPair();
     for (const h of [null, {}, { t: 'hello' }, { t: 'hello', session: '', next: 1, peer: null }]) {
