@@ -1,0 +1,54 @@
+/**
+ * `@critsec/transport-tcp` — the real network transport of critsec (DESIGN.md 2, 3.2; issue #6):
+ * mutual TLS 1.3 with a cluster CA and the process id bound to each certificate, length-prefixed
+ * JSON frames with a maximum size, the reliable-FIFO session layer of `@critsec/transport` per
+ * peer (nothing lost, duplicated or reordered across reconnections), reconnection with backoff
+ * and jitter, heartbeats — giving a standard `Endpoint`, so every algorithm runs unchanged.
+ *
+ * @example
+ * ```ts
+ * import { createDevCertificates, tcpTransport } from '@critsec/transport-tcp';
+ *
+ * const certs = await createDevCertificates(2);
+ * const peers = [0, 1].map((id) => ({ id, host: '127.0.0.1', port: 7400 + id }));
+ * const [a, b] = [0, 1].map((self) =>
+ *   tcpTransport({ self, peers, tls: { ca: certs.ca, ...certs.processes[self]! } }),
+ * );
+ * await Promise.all([a!.start(), b!.start()]);
+ * b!.endpoint.channel('demo').onMessage((from, msg) => console.log(from, msg)); // 0 { type: 'HI' }
+ * a!.endpoint.channel('demo').send(1, { type: 'HI' });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { Backoff, type ReconnectOptions } from './backoff.js';
+export {
+  type ClusterCertificates,
+  createDevCertificates,
+  type DevCertificateOptions,
+  PROCESS_URI_PREFIX,
+  type ProcessCredentials,
+  processIdFromSubjectAltName,
+  processUri,
+} from './certs.js';
+export {
+  DEFAULT_MAX_FRAME_BYTES,
+  encodeFrame,
+  FRAME_HEADER_BYTES,
+  FrameDecoder,
+  FrameError,
+  type FrameErrorKind,
+} from './framing.js';
+export {
+  type CloseReason,
+  type RefusalReason,
+  type TcpLogger,
+  type TcpPeer,
+  type TcpPeerStats,
+  type TcpTlsOptions,
+  type TcpTransport,
+  type TcpTransportEvents,
+  type TcpTransportOptions,
+  type TcpTransportStats,
+  tcpTransport,
+} from './tcp-transport.js';

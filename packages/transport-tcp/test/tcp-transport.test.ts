@@ -1,0 +1,153 @@
+import { ConfigurationError, type Message, type ProcessId, TransportError } from '@critsec/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type TcpTransport, tcpTransport } from '../src/index.js';
+import { collectWarnings, devCerts, freePorts, SeqChecker, startCluster, until } from './helpers.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((c) => c()));
+});
+
+describe('tcpTransport over mutual TLS on loopback', () => {
+  it('gives every process an Endpoint: nested channels, self-sends, FIFO per (from, to, channel)', async () => {
+    const c = await startCluster(3);
+    cleanups.push(c.close);
+    const checkers = c.transports.map((t) => new SeqChecker(t.self));
+    const got: string[] = [];
+    c.transports.forEach((t, i) => {
+      t.endpoint.channel('a').onMessage(checkers[i]!.onMessage('a'));
+      t.endpoint.channel('a').channel('b').onMessage(checkers[i]!.onMessage('a/b'));
+      t.endpoint.onMessage((from, m) => got.push(`P${i}<-P${from}:${m.type}`));
+    });
+    expect(c.transports[0]!.endpoint.peers).toEqual([0, 1, 2]);
+    const K = 300;
+    for (let k = 0; k < K; k++) {
+      for (const t of c.transports) {
+        for (const to of [0, 1, 2]) {
+          t.endpoint.channel('a').send(to, { type: 'SEQ', k });
+          t.endpoint.channel('a').channel('b').send(to, { type: 'SEQ', k });
+        }
+      }
+    }
+    c.transports[2]!.endpoint.send(0, { type: 'ROOT' });
+    await until(() => checkers.every((ch) => ch.received === 3 * 2 * K), 10_000, 'all messages');
+    await until(() => got.length === 1, 2_000, 'root message');
+    expect(got).toEqual(['P0<-P2:ROOT']);
+    for (const ch of checkers) expect(ch.errors).toEqual([]);
+    for (const t of c.transports) await t.flush({ timeoutMs: 5_000 });
+    const s = c.transports[0]!.peerStats(1);
+    expect(s.connected).toBe(true);
+    expect(s.session.sent).toBe(2 * K);
+    expect(s.session.delivered).toBe(2 * K);
+    expect(s.session.duplicates).toBe(0);
+    expect(s.unacked).toBe(0);
+    expect(c.transports[0]!.stats.refused.tls).toBe(0);
+  });
+
+  it('buffers messages sent before the peers are up and delivers them once connected', async () => {
+    const certs = await devCerts();
+    const ports = await freePorts(2);
+    const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
+    const mk = (self: ProcessId) =>
+      tcpTransport({
+        self,
+        peers,
+        tls: { ca: certs.ca, ...certs.processes[self]! },
+        logger: null,
+        reconnect: { initialDelayMs: 5, maxDelayMs: 50 },
+      });
+    const a = mk(0);
+    const b = mk(1);
+    cleanups.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const got: Message[] = [];
+    b.endpoint.onMessage((_f, m) => got.push(m));
+    for (let k = 0; k < 10; k++) a.endpoint.send(1, { type: 'EARLY', k });
+    await a.start(); // b is not listening yet: a retries with backoff
+    await new Promise((r) => setTimeout(r, 50));
+    await b.start();
+    await until(() => got.length === 10, 5_000, 'early messages');
+    expect(got.map((m) => m.k)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('throws TransportError for unknown peers, oversized or unserialisable messages, and after close', async () => {
+    const c = await startCluster(2, { maxFrameBytes: 1024 });
+    cleanups.push(c.close);
+    const ep = c.transports[0]!.endpoint;
+    expect(() => ep.send(7, { type: 'X' })).toThrow(/unknown peer 7; the peers are \[0, 1\]/);
+    expect(() => ep.send(1, { type: 'BIG', s: 'x'.repeat(2000) })).toThrow(
+      /over the maximum frame size of 1024/,
+    );
+    expect(() => ep.send(1, { type: 'BAD', n: 10n } as unknown as Message)).toThrow(/not JSON-serializable/);
+    await c.transports[0]!.close();
+    expect(() => ep.send(1, { type: 'X' })).toThrow(TransportError);
+  });
+
+  it('rejects bad configurations with the offending value', async () => {
+    const certs = await devCerts();
+    const tls = { ca: certs.ca, ...certs.processes[0]! };
+    const peers = [
+      { id: 0, host: '127.0.0.1', port: 9000 },
+      { id: 1, host: '127.0.0.1', port: 9001 },
+    ];
+    expect(() => tcpTransport({ self: 0, peers })).toThrow(/tls \{ ca, cert, key \} is required/);
+    expect(() => tcpTransport({ self: 5, peers, tls })).toThrow(/self 5 is not among the peers \[0, 1\]/);
+    expect(() => tcpTransport({ self: 0, peers: [...peers, { id: 1, host: 'x', port: 1 }], tls })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => tcpTransport({ self: 0, peers: [{ id: 0, host: '127.0.0.1', port: 70000 }], tls })).toThrow(
+      /port must be in 1 … 65535/,
+    );
+    expect(() =>
+      tcpTransport({ self: 0, peers: [...peers, { id: 2, host: '10.0.0.2', port: 9002 }], insecure: true }),
+    ).toThrow(/insecure mode is for loopback demos only, but peer 2 is at 10.0.0.2/);
+    expect(() =>
+      tcpTransport({ self: 0, peers, tls, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 50 }),
+    ).toThrow(/heartbeatIntervalMs < heartbeatTimeoutMs/);
+    expect(() => tcpTransport({ self: 0, peers, tls, maxFrameBytes: 10 })).toThrow(/maxFrameBytes/);
+  });
+
+  it('reports a port already in use as a TransportError at start()', async () => {
+    const c = await startCluster(2);
+    cleanups.push(c.close);
+    const certs = await devCerts();
+    const clash = tcpTransport({
+      self: 0,
+      peers: c.peers,
+      tls: { ca: certs.ca, ...certs.processes[0]! },
+      logger: null,
+    });
+    await expect(clash.start()).rejects.toThrow(/cannot listen on 127.0.0.1:\d+/);
+    await clash.close();
+  });
+
+  it('insecure mode works on loopback and warns', async () => {
+    const ports = await freePorts(2);
+    const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
+    const logger = collectWarnings();
+    const ts: TcpTransport[] = [0, 1].map((self) => tcpTransport({ self, peers, insecure: true, logger }));
+    cleanups.push(() => Promise.all(ts.map((t) => t.close())).then(() => {}));
+    await Promise.all(ts.map((t) => t.start()));
+    const got: Message[] = [];
+    ts[0]!.endpoint.onMessage((_f, m) => got.push(m));
+    ts[1]!.endpoint.send(0, { type: 'HI' });
+    await until(() => got.length === 1, 5_000, 'insecure message');
+    expect(logger.lines.some((l) => /insecure mode/.test(l))).toBe(true);
+  });
+
+  it('heartbeats keep an idle connection up and emit connected/disconnected events', async () => {
+    const c = await startCluster(2, { heartbeatIntervalMs: 20, heartbeatTimeoutMs: 200 });
+    cleanups.push(c.close);
+    const events: string[] = [];
+    c.transports[1]!.on('disconnected', (e) => events.push(`down:${e.peer}`));
+    c.transports[1]!.on('connected', (e) => events.push(`up:${e.peer}:${e.kind}`));
+    await new Promise((r) => setTimeout(r, 400)); // idle for 2× the timeout
+    expect(c.transports[0]!.stats.closed['heartbeat-timeout']).toBe(0);
+    expect(c.transports[0]!.isConnected(1)).toBe(true);
+    expect(c.transports[0]!.dropConnection(1)).toBe(true);
+    await until(() => events.includes('up:0:resumed'), 5_000, 'reconnection');
+    expect(events[0]).toBe('down:0');
+  });
+});
