@@ -1,0 +1,104 @@
+/**
+ * `@critsec/coteries` — quorum systems for distributed critical sections: every construction the
+ * critsec papers use, with validators and metrics. Pure computation, no I/O.
+ *
+ * - **Coteries** (global-CS paper, Def. 3, Examples 1–2; Maekawa): {@link majority},
+ *   {@link grid}, {@link projectivePlane}, {@link tree}, {@link wall} (crumbling walls),
+ *   {@link fromQuorums} / {@link coterieFromJSON} for your own. A {@link Coterie} carries the
+ *   per-process assignment `quorumOf(i)` = Q_i and `reportersOf(i)` = R_i.
+ * - **k-arbiters and (h,k)-arbiters** (h-out-of-k paper, Sec. 2.3, 3): {@link uniformKArbiter},
+ *   {@link cubeKArbiter}, {@link uniformHKArbiter}, {@link cubeHKArbiter}; request patterns
+ *   (Defs. 3–4) and {@link checkHKArbiter} (Theorem 1).
+ * - **Group quorum systems** (group-mutex paper, Sec. 3): {@link surficial}, {@link groupFromCoterie}
+ *   (T_m), {@link checkGroupQuorumSystem}, {@link degree}.
+ * - **Validators**: {@link checkCoterie}, {@link checkKArbiter}, {@link checkHKArbiter},
+ *   {@link checkGroupQuorumSystem} — results name the offending quorums.
+ * - **Metrics**: {@link quorumSizes}, {@link processLoad}, {@link optimalLoad} (Naor–Wool, LP),
+ *   {@link faultTolerance}, {@link availability}, {@link dominates}, {@link isNonDominated}.
+ *
+ * @example
+ * ```ts
+ * import { checkCoterie, fromQuorums, grid, optimalLoad } from '@critsec/coteries';
+ *
+ * const c = grid(9);                 // 3×3 grid, |Q| = 5
+ * c.quorumOf(4);                     // [1, 3, 4, 5, 7]
+ * c.reportersOf(0);                  // [0, 1, 2, 3, 6]
+ * optimalLoad(c).load;               // 5/9
+ * checkCoterie({ n: 4, quorums: [[0, 1], [2, 3]] }).message;
+ * // 'quorum #0 = {0, 1} and quorum #1 = {2, 3} do not intersect; …'
+ * fromQuorums(3, [[0, 1], [1, 2], [0, 2]]).toJSON(); // { n: 3, kind: 'custom', assignment: [...] }
+ * ```
+ *
+ * @packageDocumentation
+ */
+export {
+  type ArbiterCheck,
+  type ArbiterCheckOptions,
+  type ArbiterViolation,
+  checkHKArbiter,
+  checkKArbiter,
+  fromHKQuorums,
+  type HKQuorumSets,
+  hkArbiterFromJSON,
+} from './check-arbiter.js';
+export {
+  cubeHKArbiter,
+  cubeKArbiter,
+  cubeSide,
+  cubeZ,
+  type HKArbiter,
+  type HKArbiterJSON,
+  type KArbiter,
+  uniformHKArbiter,
+  uniformKArbiter,
+  uniformQuorumSize,
+} from './arbiter.js';
+export {
+  assertCoterie,
+  type CoterieCheck,
+  type CoterieViolation,
+  checkCoterie,
+  checkQuorums,
+} from './check-coterie.js';
+export type { Coterie, CoterieJSON } from './coterie.js';
+export { coterieFromJSON, fromQuorums } from './custom.js';
+export { type GridShape, grid, gridShape } from './grid.js';
+export {
+  type CartelQuorumRef,
+  checkGroupQuorumSystem,
+  type DegreeResult,
+  degree,
+  type GroupCheck,
+  type GroupQuorumSystem,
+  type GroupQuorumSystemJSON,
+  type GroupViolation,
+  groupDegree,
+  groupFromCoterie,
+  groupQuorumSystem,
+  groupQuorumSystemFromJSON,
+  type SurficialFit,
+  surficial,
+  surficialSize,
+} from './group.js';
+export { majority } from './majority.js';
+export {
+  type AvailabilityResult,
+  availability,
+  type DominationWitness,
+  dominates,
+  dominationWitness,
+  type FaultToleranceResult,
+  faultTolerance,
+  isNonDominated,
+  type LoadResult,
+  optimalLoad,
+  type ProcessLoad,
+  processLoad,
+  type QuorumSizes,
+  quorumSizes,
+} from './metrics.js';
+export type { QuorumRef, QuorumSet, StructuralViolation } from './prepared.js';
+export { MAX_PROJECTIVE_PLANE_ORDER, projectivePlane } from './projective-plane.js';
+export { criticalConflictingPatterns, isConflicting, isCritical } from './request-patterns.js';
+export { tree } from './tree.js';
+export { triangle, wall, wheel } from './wall.js';
