@@ -397,7 +397,10 @@ export class SimNetwork {
    * order they were first used) and the labels of pending timers. A state fingerprint for
    * schedule exploration.
    */
-  snapshot(): { readonly links: readonly (SimMessage & { readonly queued: readonly Message[] })[]; readonly timers: readonly string[] } {
+  snapshot(): {
+    readonly links: readonly (SimMessage & { readonly queued: readonly Message[] })[];
+    readonly timers: readonly string[];
+  } {
     const links: (SimMessage & { queued: Message[] })[] = [];
     for (const q of this.#linkQueues.values()) {
       if (q.head >= q.items.length) continue;
