@@ -28,6 +28,8 @@ export interface ClusterOptions<Req = void> {
   readonly linkDelay?: SimNetworkOptions['linkDelay'];
   /** `'timed'` (default) or `'controlled'` (the caller picks every event). */
   readonly mode?: 'timed' | 'controlled';
+  /** Faults below a reliable session layer (drop/duplicate/reorder raw frames); timed mode only. */
+  readonly faults?: SimNetworkOptions['faults'];
   /** Keep FIFO (default true); `false` for negative tests only. */
   readonly fifo?: boolean;
   /** Record a JSON-lines trace (state changes included). */
@@ -97,6 +99,7 @@ export class SimCluster<Req = void> {
       linkDelay: options.linkDelay,
       mode: options.mode,
       fifo: options.fifo,
+      faults: options.faults,
       trace: options.trace,
       serialize: options.serialize,
       context: als && {

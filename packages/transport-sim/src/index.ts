@@ -29,6 +29,8 @@ export {
 } from './delay.js';
 export {
   type CausalContext,
+  type FaultCounters,
+  type FaultOptions,
   type PendingEvent,
   type RunResult,
   type SimCounters,

@@ -26,7 +26,13 @@ import {
   type ProcessId,
   TransportError,
 } from '@critsec/core';
-import { createEndpoint, type Link, type RootEndpoint } from '@critsec/transport';
+import {
+  createEndpoint,
+  type Link,
+  ReliableLink,
+  type RootEndpoint,
+  type SessionFrame,
+} from '@critsec/transport';
 import { type DelayModel, isConstantDelay, sampleDelay, unitDelay } from './delay.js';
 import { EventQueue, type SimEvent } from './event-queue.js';
 import { createRng, type Rng } from './rng.js';
@@ -41,6 +47,33 @@ export interface CausalContext {
   capture(): unknown;
   /** Runs the delivery of an event inside the captured context. */
   run(ctx: unknown, fn: () => void): void;
+}
+
+/**
+ * Faults injected *below* the reliable-FIFO session layer (timed mode only). With faults on,
+ * every (from, to) pair talks through a {@link ReliableLink} of `@critsec/transport`, as a real
+ * network transport does: raw frames are dropped, duplicated and reordered underneath, and the
+ * session layer restores reliable, FIFO, exactly-once delivery above — what the algorithms see
+ * is unchanged, only slower.
+ */
+export interface FaultOptions {
+  /** Probability that a raw frame is lost (0 ≤ p < 1). */
+  readonly drop?: number;
+  /** Probability that a raw frame is delivered twice (0 ≤ p ≤ 1). */
+  readonly duplicate?: number;
+  /** Let raw frames overtake each other (default true). */
+  readonly reorder?: boolean;
+  /** Retransmission period of unacknowledged frames, in time units (default 4). */
+  readonly retransmitEvery?: number;
+}
+
+/** Counters of the raw frame layer under {@link FaultOptions}. */
+export interface FaultCounters {
+  readonly framesSent: number;
+  readonly framesDropped: number;
+  readonly framesDuplicated: number;
+  readonly retransmitted: number;
+  readonly duplicatesDiscarded: number;
 }
 
 /** Options of {@link SimNetwork}. */
@@ -72,6 +105,8 @@ export interface SimNetworkOptions {
    * catches algorithms that send non-JSON values or mutate a message after sending. Default false.
    */
   readonly serialize?: boolean;
+  /** Inject faults below a reliable session layer (see {@link FaultOptions}); timed mode only. */
+  readonly faults?: FaultOptions;
 }
 
 /** A message in flight. */
@@ -95,7 +130,26 @@ interface TimerEvent extends SimEvent {
   cancelled: boolean;
 }
 
-type AnyEvent = MsgEvent | TimerEvent;
+interface FrameEvent extends SimEvent {
+  readonly kind: 'frame';
+  readonly from: ProcessId;
+  readonly to: ProcessId;
+  readonly frame: SessionFrame<Payload>;
+}
+
+/** What travels inside a session frame in fault mode. */
+interface Payload {
+  readonly c: string;
+  readonly m: Message;
+  readonly ctx: unknown;
+}
+
+interface Session {
+  readonly link: ReliableLink<Payload>;
+  armed: boolean;
+}
+
+type AnyEvent = MsgEvent | TimerEvent | FrameEvent;
 
 /** One deliverable event in controlled mode. */
 export type PendingEvent =
@@ -164,6 +218,11 @@ export class SimNetwork {
   readonly #byChannel = new Map<string, number>();
   readonly #byType = new Map<string, Map<string, number>>();
   readonly #handlerErrors: unknown[] = [];
+  readonly #faults: FaultOptions | undefined;
+  readonly #sessions = new Map<number, Session>();
+  #framesSent = 0;
+  #framesDropped = 0;
+  #framesDuplicated = 0;
   #now = 0;
   #seq = 0;
   #sent = 0;
@@ -190,6 +249,16 @@ export class SimNetwork {
     this.#fifo = options.fifo ?? true;
     this.#context = options.context;
     this.#serialize = options.serialize ?? false;
+    this.#faults = options.faults;
+    if (this.#faults !== undefined) {
+      const { drop = 0, duplicate = 0, retransmitEvery = 4 } = this.#faults;
+      if (this.#mode !== 'timed') throw new ConfigurationError('SimNetwork: faults need timed mode');
+      if (!(drop >= 0 && drop < 1) || !(duplicate >= 0 && duplicate <= 1) || !(retransmitEvery > 0)) {
+        throw new ConfigurationError(
+          `SimNetwork: faults need 0 ≤ drop < 1, 0 ≤ duplicate ≤ 1 and retransmitEvery > 0, got ${JSON.stringify(this.#faults)}`,
+        );
+      }
+    }
     const trace = options.trace;
     this.#traceSink =
       trace === true ? (line) => this.trace.push(line) : typeof trace === 'function' ? trace : undefined;
@@ -234,6 +303,23 @@ export class SimNetwork {
       delivered: this.#delivered,
       byChannel: Object.fromEntries(this.#byChannel),
       byType,
+    };
+  }
+
+  /** Raw frame counters (all zero without faults). */
+  faultCounters(): FaultCounters {
+    let retransmitted = 0;
+    let duplicatesDiscarded = 0;
+    for (const { link } of this.#sessions.values()) {
+      retransmitted += link.stats.retransmitted;
+      duplicatesDiscarded += link.stats.duplicates;
+    }
+    return {
+      framesSent: this.#framesSent,
+      framesDropped: this.#framesDropped,
+      framesDuplicated: this.#framesDuplicated,
+      retransmitted,
+      duplicatesDiscarded,
     };
   }
 
@@ -518,7 +604,11 @@ export class SimNetwork {
       msg,
       ctx: this.#context?.capture(),
     };
-    if (this.#mode === 'controlled') {
+    if (this.#faults !== undefined) {
+      const session = this.#session(from, to);
+      session.link.send({ c: channel, m: msg, ctx: ev.ctx });
+      this.#armRetransmit(session);
+    } else if (this.#mode === 'controlled') {
       const key = (this.#channelId(channel) * this.n + from) * this.n + to;
       let q = this.#linkQueues.get(key);
       if (q === undefined) {
@@ -545,7 +635,74 @@ export class SimNetwork {
     for (const l of this.#sendListeners) l(ev);
   }
 
+  #session(self: ProcessId, peer: ProcessId): Session {
+    const key = self * this.n + peer;
+    let s = this.#sessions.get(key);
+    if (s === undefined) {
+      const link = new ReliableLink<Payload>({
+        session: `sim-${self}`,
+        transmit: (frame) => this.#transmit(self, peer, frame),
+        deliver: (p) => this.#deliverPayload(peer, self, p),
+      });
+      s = { link, armed: false };
+      this.#sessions.set(key, s);
+    }
+    return s;
+  }
+
+  #armRetransmit(session: Session): void {
+    if (session.armed) return;
+    session.armed = true;
+    this.schedule(
+      this.#faults?.retransmitEvery ?? 4,
+      () => {
+        session.armed = false;
+        if (session.link.unacked > 0) {
+          session.link.retransmit();
+          this.#armRetransmit(session);
+        }
+      },
+      'retransmit',
+    );
+  }
+
+  #transmit(from: ProcessId, to: ProcessId, frame: SessionFrame<Payload>): void {
+    const faults = this.#faults!;
+    this.#framesSent++;
+    if (faults.drop !== undefined && this.#rng.chance(faults.drop)) {
+      this.#framesDropped++;
+      return;
+    }
+    const copies = faults.duplicate !== undefined && this.#rng.chance(faults.duplicate) ? 2 : 1;
+    if (copies === 2) this.#framesDuplicated++;
+    const model = this.#linkDelay?.(from, to) ?? this.#delay;
+    for (let k = 0; k < copies; k++) {
+      let time = this.#now + sampleDelay(model, this.#rng);
+      if (faults.reorder === false) {
+        const key = from * this.n + to;
+        const last = this.#lastArrival.get(key);
+        if (last !== undefined && last > time) time = last;
+        this.#lastArrival.set(key, time);
+      }
+      this.#queue.push({ kind: 'frame', time, seq: this.#seq++, from, to, frame });
+    }
+  }
+
+  #deliverPayload(from: ProcessId, to: ProcessId, p: Payload): void {
+    this.#delivered++;
+    if (this.#traceSink !== undefined) {
+      this.#traceSink(JSON.stringify({ t: this.#now, e: 'deliver', from, to, ch: p.c, type: p.m.type }));
+    }
+    const receive = this.#receivers[to];
+    if (receive === undefined) return;
+    this.#invoke(p.ctx, () => receive(from, p.c, p.m));
+  }
+
   #dispatch(ev: AnyEvent): void {
+    if (ev.kind === 'frame') {
+      this.#session(ev.to, ev.from).link.receive(ev.frame);
+      return;
+    }
     if (ev.kind === 'timer') {
       if (ev.cancelled) return;
       if (this.#traceSink !== undefined)
