@@ -130,7 +130,7 @@ export function checkPrepared(
     const superset = refOf(owner, quorums, nested[1]);
     return {
       ok: false,
-      message: `${subset.label} is a proper subset of ${superset.label}; no quorum of a ${what} may contain another (minimality) — drop the larger one`,
+      message: `${subset.label} is a proper subset of ${superset.label}; no quorum of a ${what} may contain another (minimality); use the smaller one in its place`,
       violation: { kind: 'not-minimal', subset, superset },
     };
   }

@@ -218,18 +218,6 @@ function normalizeCartels(
 function checkNormalized(n: number, cartels: readonly (readonly (readonly ProcessId[])[])[]): GroupCheck {
   const prepared = cartels.map((c) => prepare(n, c));
   for (let g = 0; g < cartels.length; g++) {
-    const nested = findNestedPair(prepared[g]!);
-    if (nested !== undefined) {
-      const subset = { cartel: g, index: nested[0] };
-      const superset = { cartel: g, index: nested[1] };
-      return {
-        ok: false,
-        message: `${label(cartels, subset)} is a proper subset of ${label(cartels, superset)}; no quorum may contain another quorum of its cartel (minimality, group-mutex paper Def. 1)`,
-        violation: { kind: 'not-minimal', subset, superset },
-      };
-    }
-  }
-  for (let g = 0; g < cartels.length; g++) {
     for (let h = g + 1; h < cartels.length; h++) {
       let pair: [number, number] | undefined;
       if (sameCartel(cartels[g]!, cartels[h]!)) {
@@ -246,6 +234,18 @@ function checkNormalized(n: number, cartels: readonly (readonly (readonly Proces
           violation: { kind: 'not-intersecting', a, b },
         };
       }
+    }
+  }
+  for (let g = 0; g < cartels.length; g++) {
+    const nested = findNestedPair(prepared[g]!);
+    if (nested !== undefined) {
+      const subset = { cartel: g, index: nested[0] };
+      const superset = { cartel: g, index: nested[1] };
+      return {
+        ok: false,
+        message: `${label(cartels, subset)} is a proper subset of ${label(cartels, superset)}; no quorum may contain another quorum of its cartel (minimality, group-mutex paper Def. 1)`,
+        violation: { kind: 'not-minimal', subset, superset },
+      };
     }
   }
   const sizes = cartels.map((c) => c.length).join(', ');
