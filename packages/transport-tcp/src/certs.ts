@@ -48,6 +48,11 @@ export interface DevCertificateOptions {
    * whose identity does not match the id it is handed to). Default {@link processUri}.
    */
   readonly uriFor?: (id: ProcessId) => string;
+  /**
+   * Issue from an existing CA (PEM certificate and PKCS#8 key, e.g. a previous result's `ca`
+   * and `caKey`) instead of making a new one — to add processes to a running cluster.
+   */
+  readonly ca?: { readonly cert: string; readonly key: string };
 }
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -106,20 +111,29 @@ export async function createDevCertificates(
   const notBefore = new Date(Date.now() - 5 * 60_000);
   const notAfter = new Date(Date.now() + days * 86_400_000);
 
-  const caKeys = (await subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  const ca = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(),
-    name: `CN=${options.caName ?? 'critsec cluster CA'}`,
-    notBefore,
-    notAfter,
-    keys: caKeys,
-    signingAlgorithm: alg,
-    extensions: [
-      new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
-    ],
-  });
+  let ca: InstanceType<X509['X509Certificate']>;
+  let caPrivateKey: webcrypto.CryptoKey;
+  if (options.ca) {
+    ca = new x509.X509Certificate(options.ca.cert);
+    const der = x509.PemConverter.decodeFirst(options.ca.key);
+    caPrivateKey = await subtle.importKey('pkcs8', der, alg, true, ['sign']);
+  } else {
+    const caKeys = (await subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+    caPrivateKey = caKeys.privateKey;
+    ca = await x509.X509CertificateGenerator.createSelfSigned({
+      serialNumber: serial(),
+      name: `CN=${options.caName ?? 'critsec cluster CA'}`,
+      notBefore,
+      notAfter,
+      keys: caKeys,
+      signingAlgorithm: alg,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+        await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
+      ],
+    });
+  }
   const pem = async (key: webcrypto.CryptoKey) =>
     x509.PemConverter.encode(await subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
 
@@ -132,7 +146,7 @@ export async function createDevCertificates(
       issuer: ca.subject,
       notBefore,
       notAfter,
-      signingKey: caKeys.privateKey,
+      signingKey: caPrivateKey,
       publicKey: keys.publicKey,
       signingAlgorithm: alg,
       extensions: [
@@ -155,7 +169,7 @@ export async function createDevCertificates(
     });
     processes.push({ id, cert: cert.toString('pem'), key: await pem(keys.privateKey) });
   }
-  return { ca: ca.toString('pem'), caKey: await pem(caKeys.privateKey), processes };
+  return { ca: ca.toString('pem'), caKey: options.ca ? options.ca.key : await pem(caPrivateKey), processes };
 }
 
 /**

@@ -56,8 +56,10 @@ export function checkMaxFrameBytes(value: number): number {
 /**
  * Incremental decoder of a byte stream into JSON frames. Feed it socket chunks with
  * {@link FrameDecoder.push}; it returns the complete frames' parsed values. It holds at most one
- * partial frame: `buffered ≤ 4 + maxFrameBytes + (one chunk)`. After the first error it is
- * poisoned (the stream cannot be resynchronised) and `push` keeps throwing.
+ * partial frame: `buffered ≤ 4 + maxFrameBytes + (one chunk)`. On a zero or oversized length, or
+ * a body that is not JSON, it stops: `push` returns the frames decoded *before* the bad one and
+ * sets {@link FrameDecoder.error}; the stream cannot be resynchronised, so later pushes return
+ * nothing and the owner closes the connection.
  */
 export class FrameDecoder {
   readonly maxFrameBytes: number;
@@ -77,24 +79,31 @@ export class FrameDecoder {
     return this.#size;
   }
 
+  /** Why the stream was rejected, once it was. */
+  get error(): FrameError | undefined {
+    return this.#error;
+  }
+
   /**
-   * Adds bytes; returns the values of the frames they complete, in order.
-   * @throws FrameError on a zero or oversized length or a body that is not JSON.
+   * Adds bytes; returns the values of the frames they complete, in order — up to the first bad
+   * frame, if any (then {@link FrameDecoder.error} is set). Never throws.
    */
   push(chunk: Buffer): unknown[] {
-    if (this.#error) throw this.#error;
+    const out: unknown[] = [];
+    if (this.#error) return out;
     if (chunk.length > 0) {
       this.#chunks.push(chunk);
       this.#size += chunk.length;
     }
-    const out: unknown[] = [];
     for (;;) {
       if (this.#need < 0) {
         if (this.#size < FRAME_HEADER_BYTES) break;
         const len = this.#take(FRAME_HEADER_BYTES).readUInt32BE(0);
-        if (len === 0) this.#fail('bad-length', 'frame with length 0 (a frame carries one JSON value)');
+        if (len === 0)
+          return this.#fail(out, 'bad-length', 'frame with length 0 (a frame carries one JSON value)');
         if (len > this.maxFrameBytes) {
-          this.#fail(
+          return this.#fail(
+            out,
             'oversize',
             `frame length ${len} bytes is over the maximum frame size of ${this.maxFrameBytes} bytes`,
           );
@@ -108,7 +117,11 @@ export class FrameDecoder {
       try {
         value = JSON.parse(body.toString('utf8'));
       } catch (err) {
-        this.#fail('undecodable', `frame of ${body.length} bytes is not JSON: ${(err as Error).message}`);
+        return this.#fail(
+          out,
+          'undecodable',
+          `frame of ${body.length} bytes is not JSON: ${(err as Error).message}`,
+        );
       }
       this.frames++;
       out.push(value);
@@ -116,11 +129,11 @@ export class FrameDecoder {
     return out;
   }
 
-  #fail(kind: FrameErrorKind, message: string): never {
+  #fail(out: unknown[], kind: FrameErrorKind, message: string): unknown[] {
     this.#error = new FrameError(kind, message);
     this.#chunks = [];
     this.#size = 0;
-    throw this.#error;
+    return out;
   }
 
   /** Removes and returns the first `n ≤ size` buffered bytes. */

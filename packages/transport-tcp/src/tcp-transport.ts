@@ -40,7 +40,6 @@ import {
   DEFAULT_MAX_FRAME_BYTES,
   encodeFrame,
   FrameDecoder,
-  type FrameError,
   type FrameErrorKind,
 } from './framing.js';
 
@@ -152,6 +151,8 @@ export interface TcpPeerStats {
   readonly session: Readonly<SessionStats>;
   /** Messages sent but not yet acknowledged. */
   readonly unacked: number;
+  /** Ahead-of-order frames held right now (at most `maxOutOfOrder`). */
+  readonly bufferedOutOfOrder: number;
 }
 
 /** Transport-wide counters. */
@@ -500,12 +501,13 @@ class TcpTransportImpl implements TcpTransport, Link {
       : net.createServer((socket) => this.#accept(socket));
     server.maxConnections = 4 * this.peers.length + 64;
     if (this.#secure) {
-      server.on('tlsClientError', (err: Error, socket: net.Socket) => {
-        this.#refuse(
-          undefined,
-          classifyTlsError(err),
-          `TLS handshake from ${remoteOf(socket)} failed: ${err.message}`,
-        );
+      server.on('tlsClientError', (err: Error, socket: tls.TLSSocket) => {
+        // With rejectUnauthorized, Node destroys a client whose certificate fails verification
+        // and records why in authorizationError; the error itself is then a bare reset.
+        const authError = socket.authorizationError as unknown;
+        const reason = authError ? 'certificate' : classifyTlsError(err);
+        const why = authError ? `client certificate rejected (${String(authError)})` : err.message;
+        this.#refuse(undefined, reason, `TLS handshake from ${remoteOf(socket)} failed: ${why}`);
         socket.destroy();
       });
     }
@@ -600,6 +602,7 @@ class TcpTransportImpl implements TcpTransport, Link {
       connections: s.connections,
       session: s.link.stats,
       unacked: s.link.unacked,
+      bufferedOutOfOrder: s.link.bufferedOutOfOrder,
     };
   }
 
@@ -709,22 +712,19 @@ class TcpTransportImpl implements TcpTransport, Link {
     if (conn.state === 'closed') return;
     conn.lastRx = Date.now();
     this.stats.bytesIn += chunk.length;
-    let frames: unknown[];
-    try {
-      frames = conn.decoder.push(chunk);
-    } catch (err) {
-      const fe = err as FrameError;
-      this.#closeForInput(conn, fe.kind, fe.message);
-      return;
-    }
-    const peer = conn.peer;
+    // Frames before a bad one in the same chunk are still handled, then the connection closes.
+    const frames = conn.decoder.push(chunk);
     for (const f of frames) {
       if ((conn.state as Conn['state']) === 'closed') return;
       this.stats.framesIn++;
       if (conn.state === 'handshake') this.#onHandshakeFrame(conn, f);
       else this.#onFrame(conn, f);
     }
+    const peer = conn.peer;
     if (conn.state === 'established' && peer) peer.link.flushAck();
+    const bad = conn.decoder.error;
+    if (bad !== undefined && (conn.state as Conn['state']) !== 'closed')
+      this.#closeForInput(conn, bad.kind, bad.message);
   }
 
   #onHandshakeFrame(conn: Conn, f: unknown): void {
@@ -755,9 +755,9 @@ class TcpTransportImpl implements TcpTransport, Link {
     }
     // Inbound: the claim must match the certificate, name a known peer, and respect the dialer rule.
     if (conn.certId !== undefined && claimed !== conn.certId) {
-      const why = `claims to be P${claimed}, but its certificate names P${conn.certId}`;
-      this.#refuse(conn.certId, 'wrong-id', `connection from ${remoteOf(conn.socket)} ${why}`);
-      this.#reject(conn, `you ${why}`);
+      const why = `the hello claims P${claimed}, but the certificate names P${conn.certId}`;
+      this.#refuse(conn.certId, 'wrong-id', `connection from ${remoteOf(conn.socket)}: ${why}`);
+      this.#reject(conn, why);
       return;
     }
     const peer = this.#peerStates.get(claimed);
@@ -836,6 +836,14 @@ class TcpTransportImpl implements TcpTransport, Link {
       case 'bye':
         this.#destroy(conn, `P${peer.id} closed`);
         return;
+      case 'refuse': {
+        // The dialer refused our hello after we had accepted its own (e.g. we restarted).
+        const reason = typeof f.reason === 'string' ? f.reason.slice(0, 500) : 'no reason given';
+        this.#refuse(peer.id, 'refused-by-peer', reason);
+        this.#emitError(new TransportError(`P${peer.id} refused the connection of P${this.self}: ${reason}`));
+        this.#destroy(conn, `refused by peer: ${reason}`);
+        return;
+      }
       case 'hello':
         this.#closeForInput(conn, 'protocol', 'a second hello on an established connection');
         return;

@@ -113,3 +113,98 @@ export async function until(cond: () => boolean, timeoutMs: number, what: string
     await sleep(5);
   }
 }
+
+/** A hand-driven connection to a transport's listener, to play a misbehaving peer. */
+export interface RawConn {
+  readonly socket: import('node:net').Socket;
+  /** Frames received (decoded JSON). */
+  readonly frames: unknown[];
+  /** Sends one JSON value as a frame. */
+  send(value: unknown): void;
+  /** Sends raw bytes. */
+  raw(bytes: Buffer): void;
+  /** Resolves when the socket is closed. */
+  readonly closed: Promise<void>;
+  isClosed(): boolean;
+}
+
+/** Connects to 127.0.0.1:`port`, with TLS `creds` or as plain TCP; resolves once connected (and TLS-handshaken). */
+export async function rawConnect(
+  port: number,
+  creds?: { ca: string; cert: string; key: string; checkServerIdentity?: () => undefined },
+): Promise<RawConn> {
+  const net = await import('node:net');
+  const tls = await import('node:tls');
+  const { FrameDecoder, encodeFrame } = await import('../src/index.js');
+  const socket: import('node:net').Socket = creds
+    ? tls.connect({
+        host: '127.0.0.1',
+        port,
+        ...creds,
+        minVersion: 'TLSv1.3',
+        checkServerIdentity: () => undefined,
+      })
+    : net.connect({ host: '127.0.0.1', port });
+  const frames: unknown[] = [];
+  const decoder = new FrameDecoder(16 * 1024 * 1024);
+  let closedFlag = false;
+  socket.on('data', (chunk: Buffer) => {
+    frames.push(...decoder.push(chunk));
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) =>
+    socket.on('close', () => {
+      closedFlag = true;
+      resolve();
+    }),
+  );
+  await new Promise<void>((resolve) => {
+    socket.once(creds ? 'secureConnect' : 'connect', () => resolve());
+    socket.once('close', () => resolve());
+  });
+  return {
+    socket,
+    frames,
+    send: (v) => {
+      if (!socket.destroyed)
+        socket.write(encodeFrame(typeof v === 'string' ? v : JSON.stringify(v), 16 * 1024 * 1024));
+    },
+    raw: (b) => {
+      if (!socket.destroyed) socket.write(b);
+    },
+    closed,
+    isClosed: () => closedFlag,
+  };
+}
+
+/** A transport for process `self` of a cluster whose other members the test plays by hand. */
+export async function lone(
+  self: ProcessId,
+  n: number,
+  extra: Partial<TcpTransportOptions> = {},
+): Promise<{
+  t: TcpTransport;
+  peers: { id: number; host: string; port: number }[];
+  logger: Warnings;
+  certs: ClusterCertificates;
+}> {
+  const certs = await devCerts();
+  const ports = await freePorts(n);
+  const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
+  const logger = collectWarnings();
+  const t = tcpTransport({
+    self,
+    peers,
+    tls: { ca: certs.ca, cert: certs.processes[self]!.cert, key: certs.processes[self]!.key },
+    logger,
+    reconnect: { initialDelayMs: 5, maxDelayMs: 100 },
+    ...extra,
+  });
+  await t.start();
+  return { t, peers, logger, certs };
+}
+
+/** The hello a dialer sends. */
+export function helloFrame(id: ProcessId, session: string, next = 1, peer: string | null = null) {
+  return { t: 'hello', v: 1, id, session, next, peer };
+}
