@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tools/build.js';
 
-export default packageBuild({ entry: ['src/index.ts', 'src/cs.ts'] });
+export default packageBuild({ entry: ['src/index.ts', 'src/cs.ts', 'src/transport.ts'] });
