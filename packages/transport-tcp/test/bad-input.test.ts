@@ -39,7 +39,7 @@ beforeAll(async () => {
       peers,
       tls: { ca: certs.ca, ...certs.processes[self]! },
       logger,
-      handshakeTimeoutMs: 300,
+      handshakeTimeoutMs: 1_000,
       reconnect: { initialDelayMs: 5, maxDelayMs: 50 },
     });
   p0 = mk(0);
