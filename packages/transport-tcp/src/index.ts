@@ -21,6 +21,12 @@
  *
  * @packageDocumentation
  */
+export {
+  builtinClusterAlgorithms,
+  type ClusterAlgorithmEntry,
+  type ClusterAlgorithmModule,
+  loadClusterAlgorithm,
+} from './algorithms.js';
 export { Backoff, type ReconnectOptions } from './backoff.js';
 export {
   type ClusterCertificates,
@@ -32,6 +38,21 @@ export {
   processUri,
 } from './certs.js';
 export {
+  type ClusterConfig,
+  createLocalCluster,
+  type LoadedClusterConfig,
+  type LocalClusterOptions,
+  loadClusterConfig,
+  parseClusterConfig,
+  transportOptionsFor,
+} from './cluster-config.js';
+export {
+  type ClusterNodeProgress,
+  type ClusterNodeReport,
+  type RunClusterNodeOptions,
+  runClusterNode,
+} from './cluster-node.js';
+export {
   DEFAULT_MAX_FRAME_BYTES,
   encodeFrame,
   FRAME_HEADER_BYTES,
@@ -39,6 +60,24 @@ export {
   FrameError,
   type FrameErrorKind,
 } from './framing.js';
+export {
+  type ClusterExit,
+  type ClusterRun,
+  type ClusterRunResult,
+  type LaunchClusterOptions,
+  launchCluster,
+} from './launcher.js';
+export {
+  appendSharedLogRecord,
+  checkSharedLog,
+  readSharedLog,
+  type SharedLogBounds,
+  type SharedLogCheck,
+  type SharedLogEvent,
+  type SharedLogRecord,
+  type SharedLogViolation,
+  SharedLogWriter,
+} from './shared-log.js';
 export {
   type CloseReason,
   type RefusalReason,

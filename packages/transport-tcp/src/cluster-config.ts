@@ -1,0 +1,262 @@
+/**
+ * Cluster configuration for running critsec as separate OS processes (issue #6; DESIGN.md 3.4,
+ * 5): where each process listens, its certificate files, the algorithm (by registry name or
+ * module path) and its parameters, the initial configuration, the workload, the shared log and
+ * the bounds the shared-log check verifies.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { ConfigurationError, type CSState, type ProcessId } from '@critsec/core';
+import * as v from 'valibot';
+import { createDevCertificates } from './certs.js';
+import type { TcpTransportOptions } from './tcp-transport.js';
+
+const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
+const ms = v.pipe(v.number(), v.minValue(0));
+
+const processSchema = v.strictObject({
+  id: nonNegInt,
+  host: v.pipe(v.string(), v.minLength(1)),
+  port: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65535)),
+  /** Certificate and key files (PEM), relative to the config file. */
+  cert: v.optional(v.string()),
+  key: v.optional(v.string()),
+});
+
+const clusterSchema = v.strictObject({
+  version: v.literal(1),
+  n: posInt,
+  processes: v.array(processSchema),
+  /** CA certificate file (PEM), relative to the config file. */
+  ca: v.optional(v.string()),
+  insecure: v.optional(v.boolean()),
+  /** A registry name (see `clusterAlgorithms`) or a module path/specifier exporting `createFactory`. */
+  algorithm: v.pipe(v.string(), v.minLength(1)),
+  params: v.optional(v.unknown()),
+  initial: v.optional(v.array(v.picklist(['InCS', 'OutCS']))),
+  /** The bounds the shared-log check verifies: l ≤ |InCS| ≤ k (default mutual exclusion, 0 and 1). */
+  bounds: v.optional(v.strictObject({ l: nonNegInt, k: posInt })),
+  workload: v.strictObject({
+    /** CS entries per process. */
+    rounds: nonNegInt,
+    /** Time spent InCS per round, in ms. */
+    holdMs: v.optional(ms),
+    /** Time spent OutCS between rounds, in ms. */
+    thinkMs: v.optional(ms),
+    /** The request passed to `entry(req)` for objects that take one (h units, a group). */
+    request: v.optional(v.unknown()),
+  }),
+  /** The shared log file (appended with O_APPEND by every process), relative to the config file. */
+  log: v.pipe(v.string(), v.minLength(1)),
+  /** Time a process waits for all its peers to connect, in ms (default 30 000). */
+  readyTimeoutMs: v.optional(ms),
+  transport: v.optional(
+    v.strictObject({
+      handshakeTimeoutMs: v.optional(ms),
+      heartbeatIntervalMs: v.optional(ms),
+      heartbeatTimeoutMs: v.optional(ms),
+      maxUnacked: v.optional(posInt),
+      maxFrameBytes: v.optional(posInt),
+      onPeerRestart: v.optional(v.picklist(['refuse', 'reset'])),
+      reconnect: v.optional(
+        v.strictObject({
+          initialDelayMs: v.optional(ms),
+          maxDelayMs: v.optional(ms),
+          factor: v.optional(v.number()),
+          jitter: v.optional(v.number()),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** A cluster configuration file (`cluster.json`). Paths are relative to the file. */
+export type ClusterConfig = v.InferOutput<typeof clusterSchema>;
+
+/** A loaded configuration with its location (to resolve relative paths). */
+export interface LoadedClusterConfig {
+  readonly config: ClusterConfig;
+  /** Absolute path of the configuration file. */
+  readonly path: string;
+  /** Resolves a path written in the configuration. */
+  resolve(p: string): string;
+  /** The initial configuration (default every process OutCS). */
+  readonly initial: readonly CSState[];
+}
+
+/**
+ * Validates a cluster configuration object.
+ * @throws ConfigurationError naming the offending field, for a wrong shape, ids that are not
+ * exactly `0 … n-1`, missing certificate files in secure mode, an initial configuration of the
+ * wrong length, or bounds that are not `0 ≤ l < k ≤ n`.
+ */
+export function parseClusterConfig(value: unknown): ClusterConfig {
+  const r = v.safeParse(clusterSchema, value);
+  if (!r.success) {
+    const issue = r.issues[0]!;
+    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '(root)';
+    throw new ConfigurationError(`cluster config: ${path}: ${issue.message}`);
+  }
+  const c = r.output;
+  const ids = c.processes.map((p) => p.id).sort((a, b) => a - b);
+  if (ids.length !== c.n || ids.some((id, i) => id !== i)) {
+    throw new ConfigurationError(
+      `cluster config: processes must have the ids 0 … ${c.n - 1} exactly once, got [${ids.join(', ')}]`,
+    );
+  }
+  if (c.insecure !== true) {
+    if (c.ca === undefined)
+      throw new ConfigurationError('cluster config: ca is required unless insecure is true');
+    const missing = c.processes.find((p) => p.cert === undefined || p.key === undefined);
+    if (missing) {
+      throw new ConfigurationError(
+        `cluster config: process ${missing.id} needs cert and key files unless insecure is true`,
+      );
+    }
+  }
+  if (c.initial !== undefined && c.initial.length !== c.n) {
+    throw new ConfigurationError(`cluster config: initial has ${c.initial.length} states, but n = ${c.n}`);
+  }
+  if (c.bounds !== undefined && !(c.bounds.l < c.bounds.k && c.bounds.k <= c.n)) {
+    throw new ConfigurationError(
+      `cluster config: bounds must satisfy 0 ≤ l < k ≤ n, got l=${c.bounds.l}, k=${c.bounds.k}, n=${c.n}`,
+    );
+  }
+  return c;
+}
+
+/** Reads and validates a cluster configuration file. @throws ConfigurationError. */
+export function loadClusterConfig(path: string): LoadedClusterConfig {
+  const abs = resolve(path);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(abs, 'utf8'));
+  } catch (err) {
+    throw new ConfigurationError(`cannot read cluster config ${abs}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  const config = parseClusterConfig(raw);
+  const dir = dirname(abs);
+  return {
+    config,
+    path: abs,
+    resolve: (p) => (isAbsolute(p) ? p : join(dir, p)),
+    initial: config.initial ?? Array.from({ length: config.n }, (): CSState => 'OutCS'),
+  };
+}
+
+/** The {@link TcpTransportOptions} of process `id` in a loaded configuration (reads its certificate files). */
+export function transportOptionsFor(loaded: LoadedClusterConfig, id: ProcessId): TcpTransportOptions {
+  const { config } = loaded;
+  const me = config.processes.find((p) => p.id === id);
+  if (me === undefined) {
+    throw new ConfigurationError(`process ${id} is not in the cluster (ids 0 … ${config.n - 1})`);
+  }
+  const peers = config.processes.map(({ id, host, port }) => ({ id, host, port }));
+  const t = config.transport ?? {};
+  const base: TcpTransportOptions = {
+    self: id,
+    peers,
+    ...(t.handshakeTimeoutMs === undefined ? {} : { handshakeTimeoutMs: t.handshakeTimeoutMs }),
+    ...(t.heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs: t.heartbeatIntervalMs }),
+    ...(t.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs: t.heartbeatTimeoutMs }),
+    ...(t.maxUnacked === undefined ? {} : { maxUnacked: t.maxUnacked }),
+    ...(t.maxFrameBytes === undefined ? {} : { maxFrameBytes: t.maxFrameBytes }),
+    ...(t.onPeerRestart === undefined ? {} : { onPeerRestart: t.onPeerRestart }),
+    ...(t.reconnect === undefined ? {} : { reconnect: t.reconnect }),
+  };
+  if (config.insecure === true) return { ...base, insecure: true };
+  const read = (p: string) => readFileSync(loaded.resolve(p), 'utf8');
+  return { ...base, tls: { ca: read(config.ca!), cert: read(me.cert!), key: read(me.key!) } };
+}
+
+/** Options of {@link createLocalCluster}. */
+export interface LocalClusterOptions {
+  /** Directory to write `cluster.json`, certificates and the shared log into (created). */
+  readonly dir: string;
+  readonly n: number;
+  /** Registry name or module path (absolute, or relative to `dir`) of the algorithm. */
+  readonly algorithm: string;
+  readonly params?: unknown;
+  readonly initial?: readonly CSState[];
+  readonly bounds?: { l: number; k: number };
+  readonly workload: ClusterConfig['workload'];
+  /** First port (ports `basePort … basePort+n-1`); default: free ports chosen by the OS. */
+  readonly basePort?: number;
+  /** Plain TCP on loopback instead of mutual TLS (demos only). */
+  readonly insecure?: boolean;
+  readonly transport?: ClusterConfig['transport'];
+  readonly readyTimeoutMs?: number;
+}
+
+async function freeLoopbackPorts(n: number): Promise<number[]> {
+  const servers: net.Server[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const s = net.createServer();
+      await new Promise<void>((res, rej) => {
+        s.once('error', rej);
+        s.listen(0, '127.0.0.1', () => res());
+      });
+      servers.push(s);
+    }
+    return servers.map((s) => (s.address() as net.AddressInfo).port);
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  }
+}
+
+/**
+ * Writes a ready-to-run loopback cluster into `dir`: a fresh CA and per-process certificates
+ * (keys with mode 0600), `cluster.json`, and an empty shared log. Returns the loaded
+ * configuration.
+ *
+ * @throws ConfigurationError for an invalid resulting configuration.
+ */
+export async function createLocalCluster(options: LocalClusterOptions): Promise<LoadedClusterConfig> {
+  const { dir, n } = options;
+  mkdirSync(dir, { recursive: true });
+  const ports =
+    options.basePort === undefined
+      ? await freeLoopbackPorts(n)
+      : Array.from({ length: n }, (_, i) => options.basePort! + i);
+  const processes: ClusterConfig['processes'] = [];
+  let ca: string | undefined;
+  if (options.insecure === true) {
+    for (let id = 0; id < n; id++) processes.push({ id, host: '127.0.0.1', port: ports[id]! });
+  } else {
+    const certs = await createDevCertificates(n);
+    writeFileSync(join(dir, 'ca.pem'), certs.ca);
+    ca = 'ca.pem';
+    for (const p of certs.processes) {
+      const cert = `p${p.id}.cert.pem`;
+      const key = `p${p.id}.key.pem`;
+      writeFileSync(join(dir, cert), p.cert);
+      writeFileSync(join(dir, key), p.key, { mode: 0o600 });
+      chmodSync(join(dir, key), 0o600);
+      processes.push({ id: p.id, host: '127.0.0.1', port: ports[p.id]!, cert, key });
+    }
+  }
+  const config = parseClusterConfig({
+    version: 1,
+    n,
+    processes,
+    ...(ca === undefined ? {} : { ca }),
+    ...(options.insecure === true ? { insecure: true } : {}),
+    algorithm: options.algorithm,
+    ...(options.params === undefined ? {} : { params: options.params }),
+    ...(options.initial === undefined ? {} : { initial: [...options.initial] }),
+    ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
+    workload: options.workload,
+    log: 'shared.log',
+    ...(options.transport === undefined ? {} : { transport: options.transport }),
+    ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
+  });
+  const path = join(dir, 'cluster.json');
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
+  writeFileSync(join(dir, 'shared.log'), '');
+  return loadClusterConfig(path);
+}

@@ -1,0 +1,244 @@
+/**
+ * The launcher of a cluster of real OS processes on one machine (issue #6; used by
+ * `critsec cluster`): spawns one Node process per member from a cluster configuration, relays
+ * their progress, lets a caller kill (e.g. SIGKILL) and restart members, appends `crashed` to
+ * the shared log when a member dies of a signal, gathers the reports, and runs the shared-log
+ * safety check at the end.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
+import type { ClusterNodeProgress, ClusterNodeReport } from './cluster-node.js';
+import { appendSharedLogRecord, checkSharedLog, readSharedLog, type SharedLogCheck } from './shared-log.js';
+
+/** Options of {@link launchCluster}. */
+export interface LaunchClusterOptions {
+  /** Path of `cluster.json` (see `createLocalCluster`). */
+  readonly configPath: string;
+  /** The member entry script (default: this package's `cluster-node` entry). */
+  readonly entry?: string;
+  /** Node options for members (default: none for built JS; `--conditions=@critsec/source --import tsx` for TS sources). */
+  readonly execArgv?: readonly string[];
+  /** Abort the run after this long, in ms (default 120 000). */
+  readonly timeoutMs?: number;
+  /** Extra environment for members. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Each line a member writes to stdout/stderr. */
+  readonly onOutput?: (id: ProcessId, stream: 'stdout' | 'stderr', line: string) => void;
+}
+
+/** How a member process ended. */
+export interface ClusterExit {
+  readonly id: ProcessId;
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+/** The outcome of a cluster run. */
+export interface ClusterRunResult {
+  /** Every member reported and exited 0, and the shared-log check found nothing. */
+  readonly ok: boolean;
+  /** Why not, when not ok. */
+  readonly reason?: string;
+  /** The last report of each member, by id (a restarted member reports once, as its last incarnation). */
+  readonly reports: readonly (ClusterNodeReport | undefined)[];
+  /** Every member exit, in order (killed incarnations included). */
+  readonly exits: readonly ClusterExit[];
+  /** The shared-log safety check (bounds from the configuration, default mutual exclusion). */
+  readonly check: SharedLogCheck;
+  /** Unreadable lines in the shared log. */
+  readonly logMalformed: number;
+  readonly durationMs: number;
+}
+
+/** A running cluster. */
+export interface ClusterRun {
+  readonly config: LoadedClusterConfig;
+  /** Resolves when every member finished (or the run failed or timed out). Never rejects. */
+  readonly done: Promise<ClusterRunResult>;
+  /** Subscribes to members' progress; returns the unsubscribe function. */
+  onProgress(fn: (p: ClusterNodeProgress) => void): () => void;
+  /**
+   * Sends `signal` (default SIGKILL) to member `id`; resolves when it exited (`crashed` is then
+   * in the shared log). The run waits for {@link ClusterRun.restart}.
+   */
+  kill(id: ProcessId, signal?: NodeJS.Signals): Promise<ClusterExit>;
+  /** Starts member `id` again (a new incarnation) after it was killed. */
+  restart(id: ProcessId): void;
+  /** Kills every member and ends the run. */
+  stop(): Promise<ClusterRunResult>;
+}
+
+function defaultEntry(): { entry: string; execArgv: string[] } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    return {
+      entry: fileURLToPath(new URL('./cluster-node-main.ts', here)),
+      execArgv: ['--conditions=@critsec/source', '--import', 'tsx'],
+    };
+  }
+  return { entry: fileURLToPath(new URL('./cluster-node.js', here)), execArgv: [] };
+}
+
+interface Member {
+  child: ChildProcess | undefined;
+  /** Set by kill(): the exit is expected and the member will be restarted. */
+  killed: boolean;
+  finished: boolean;
+  report: ClusterNodeReport | undefined;
+  stderr: string[];
+}
+
+/**
+ * Spawns the members of the cluster in `configPath` and runs them to completion.
+ * @throws ConfigurationError for an invalid configuration (before anything is spawned).
+ */
+export function launchCluster(options: LaunchClusterOptions): ClusterRun {
+  const config = loadClusterConfig(options.configPath);
+  const n = config.config.n;
+  const bounds = config.config.bounds ?? { l: 0, k: 1 };
+  const logPath = config.resolve(config.config.log);
+  const defaults = defaultEntry();
+  const entry = options.entry ?? defaults.entry;
+  const execArgv = options.execArgv ?? defaults.execArgv;
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  if (!(timeoutMs > 0))
+    throw new ConfigurationError(`launchCluster: timeoutMs must be > 0, got ${timeoutMs}`);
+  const members: Member[] = Array.from({ length: n }, () => ({
+    child: undefined,
+    killed: false,
+    finished: false,
+    report: undefined,
+    stderr: [],
+  }));
+  const exits: ClusterExit[] = [];
+  const progress = new Set<(p: ClusterNodeProgress) => void>();
+  const t0 = Date.now();
+  let settled = false;
+  let resolveDone!: (r: ClusterRunResult) => void;
+  const done = new Promise<ClusterRunResult>((r) => {
+    resolveDone = r;
+  });
+
+  const finish = (failure?: string) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    for (const m of members)
+      if (m.child && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+    const { records, malformed } = readSharedLog(logPath);
+    const check = checkSharedLog(records, { n, l: bounds.l, k: bounds.k, initial: config.initial });
+    const reports = members.map((m) => m.report);
+    let reason = failure;
+    if (reason === undefined && !check.ok) {
+      reason = `shared-log check failed: ${check.violationCount} violation(s), ${check.sequenceErrors.length} sequence error(s)`;
+    }
+    const result: ClusterRunResult = {
+      ok: reason === undefined,
+      ...(reason === undefined ? {} : { reason }),
+      reports,
+      exits,
+      check,
+      logMalformed: malformed,
+      durationMs: Date.now() - t0,
+    };
+    // Give killed children a moment to be reaped before resolving.
+    setTimeout(() => resolveDone(result), 10);
+  };
+
+  const lines = (id: ProcessId, stream: 'stdout' | 'stderr', child: ChildProcess) => {
+    let buf = '';
+    child[stream]?.setEncoding('utf8');
+    child[stream]?.on('data', (chunk: string) => {
+      buf += chunk;
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        if (stream === 'stderr') {
+          const m = members[id]!;
+          m.stderr.push(line);
+          if (m.stderr.length > 20) m.stderr.shift();
+        }
+        options.onOutput?.(id, stream, line);
+      }
+    });
+  };
+
+  const start = (id: ProcessId) => {
+    const m = members[id]!;
+    m.killed = false;
+    m.finished = false;
+    const child = spawn(process.execPath, [...execArgv, entry, '--config', config.path, '--id', String(id)], {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...process.env, ...options.env },
+    });
+    m.child = child;
+    lines(id, 'stdout', child);
+    lines(id, 'stderr', child);
+    child.on(
+      'message',
+      (msg: { type?: string; progress?: ClusterNodeProgress; report?: ClusterNodeReport }) => {
+        if (msg?.type === 'progress' && msg.progress) for (const fn of progress) fn(msg.progress);
+        else if (msg?.type === 'report' && msg.report && m.child === child) m.report = msg.report;
+      },
+    );
+    child.on('exit', (code, signal) => {
+      exits.push({ id, code, signal });
+      if (m.child !== child || settled) return;
+      if (signal !== null)
+        appendSharedLogRecord(logPath, { p: id, e: 'crashed', t: Date.now(), sig: signal });
+      if (m.killed) return; // waits for restart()
+      if (code === 0 && m.report !== undefined) {
+        m.finished = true;
+        if (members.every((x) => x.finished)) finish();
+        return;
+      }
+      finish(
+        `P${id} exited with ${signal ?? `code ${code}`}${m.report ? '' : ' without a report'}` +
+          (m.stderr.length ? `: ${m.stderr.slice(-5).join(' | ')}` : ''),
+      );
+    });
+  };
+
+  const timer = setTimeout(() => finish(`timed out after ${timeoutMs} ms`), timeoutMs);
+  for (let id = 0; id < n; id++) start(id);
+
+  return {
+    config,
+    done,
+    onProgress(fn) {
+      progress.add(fn);
+      return () => progress.delete(fn);
+    },
+    kill(id, signal = 'SIGKILL') {
+      const m = members[id];
+      const child = m?.child;
+      if (m === undefined || child === undefined)
+        throw new ConfigurationError(`launchCluster: no member ${id}`);
+      m.killed = true;
+      const exited = new Promise<ClusterExit>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          resolve({ id, code: child.exitCode, signal: child.signalCode });
+          return;
+        }
+        // Registered after the launcher's own 'exit' listener, so `crashed` is already logged.
+        child.once('exit', (code, sig) => resolve({ id, code, signal: sig }));
+      });
+      child.kill(signal);
+      return exited;
+    },
+    restart(id) {
+      const m = members[id];
+      if (m === undefined) throw new ConfigurationError(`launchCluster: no member ${id}`);
+      if (m.child && m.child.exitCode === null && m.child.signalCode === null) {
+        throw new ConfigurationError(`launchCluster: member ${id} is still running; kill it first`);
+      }
+      if (!settled) start(id);
+    },
+    stop() {
+      finish('stopped');
+      return done;
+    },
+  };
+}

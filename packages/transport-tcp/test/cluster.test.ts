@@ -1,0 +1,160 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type ClusterNodeProgress,
+  createLocalCluster,
+  launchCluster,
+  loadClusterConfig,
+  readSharedLog,
+  transportOptionsFor,
+} from '../src/index.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'critsec-cluster-'));
+  dirs.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('clusters of real OS processes over mutual TLS, with the shared-log safety check', () => {
+  it('n = 5 processes run a mutex workload to completion with zero violations', async () => {
+    const dir = tempDir();
+    const loaded = await createLocalCluster({
+      dir,
+      n: 5,
+      algorithm: join(fixtures, 'coordinator-mutex.ts'),
+      params: { coordinator: 2 },
+      workload: { rounds: 8, holdMs: 2, thinkMs: 1 },
+    });
+    // The files it wrote are a valid, secure configuration.
+    expect(loaded.config.insecure).toBeUndefined();
+    expect(transportOptionsFor(loaded, 3).tls?.cert).toContain('BEGIN CERTIFICATE');
+    const run = launchCluster({ configPath: loaded.path, timeoutMs: 60_000 });
+    const result = await run.done;
+    expect(result.reason).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(result.exits.map((e) => e.code)).toEqual([0, 0, 0, 0, 0]);
+    expect(result.reports.map((r) => r?.rounds)).toEqual([8, 8, 8, 8, 8]);
+    expect(result.check.violations).toEqual([]);
+    expect(result.check.sequenceErrors).toEqual([]);
+    expect(result.check.entries).toEqual([8, 8, 8, 8, 8]);
+    expect(result.check.maxCertainlyInCS).toBe(1);
+    // 5 × (start + 8 × 4 CS events + done)
+    expect(result.check.records).toBe(5 * (1 + 8 * 4 + 1));
+    for (const r of result.reports) {
+      expect(r!.messages.delivered).toBeGreaterThan(0);
+      expect(r!.errors).toEqual([]);
+    }
+    console.log(
+      `cluster n=5: ${result.durationMs} ms, ${result.check.records} log records, ` +
+        `entry wait p50 ${result.reports.map((r) => r!.entryWaitMs.p50.toFixed(1)).join('/')} ms`,
+    );
+  }, 60_000);
+
+  it('the check catches a broken CS object (several processes InCS at once)', async () => {
+    const dir = tempDir();
+    const loaded = await createLocalCluster({
+      dir,
+      n: 3,
+      algorithm: join(fixtures, 'no-mutex.ts'),
+      workload: { rounds: 4, holdMs: 40 },
+    });
+    const result = await launchCluster({ configPath: loaded.path, timeoutMs: 60_000 }).done;
+    expect(result.ok).toBe(false);
+    expect(result.reason).toMatch(/shared-log check failed: \d+ violation/);
+    expect(result.check.violationCount).toBeGreaterThan(0);
+    expect(result.check.violations[0]!.kind).toBe('upper');
+    expect(result.check.maxCertainlyInCS).toBeGreaterThan(1);
+    // Everyone still completed its rounds: the failure is the safety check's.
+    expect(result.reports.map((r) => r?.rounds)).toEqual([4, 4, 4]);
+  }, 60_000);
+
+  it('a member killed with SIGKILL while InCS: the others wait, and continue once it is back', async () => {
+    const dir = tempDir();
+    const victim = 3;
+    const loaded = await createLocalCluster({
+      dir,
+      n: 4,
+      algorithm: join(fixtures, 'coordinator-mutex.ts'),
+      params: { coordinator: 0 },
+      workload: { rounds: 6, holdMs: 30, thinkMs: 1 },
+      // The papers assume no crashes; 'reset' lets the restarted member start a new session,
+      // and the fixture's JOIN makes the coordinator forget its predecessor's grant.
+      transport: { onPeerRestart: 'reset', heartbeatIntervalMs: 100, heartbeatTimeoutMs: 1_000 },
+    });
+    const run = launchCluster({ configPath: loaded.path, timeoutMs: 60_000 });
+    const seen: ClusterNodeProgress[] = [];
+    let killed = false;
+    const downtime = 600;
+    run.onProgress((p) => {
+      seen.push(p);
+      if (!killed && p.id === victim && p.event === 'entry-done' && p.round === 2) {
+        killed = true;
+        // Killed while it holds the coordinator's grant: nobody else can enter until it is back.
+        void run.kill(victim).then(() => setTimeout(() => run.restart(victim), downtime));
+      }
+    });
+    const result = await run.done;
+    expect(killed).toBe(true);
+    expect(result.reason).toBeUndefined();
+    expect(result.ok).toBe(true);
+    expect(result.exits.filter((e) => e.id === victim).map((e) => e.signal)).toEqual(['SIGKILL', null]);
+    expect(result.reports.map((r) => r?.rounds)).toEqual([6, 6, 6, 6]);
+    expect(result.check.violations).toEqual([]);
+    // The log shows the crash, the wait, and the restart.
+    const { records } = readSharedLog(loaded.resolve(loaded.config.log));
+    const crashed = records.findIndex((r) => r.e === 'crashed');
+    const restarted = records.findIndex((r, i) => i > crashed && r.p === victim && r.e === 'start');
+    expect(crashed).toBeGreaterThan(0);
+    expect(records[crashed]).toMatchObject({ p: victim, sig: 'SIGKILL' });
+    expect(restarted).toBeGreaterThan(crashed);
+    const enteredWhileDown = records.slice(crashed, restarted).filter((r) => r.e === 'entry-done');
+    expect(enteredWhileDown).toEqual([]); // the others waited
+    const waitMs = records[restarted]!.t - records[crashed]!.t;
+    expect(waitMs).toBeGreaterThanOrEqual(downtime - 50);
+    const afterwards = records.slice(restarted).filter((r) => r.e === 'entry-done' && r.p !== victim);
+    expect(afterwards.length).toBeGreaterThan(0); // and continued
+    // Two incarnations of the victim wrote to the log.
+    expect(new Set(records.filter((r) => r.p === victim && r.e !== 'crashed').map((r) => r.inc)).size).toBe(
+      2,
+    );
+    // The survivors saw the restart as a session reset.
+    expect(result.reports[0]!.transport.connections).toBeGreaterThan(3);
+    expect(seen.some((p) => p.id === victim && p.event === 'rounds-done')).toBe(true);
+  }, 60_000);
+
+  it('rejects an invalid configuration before spawning anything', async () => {
+    const dir = tempDir();
+    const loaded = await createLocalCluster({ dir, n: 2, algorithm: 'x', workload: { rounds: 1 } });
+    const raw = JSON.parse(readFileSync(loaded.path, 'utf8'));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, processes: raw.processes.slice(0, 1) }));
+    expect(() => launchCluster({ configPath: loaded.path })).toThrow(/ids 0 … 1 exactly once, got \[0\]/);
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, bounds: { l: 1, k: 1 } }));
+    expect(() => loadClusterConfig(loaded.path)).toThrow(/0 ≤ l < k ≤ n/);
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, workload: { rounds: -1 } }));
+    expect(() => loadClusterConfig(loaded.path)).toThrow(/workload.rounds/);
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, ca: undefined }));
+    expect(() => loadClusterConfig(loaded.path)).toThrow(/ca is required unless insecure/);
+  });
+
+  it('reports a member that fails (unknown algorithm) with its error, not a hang', async () => {
+    const dir = tempDir();
+    const loaded = await createLocalCluster({
+      dir,
+      n: 2,
+      algorithm: join(fixtures, 'does-not-exist.ts'),
+      workload: { rounds: 1 },
+    });
+    const result = await launchCluster({ configPath: loaded.path, timeoutMs: 30_000 }).done;
+    expect(result.ok).toBe(false);
+    expect(result.reason).toMatch(/P\d exited with code 1 without a report: .*cannot load algorithm/);
+  }, 30_000);
+});

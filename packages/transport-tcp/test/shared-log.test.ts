@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  appendSharedLogRecord,
+  checkSharedLog,
+  readSharedLog,
+  type SharedLogEvent,
+  type SharedLogRecord,
+  SharedLogWriter,
+} from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'critsec-log-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Builds records from `"P0 entry-called"`-style lines. */
+function log(...lines: string[]): SharedLogRecord[] {
+  return lines.map((l, t) => {
+    const [p, e] = l.split(' ') as [string, SharedLogEvent];
+    return { p: Number(p.slice(1)), e, t };
+  });
+}
+
+const cycle = (p: number) => [
+  `P${p} entry-called`,
+  `P${p} entry-done`,
+  `P${p} exit-called`,
+  `P${p} exit-done`,
+];
+
+describe('checkSharedLog (sound (l,k) check over the shared log)', () => {
+  it('accepts sequential critical sections under mutual exclusion', () => {
+    const r = checkSharedLog(log(...cycle(0), ...cycle(1), ...cycle(0)), { n: 2, l: 0, k: 1 });
+    expect(r.ok).toBe(true);
+    expect(r.entries).toEqual([2, 1]);
+    expect(r.maxCertainlyInCS).toBe(1);
+  });
+
+  it('reports an upper-bound violation only when both are certainly InCS (entry-done … exit-called)', () => {
+    // P1 called entry while P0 is inside, but P1's entry is done only after P0 called exit:
+    // possibly overlapping in reality, but not provably — no violation.
+    const maybe = log(
+      'P0 entry-called',
+      'P0 entry-done',
+      'P1 entry-called',
+      'P0 exit-called',
+      'P1 entry-done',
+      'P0 exit-done',
+      'P1 exit-called',
+      'P1 exit-done',
+    );
+    expect(checkSharedLog(maybe, { n: 2, l: 0, k: 1 }).ok).toBe(true);
+    // P1's entry is done while P0 is certainly inside: a proven violation.
+    const certain = log(
+      'P0 entry-called',
+      'P0 entry-done',
+      'P1 entry-called',
+      'P1 entry-done',
+      'P0 exit-called',
+      'P0 exit-done',
+      'P1 exit-called',
+      'P1 exit-done',
+    );
+    const r = checkSharedLog(certain, { n: 2, l: 0, k: 1 });
+    expect(r.ok).toBe(false);
+    expect(r.violations).toEqual([{ kind: 'upper', index: 3, count: 2, bound: 1, processes: [0, 1] }]);
+    // k = 2 allows it.
+    expect(checkSharedLog(certain, { n: 3, l: 0, k: 2 }).ok).toBe(true);
+  });
+
+  it('reports a lower-bound violation only when fewer than l are even possibly InCS (entry-called … exit-done)', () => {
+    const initial = ['InCS', 'InCS', 'OutCS'] as const;
+    // (1,3)-CS: P0 leaves; P1 leaves while P0 is out: nobody possibly InCS.
+    const bad = log('P0 exit-called', 'P0 exit-done', 'P1 exit-called', 'P1 exit-done');
+    const r = checkSharedLog(bad, { n: 3, l: 1, k: 3, initial });
+    expect(r.violations.map((v) => [v.kind, v.index, v.count])).toEqual([['lower', 3, 0]]);
+    expect(r.minPossiblyInCS).toBe(0);
+    // If P1 starts leaving only after P2 called entry, P2 is possibly InCS: no proof.
+    const ok = log(
+      'P0 exit-called',
+      'P0 exit-done',
+      'P2 entry-called',
+      'P1 exit-called',
+      'P1 exit-done',
+      'P2 entry-done',
+    );
+    expect(checkSharedLog(ok, { n: 3, l: 1, k: 3, initial }).ok).toBe(true);
+  });
+
+  it('flags events out of per-process order', () => {
+    const r = checkSharedLog(log('P0 entry-done', 'P0 exit-done'), { n: 1, l: 0, k: 1 });
+    expect(r.ok).toBe(false);
+    expect(r.sequenceErrors[0]).toMatch(/record 0: P0 entry-done while out \(expected entering\)/);
+  });
+
+  it('a crashed process leaves the certain set at once, and its next incarnation starts from the initial state', () => {
+    const records = log(
+      'P0 start',
+      'P0 entry-called',
+      'P0 entry-done',
+      'P0 crashed',
+      'P1 entry-called',
+      'P1 entry-done',
+      'P0 start',
+      ...cycle(1).slice(2),
+      ...cycle(0),
+    );
+    const r = checkSharedLog(records, { n: 2, l: 0, k: 1 });
+    expect(r.ok).toBe(true);
+    expect(r.entries).toEqual([2, 1]);
+  });
+
+  it('rejects bounds that are not 0 ≤ l < k ≤ n', () => {
+    expect(() => checkSharedLog([], { n: 2, l: 1, k: 1 })).toThrow(/0 ≤ l < k ≤ n/);
+    expect(() => checkSharedLog([], { n: 2, l: 0, k: 3 })).toThrow(/0 ≤ l < k ≤ n/);
+    expect(() => checkSharedLog([], { n: 2, l: 0, k: 1, initial: ['OutCS'] })).toThrow(/1 states, n = 2/);
+  });
+});
+
+describe('the shared log file', () => {
+  it('reads records back in order and counts unreadable lines', () => {
+    const path = join(dir, 'small.log');
+    writeFileSync(path, '');
+    const w = new SharedLogWriter(path, { process: 1, incarnation: 'abc' });
+    w.append('start');
+    w.append('entry-called', 1);
+    appendSharedLogRecord(path, { p: 1, e: 'crashed', t: 5, sig: 'SIGKILL' });
+    w.close();
+    writeFileSync(path, 'not json\n{"p":-1,"e":"start","t":0}\n', { flag: 'a' });
+    const { records, malformed } = readSharedLog(path);
+    expect(records.map((r) => [r.p, r.e, r.r, r.inc])).toEqual([
+      [1, 'start', undefined, 'abc'],
+      [1, 'entry-called', 1, 'abc'],
+      [1, 'crashed', undefined, undefined],
+    ]);
+    expect(malformed).toBe(2);
+  });
+
+  it('O_APPEND writes from concurrent OS processes land whole: 4 × 2,000 lines, none torn', async () => {
+    const path = join(dir, 'concurrent.log');
+    writeFileSync(path, '');
+    const writer = `
+      const fs = require('node:fs');
+      const fd = fs.openSync(process.argv[1], 'a');
+      const p = Number(process.argv[2]);
+      for (let i = 0; i < 2000; i++) fs.writeSync(fd, JSON.stringify({ p, e: 'entry-called', r: i, t: Date.now(), pad: 'x'.repeat(200) }) + '\\n');
+      fs.closeSync(fd);`;
+    await Promise.all(
+      [0, 1, 2, 3].map(
+        (p) =>
+          new Promise<void>((resolve, reject) => {
+            const c = spawn(process.execPath, ['-e', writer, path, String(p)], { stdio: 'ignore' });
+            c.on('exit', (code) =>
+              code === 0 ? resolve() : reject(new Error(`writer ${p} exited ${code}`)),
+            );
+          }),
+      ),
+    );
+    const { records, malformed } = readSharedLog(path);
+    expect(malformed).toBe(0);
+    expect(records).toHaveLength(8000);
+    // Per process, its own lines keep their order.
+    for (const p of [0, 1, 2, 3]) {
+      const rs = records.filter((r) => r.p === p).map((r) => r.r);
+      expect(rs).toEqual(Array.from({ length: 2000 }, (_, i) => i));
+    }
+  });
+});
