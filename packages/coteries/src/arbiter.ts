@@ -241,7 +241,8 @@ export function cubeKArbiter(n: number, k: number): KArbiter {
 /**
  * The uniform (h,k)-arbiter (Sec. 3.2, Theorem 3): `Q_{h,k}` = sets of size `⌊k·n/(k+h)⌋ + 1`;
  * `P_i` uses the cyclic window of that size starting at i. `Q_{1,k}` is the uniform k-arbiter,
- * `Q_{k,k}` has quorums of `⌊n/2⌋ + 1` (the majority).
+ * `Q_{k,k}` has quorums of `⌊n/2⌋ + 1` (the majority). Each `Q_{h,k}` is validated as a coterie
+ * when built; the (h,k)-arbiter property itself is Theorem 3 (check it with `checkHKArbiter`).
  * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.
  */
 export function uniformHKArbiter(n: number, k: number): HKArbiter {
@@ -265,7 +266,9 @@ export function uniformHKArbiter(n: number, k: number): HKArbiter {
  * `q^{b}_{h,k}` is the union of the k + 2 − z_h subcubes fixing z_h consecutive coordinates
  * (j+1..j+z_h, j = 0..k+1−z_h) to b's; `|q| ≤ (k+2−z_h)·a^(k+1−z_h)`. For n ≠ a^(k+1) the
  * (k+1)-tuples are mapped to processes mod n and supersets removed for minimality (per-process:
- * a process whose quorum contains another is given a contained one).
+ * a process whose quorum contains another is given a contained one). Each `Q_{h,k}` is validated
+ * as a coterie when built; the (h,k)-arbiter property itself is Theorem 4 (the mod-n mapping keeps
+ * a common tuple's process common) — check it with `checkHKArbiter`.
  * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.
  */
 export function cubeHKArbiter(n: number, k: number): HKArbiter {

@@ -15,7 +15,10 @@ export interface GridShape {
   readonly lastRow: number;
 }
 
-/** The layout of {@link grid}: `columns = ⌈√n⌉`, `rows = ⌈n/columns⌉`, row-major, last row partial. */
+/**
+ * The layout of {@link grid}: `columns = ⌈√n⌉`, `rows = ⌈n/columns⌉`, row-major, last row partial.
+ * @throws ConfigurationError if `n` is not an integer ≥ 1.
+ */
 export function gridShape(n: number): GridShape {
   if (!isValidN(n)) throw new ConfigurationError(`grid(n): n must be an integer ≥ 1, got ${String(n)}`);
   let columns = Math.floor(Math.sqrt(n));

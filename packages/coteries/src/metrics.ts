@@ -232,7 +232,8 @@ export interface FaultToleranceResult {
  * still needed: ⌈unhit quorums / most unhit quorums one process hits⌉, and a greedy packing of
  * unhit quorums disjoint on the remaining candidates. Starts from the better of a greedy
  * transversal and, for a coterie, the smallest quorum (every quorum hits all others). Exact within
- * `budget` search nodes (default 200,000); past it the best crash set found is returned with
+ * `budget` search nodes (default 200,000, fewer for large systems so that the search stays near
+ * 2·10⁸ elementary steps); past it the best crash set found is returned with
  * `exact: false` and a lower bound (the root bounds, and ⌈1/L⌉ from the uniform strategy's load
  * L, since L(𝒬) = 1/τ* and τ* ≤ the minimum).
  *
@@ -321,7 +322,8 @@ export function faultTolerance(
     return Math.max(degBound, packing);
   };
   const rootBound = lowerBound();
-  const budget = options.budget ?? 200_000;
+  // Each node costs about n + m + Σ|Q| steps; by default stop after ~2·10⁸ of them (≤ 200,000 nodes).
+  const budget = options.budget ?? Math.max(100, Math.min(200_000, Math.floor(2e8 / (n + m + p.totalSize))));
   let nodes = 0;
   const search = () => {
     if (++nodes > budget) return;
@@ -440,16 +442,67 @@ export function availability(
   const samples = options.samples ?? 20_000;
   const seed = options.seed ?? 1;
   const rnd = seededRandom(seed);
-  const dead = new Uint8Array(pr.n);
+  const words = pr.bits[0]!.length;
+  const deadBits = new Uint32Array(words);
+  let dead: number[] = [];
+  // Crashed processes of one sample: for small p, jump over the survivors with geometric gaps
+  // (one random draw per crash instead of one per process).
+  const logSurvive = Math.log1p(-p);
+  const drawDead = () => {
+    for (const i of dead) deadBits[i >>> 5] = 0;
+    dead = [];
+    if (p === 0) return;
+    if (p >= 0.25) {
+      for (let i = 0; i < pr.n; i++) if (rnd.float() < p) dead.push(i);
+    } else {
+      for (
+        let i = Math.floor(Math.log(1 - rnd.float()) / logSurvive);
+        i < pr.n;
+        i += 1 + Math.floor(Math.log(1 - rnd.float()) / logSurvive)
+      ) {
+        dead.push(i);
+      }
+    }
+    for (const i of dead) deadBits[i >>> 5]! |= 1 << (i & 31);
+  };
+  // Two ways to test "some quorum has no crashed member": scan quorums until one is intact
+  // (about m·min(1/p, |Q|, words) steps per sample), or mark the quorums the crashed processes hit
+  // and compare the count with m (about p·Σ|Q| steps). Take the cheaper one.
+  const scanCost = m * Math.min(p > 0 ? 1 / p : Number.POSITIVE_INFINITY, pr.totalSize / m, words + 1);
+  const markCost = p * pr.totalSize + m / 8;
+  const stamp = new Int32Array(m).fill(-1);
   let ok = 0;
   for (let s = 0; s < samples; s++) {
-    for (let i = 0; i < pr.n; i++) dead[i] = rnd.float() < p ? 1 : 0;
-    for (const quorum of Q) {
+    drawDead();
+    if (markCost < scanCost) {
+      let hitCount = 0;
+      for (const d of dead) {
+        for (const j of holders[d]!) {
+          if (stamp[j] !== s) {
+            stamp[j] = s;
+            hitCount++;
+          }
+        }
+      }
+      if (hitCount < m) ok++;
+      continue;
+    }
+    for (let j = 0; j < m; j++) {
       let up = true;
-      for (const i of quorum) {
-        if (dead[i] === 1) {
-          up = false;
-          break;
+      if (pr.sizes[j]! > words) {
+        const b = pr.bits[j]!;
+        for (let w = 0; w < words; w++) {
+          if ((b[w]! & deadBits[w]!) !== 0) {
+            up = false;
+            break;
+          }
+        }
+      } else {
+        for (const i of Q[j]!) {
+          if ((deadBits[i >>> 5]! & (1 << (i & 31))) !== 0) {
+            up = false;
+            break;
+          }
         }
       }
       if (up) {

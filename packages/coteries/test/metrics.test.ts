@@ -186,6 +186,16 @@ describe('availability', () => {
     expect(mc.seed).toBe(42);
     expect(Math.abs(mc.availability - exact)).toBeLessThan(4 * mc.standardError! + 1e-9);
     expect(availability(c, 0.2, { exactMaxN: 0, samples: 20_000, seed: 42 })).toEqual(mc);
+    // both sampling paths (marking hit quorums / scanning for an intact one), both crash samplers
+    for (const [sys, p] of [
+      [grid(16), 0.02],
+      [majority(15), 0.3],
+      [triangle(5), 0.6],
+    ] as const) {
+      const e = availability(sys, p).availability;
+      const r = availability(sys, p, { exactMaxN: 0, samples: 20_000, seed: 7 });
+      expect(Math.abs(r.availability - e)).toBeLessThan(4 * r.standardError! + 1e-3);
+    }
     const big = availability(grid(1024), 0.01, { samples: 2000 });
     expect(big.exact).toBe(false);
     expect(big.availability).toBeGreaterThan(0.9);
