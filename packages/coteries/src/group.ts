@@ -544,7 +544,7 @@ export interface DegreeResult {
   readonly exact: boolean;
   /** An upper bound: `min(|C|, ⌊|∪C| / min |Q|⌋)` or the exact degree. */
   readonly upperBound: number;
-  /** Indices of a set of `degree` pairwise disjoint quora. */
+  /** Indices (into the given list; repeated quorums count once) of `degree` pairwise disjoint quora. */
   readonly quora: readonly number[];
 }
 
@@ -569,9 +569,18 @@ export function degree(
   const nn = n ?? 1 + Math.max(0, ...cartel.map((q) => Math.max(...q)));
   const norm = normalizeQuorums(nn, cartel);
   if (!norm.ok) throw new CoterieError(`degree: ${describeStructural(norm.violation, nn)}`);
-  const quorums = dedupe(norm.quorums).quorums;
+  const { quorums, index } = dedupe(norm.quorums);
+  // first position in the caller's list of each distinct quorum
+  const original = new Int32Array(quorums.length).fill(-1);
+  index.forEach((j, t) => {
+    if (original[j] === -1) original[j] = t;
+  });
   const m = quorums.length;
   const p = prepare(nn, quorums);
+  if (findDisjointPair(p) === undefined) {
+    // pairwise intersecting (e.g. a cartel of T_m(C)): one quorum at a time
+    return { degree: 1, exact: true, upperBound: 1, quora: [0] };
+  }
   const order = Array.from({ length: m }, (_, j) => j).sort((a, b) => p.sizes[a]! - p.sizes[b]! || a - b);
   // conflict[a] = bitset over positions in `order` of quora meeting order[a]
   const wm = wordsFor(m);
@@ -626,7 +635,7 @@ export function degree(
     degree: best.length,
     exact,
     upperBound: exact ? best.length : upper,
-    quora: best.slice().sort((a, b) => a - b),
+    quora: best.map((j) => original[j]!).sort((a, b) => a - b),
   };
 }
 

@@ -300,5 +300,8 @@ describe('degree — Def. 2', () => {
   it('counts disjoint quora of different sizes', () => {
     const c = [[0, 1, 2], [3, 4], [5]];
     expect(degree(c).degree).toBe(3);
+    // indices refer to the caller's list, repeated quorums counted once
+    expect(degree([[0], [0], [1], [0, 1]])).toMatchObject({ degree: 2, quora: [0, 2], exact: true });
+    expect(degree(grid(4096).quorums)).toMatchObject({ degree: 1, exact: true });
   });
 });
