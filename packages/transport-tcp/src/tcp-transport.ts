@@ -377,6 +377,7 @@ class TcpTransportImpl implements TcpTransport, Link {
   );
   readonly #progress = new EventEmitter();
   #receiver: (from: ProcessId, channel: string, msg: Message) => void = () => {};
+  #selfQueue: { c: string; m: Message }[] = [];
   #server: net.Server | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #started = false;
@@ -452,10 +453,10 @@ class TcpTransportImpl implements TcpTransport, Link {
       );
     }
     if (to === this.self) {
-      const copy = JSON.parse(text) as { c: string; m: Message };
-      queueMicrotask(() => {
-        if (!this.#closed) this.#dispatch(this.self, copy.c, copy.m);
-      });
+      // Delivered on a later turn of the event loop (FIFO), like a network message: a
+      // process that keeps messaging itself must not starve its sockets.
+      this.#selfQueue.push(JSON.parse(text) as { c: string; m: Message });
+      if (this.#selfQueue.length === 1) setImmediate(() => this.#flushSelf());
       return;
     }
     const peer = this.#peerStates.get(to);
@@ -471,6 +472,15 @@ class TcpTransportImpl implements TcpTransport, Link {
       );
     }
     peer.link.send(text);
+  }
+
+  #flushSelf(): void {
+    const batch = this.#selfQueue;
+    this.#selfQueue = [];
+    for (const { c, m } of batch) {
+      if (this.#closed) return;
+      this.#dispatch(this.self, c, m);
+    }
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -924,10 +934,27 @@ class TcpTransportImpl implements TcpTransport, Link {
     if (peer.blockedFrom !== undefined) return;
     if (conn.socket.writableLength > this.#maxBufferedBytes) {
       peer.blockedFrom = frame.seq;
-      conn.socket.once('drain', () => this.#drained(peer, conn));
+      this.#whenWritable(peer, conn);
       return;
     }
     this.#write(conn, `{"t":"data","seq":${frame.seq},"p":${frame.p as string}}`);
+  }
+
+  /**
+   * Waits until the socket's queue is back under the bound: on 'drain' when Node signals one
+   * (the queue passed the stream's high-water mark), else by polling — a bound below the
+   * high-water mark empties without a 'drain' event.
+   */
+  #whenWritable(peer: PeerState, conn: Conn): void {
+    if (conn.socket.writableNeedDrain) {
+      conn.socket.once('drain', () => this.#drained(peer, conn));
+      return;
+    }
+    setTimeout(() => {
+      if (peer.conn !== conn || conn.state !== 'established') return;
+      if (conn.socket.writableLength > this.#maxBufferedBytes) this.#whenWritable(peer, conn);
+      else this.#drained(peer, conn);
+    }, 1);
   }
 
   #drained(peer: PeerState, conn: Conn): void {
