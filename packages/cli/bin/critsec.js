@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// The `critsec` command. Runs the built program (dist/cli.js) when the package is built; in the
+// monorepo without a build (a fresh clone after `npm ci`), runs the TypeScript sources through
+// tsx, resolving the @critsec/* packages to their sources with the `@critsec/source` export
+// condition. CRITSEC_FROM_SOURCE=1 forces the sources (e.g. after editing them with a stale dist/).
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+
+const dist = new URL('../dist/cli.js', import.meta.url);
+let entry = dist;
+if (!existsSync(dist) || process.env.CRITSEC_FROM_SOURCE === '1') {
+  let tsx;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch {
+    process.stderr.write('critsec: dist/ is missing and tsx is not installed; run `npm ci` (or `npm run build`) in the monorepo\n');
+    process.exit(1);
+  }
+  tsx.register();
+  // Registered after tsx, so it runs first: workspace packages resolve to their TypeScript sources.
+  register(
+    `data:text/javascript,${encodeURIComponent(
+      'export async function resolve(s, c, next) { return next(s, c.conditions.includes("@critsec/source") ? c : { ...c, conditions: [...c.conditions, "@critsec/source"] }); }',
+    )}`,
+  );
+  entry = new URL('../src/cli.ts', import.meta.url);
+}
+const { main } = await import(entry.href);
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,96 @@
+/**
+ * `@critsec/cli` — the `critsec` command (DESIGN.md 5) and the functions behind it, for programs
+ * that want the same runs, summaries and bounds:
+ *
+ * - {@link resolveSimulation} + {@link runSimulation}: a cluster on the deterministic simulated
+ *   network with the safety monitor on, summarized as a {@link RunSummary} (the `--json` shape);
+ * - {@link resolveBench} + {@link runBench}: every algorithm × coterie beside the papers' bounds;
+ * - {@link resolveClusterRun} + {@link runCluster}: the same over TCP/TLS between OS processes;
+ *   {@link runNode}: one member of a real deployment;
+ * - {@link paperBounds}: the bounds of Maekawa 1985, Ricart & Agrawala 1981 and Kamei & Kakugawa
+ *   2019 (MUTIN Lemmas 3–4, Theorem 4), with citations;
+ * - {@link main}: the program itself (`main(['simulate', 'gcs', '--json'])` returns the exit code).
+ *
+ * @example
+ * ```ts
+ * import { resolveSimulation, runSimulation } from '@critsec/cli';
+ *
+ * const settings = resolveSimulation({ algorithm: 'gcs', n: 25, l: 3, k: 10, coterie: 'grid', workload: 'sequential', rounds: 10 });
+ * const summary = await runSimulation(settings);
+ * console.log(summary.safetyViolations, summary.waitingTime.entry.max, summary.bounds.waitingTimeEntry); // 0 6 9
+ * ```
+ *
+ * @packageDocumentation
+ */
+export {
+  ALGORITHM_NAMES,
+  ALGORITHM_TITLES,
+  type ClusterInput,
+  isAlgorithmName,
+  MX_NAMES,
+  parseChoice,
+  parseInit,
+  parseInteger,
+  parseNonNegative,
+  type ResolvedCluster,
+  resolveCluster,
+} from './algorithms.js';
+export {
+  BENCH_SIZES,
+  type BenchCase,
+  type BenchHooks,
+  type BenchInput,
+  type BenchResult,
+  type BenchRow,
+  type BenchSettings,
+  benchCases,
+  benchJSON,
+  benchLK,
+  formatBenchMarkdown,
+  QUICK_BENCH_SIZES,
+  resolveBench,
+  runBench,
+} from './bench.js';
+export { type AlgorithmName, type BoundInput, type MxName, type PaperBounds, paperBounds } from './bounds.js';
+export { type CertificatesInput, writeCertificates } from './certs-command.js';
+export { type CliIO, EXIT, main } from './cli.js';
+export {
+  type ClusterHooks,
+  type ClusterRunInput,
+  type ClusterRunSettings,
+  clusterReplayCommand,
+  resolveClusterRun,
+  runCluster,
+} from './cluster.js';
+export {
+  buildCoterie,
+  COTERIE_NAMES,
+  type CoterieName,
+  isCoterieName,
+  nearestCoterieSize,
+  PROJECTIVE_PLANE_ORDERS,
+  PROJECTIVE_PLANE_SIZES,
+  wallWidths,
+} from './coterie-choice.js';
+export { type Attribution, countingEndpoint, type MessageStats, messageStats } from './counting-endpoint.js';
+export {
+  clusterFromConfig,
+  type NodeMeasurements,
+  type NodeParams,
+  type NodeReport,
+  type RunNodeOptions,
+  runNode,
+  runNodeCommand,
+} from './node.js';
+export { createProgress, type Progress, type ProgressOptions } from './progress.js';
+export {
+  replayCommand,
+  resolveSimulation,
+  type SimulateInput,
+  type SimulationHooks,
+  type SimulationSettings,
+  runSimulation,
+  WORKLOAD_NAMES,
+} from './simulate.js';
+export { boundsFailed, fmt, formatSummary, type MeanMax, type RunSummary, type Spread } from './summary.js';
+export { openTraceFile, type TraceFile } from './trace-file.js';

@@ -1,0 +1,62 @@
+/*
+ * The progress bar on stderr (cli-progress): shown only on a terminal, and only once a run has
+ * lasted more than a moment, so quick runs and pipes stay clean.
+ */
+import cliProgress from 'cli-progress';
+
+/** A progress reporter: `update(done, total)` as work completes, `stop()` at the end. */
+export interface Progress {
+  update(done: number, total: number): void;
+  stop(): void;
+}
+
+/** Options of {@link createProgress}. */
+export interface ProgressOptions {
+  /** What is running, shown before the bar. */
+  readonly label: string;
+  /** What is counted (default `invocations`). */
+  readonly unit?: string;
+  /** False to never show a bar. */
+  readonly enabled: boolean;
+  /** The stream (default `process.stderr`); no bar unless it is a TTY. */
+  readonly stream?: NodeJS.WriteStream;
+  /** Show the bar only after this long, in ms (default 400). */
+  readonly delayMs?: number;
+}
+
+const NOOP: Progress = { update() {}, stop() {} };
+
+/** A progress bar on stderr when enabled and stderr is a terminal; otherwise a no-op. */
+export function createProgress(options: ProgressOptions): Progress {
+  const stream = options.stream ?? process.stderr;
+  if (!options.enabled || !stream.isTTY) return NOOP;
+  const started = performance.now();
+  const delay = options.delayMs ?? 400;
+  let bar: cliProgress.SingleBar | undefined;
+  return {
+    update(done, total) {
+      if (bar === undefined) {
+        if (performance.now() - started < delay || done >= total) return;
+        bar = new cliProgress.SingleBar(
+          {
+            stream,
+            format: `${options.label} [{bar}] {percentage}% | {value}/{total} ${options.unit ?? 'invocations'} | ETA {eta_formatted}`,
+            hideCursor: true,
+            clearOnComplete: true,
+            etaBuffer: 200,
+            fps: 10,
+          },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(total, done);
+        return;
+      }
+      bar.setTotal(total);
+      bar.update(done);
+    },
+    stop() {
+      bar?.stop();
+      bar = undefined;
+    },
+  };
+}

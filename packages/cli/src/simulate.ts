@@ -1,0 +1,198 @@
+/*
+ * `critsec simulate`: a cluster on the deterministic simulated network (@critsec/transport-sim)
+ * driven by the workloads of @critsec/testing, with the safety monitor on all the way
+ * (DESIGN.md 4–5).
+ */
+import { ConfigurationError } from '@critsec/core';
+import { createCluster, runWorkload } from '@critsec/testing';
+import { type DelayModel, formatDelay, parseDelay } from '@critsec/transport-sim';
+import {
+  type ClusterInput,
+  parseChoice,
+  parseInteger,
+  parseNonNegative,
+  type ResolvedCluster,
+  resolveCluster,
+} from './algorithms.js';
+import type { RunSummary } from './summary.js';
+
+/** Workloads (see `runWorkload` of @critsec/testing). */
+export const WORKLOAD_NAMES = ['concurrent', 'sequential'] as const;
+
+/** Everything `critsec simulate` takes, as strings (command line) or numbers (program). */
+export interface SimulateInput extends ClusterInput {
+  /** Rounds per process: one entry and one exit each (default 20). */
+  readonly rounds?: number | string;
+  /** Seed of the network and the workload (default 1). */
+  readonly seed?: number | string;
+  /** `unit` (default), `constant:D`, `uniform:MIN:MAX` or `exponential:MEAN` (time units). */
+  readonly delay?: string;
+  /** `concurrent` (default) or `sequential`. */
+  readonly workload?: string;
+  /** Mean think time OutCS before an entry, time units (default 2; concurrent only). */
+  readonly think?: number | string;
+  /** Mean hold time InCS before an exit, time units (default 1; concurrent only). */
+  readonly hold?: number | string;
+}
+
+/** A validated simulation. */
+export interface SimulationSettings {
+  readonly cluster: ResolvedCluster;
+  readonly rounds: number;
+  readonly seed: number;
+  readonly delay: DelayModel;
+  readonly workload: 'concurrent' | 'sequential';
+  readonly think: number;
+  readonly hold: number;
+}
+
+/**
+ * Validates a simulation's options (see {@link resolveCluster} for the cluster part).
+ * @throws ConfigurationError with a one-line message for any invalid value.
+ */
+export function resolveSimulation(input: SimulateInput): SimulationSettings {
+  const cluster = resolveCluster(input);
+  const rounds = parseInteger('rounds', input.rounds ?? 20, 1);
+  const seed = parseInteger('seed', input.seed ?? 1, 0);
+  let delay: DelayModel;
+  try {
+    delay = parseDelay(input.delay ?? 'unit');
+  } catch (err) {
+    throw new ConfigurationError(`--delay: ${(err as Error).message}`);
+  }
+  const workload = parseChoice('workload', input.workload ?? 'concurrent', WORKLOAD_NAMES);
+  const think = parseNonNegative('think', input.think ?? 2);
+  const hold = parseNonNegative('hold', input.hold ?? 1);
+  return { cluster, rounds, seed, delay, workload, think, hold };
+}
+
+/** The command line that reproduces a simulation. */
+export function replayCommand(s: SimulationSettings): string {
+  const c = s.cluster;
+  const parts = ['npx critsec simulate', c.algorithm, `--n ${c.n}`];
+  if (c.algorithm === 'gcs' || c.algorithm === 'mutin') parts.push(`--l ${c.l}`);
+  if (c.algorithm === 'gcs' || c.algorithm === 'kmutex') parts.push(`--k ${c.k}`);
+  if (c.coterieName !== null) parts.push(`--coterie ${c.coterieName}`);
+  if (c.mx !== null && c.mx !== 'maekawa') parts.push(`--mx ${c.mx}`);
+  parts.push(
+    `--rounds ${s.rounds}`,
+    `--seed ${s.seed}`,
+    `--delay ${formatDelay(s.delay)}`,
+    `--workload ${s.workload}`,
+  );
+  if (s.workload === 'concurrent') parts.push(`--think ${s.think}`, `--hold ${s.hold}`);
+  if (c.init !== 'default') parts.push(`--init ${c.init}`);
+  return parts.join(' ');
+}
+
+/** Hooks of {@link runSimulation}. */
+export interface SimulationHooks {
+  /** Called after every completed entry or exit (`total` = 2 · n · rounds). */
+  readonly onProgress?: (completed: number, total: number) => void;
+  /** Receives every line of the JSON-lines trace (messages, timers, state changes). */
+  readonly trace?: (line: string) => void;
+}
+
+const EPS = 1e-9;
+
+/**
+ * Runs a simulation to the end and summarizes it. Never throws for an algorithm failure: a
+ * safety violation or a process that could not finish is reported in the summary (`ok: false`,
+ * `violation`, `failure`).
+ *
+ * Under the concurrent workload messages are attributed causally to the invocation that caused
+ * them (`attribution: true` of `createCluster`), so the per-pair distribution is exact there too.
+ */
+export async function runSimulation(s: SimulationSettings, hooks: SimulationHooks = {}): Promise<RunSummary> {
+  const c = s.cluster;
+  const t0 = performance.now();
+  const cluster = createCluster({
+    factory: c.factory,
+    spec: c.spec,
+    initial: c.initial,
+    seed: s.seed,
+    delay: s.delay,
+    attribution: s.workload === 'concurrent',
+    ...(hooks.trace ? { trace: hooks.trace } : {}),
+  });
+  const pairs = c.n * s.rounds;
+  const r = await runWorkload(cluster, {
+    kind: s.workload,
+    rounds: s.rounds,
+    think: s.think,
+    hold: s.hold,
+    // a generous event budget: a livelock ends the run instead of hanging it
+    maxEvents: Math.max(5_000_000, 100 * pairs * Math.max(1, c.bounds.messagesPerPair)),
+    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+  });
+  await cluster.close();
+  const wallMs = performance.now() - t0;
+  const byType: Record<string, number> = {};
+  for (const [key, count] of Object.entries(r.messages.byType).sort(([a], [b]) => a.localeCompare(b))) {
+    byType[key.trim()] = count;
+  }
+  const num = (x: number) => (Number.isFinite(x) ? x : null);
+  const sequential = s.workload === 'sequential';
+  const unit = s.delay.kind === 'unit';
+  const within = (x: number, bound: number) => x <= bound + EPS;
+  const v = r.violation;
+  return {
+    algorithm: c.algorithm,
+    n: c.n,
+    l: c.l,
+    k: c.k,
+    coterie: c.coterieName,
+    coterieDescription: c.coterie?.description ?? null,
+    quorumSize: c.quorumSize,
+    mx: c.mx,
+    rounds: s.rounds,
+    seed: s.seed,
+    delay: formatDelay(s.delay),
+    workload: s.workload,
+    think: s.think,
+    hold: s.hold,
+    timeUnit: 'time units',
+    initial: {
+      inCS: c.initial.flatMap((st, i) => (st === 'InCS' ? [i] : [])),
+      description: c.initialDescription,
+    },
+    entries: r.entries,
+    exits: r.exits,
+    safetyViolations: cluster.monitor.violations.length,
+    violation: v === null ? null : { step: v.step, time: v.time, process: v.process, message: v.message },
+    ok: r.ok,
+    failure: r.failure,
+    messages: {
+      total: r.messages.sent,
+      perPair: { mean: num(r.perPair.mean), p99: num(r.perPair.p99), max: num(r.perPair.max) },
+      byType,
+    },
+    waitingTime: {
+      entry: { mean: r.waiting.entry.mean, max: r.waiting.entry.max },
+      exit: { mean: r.waiting.exit.mean, max: r.waiting.exit.max },
+    },
+    bounds: {
+      messagesPerPair: c.bounds.messagesPerPair,
+      waitingTimeEntry: c.bounds.waitingTimeEntry,
+      waitingTimeExit: c.bounds.waitingTimeExit,
+      source: c.bounds.source,
+      formula: c.bounds.formula,
+    },
+    boundsMet: {
+      messagesPerPair:
+        sequential && r.perPair.count > 0 ? within(r.perPair.max, c.bounds.messagesPerPair) : null,
+      waitingTimeEntry:
+        sequential && unit && r.waiting.entry.count > 0
+          ? within(r.waiting.entry.max, c.bounds.waitingTimeEntry)
+          : null,
+      waitingTimeExit:
+        sequential && unit && r.waiting.exit.count > 0
+          ? within(r.waiting.exit.max, c.bounds.waitingTimeExit)
+          : null,
+    },
+    simulatedTime: r.simulatedTime,
+    wallMs,
+    messagesPerSecond: wallMs > 0 ? (r.messages.sent * 1000) / wallMs : 0,
+    replay: replayCommand(s),
+  };
+}

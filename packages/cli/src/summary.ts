@@ -1,0 +1,205 @@
+/*
+ * The summary of a run — the stable `--json` shape and the human table beside the papers'
+ * bounds (DESIGN.md 5).
+ */
+import Table from 'cli-table3';
+
+/** mean / p99 / max of a sample (`null` where there was nothing to measure). */
+export interface Spread {
+  readonly mean: number | null;
+  readonly p99: number | null;
+  readonly max: number | null;
+}
+
+/** mean / max of a sample. */
+export interface MeanMax {
+  readonly mean: number | null;
+  readonly max: number | null;
+}
+
+/**
+ * The `--json` summary of `critsec simulate` (and, with wall-clock units, of `critsec cluster`).
+ * Stable: fields are only ever added.
+ *
+ * - `algorithm`, `n`, `l`, `k`: the problem solved, the global (l,k)-CS (mutex: l = 0, k = 1;
+ *   mutin: k = n; kmutex: l = 0).
+ * - `coterie`: the construction (`grid`, …), `null` for ricart-agrawala; `quorumSize`: smallest
+ *   and largest |Q_i| (`null` for ricart-agrawala); `mx`: MUTIN's mutual exclusion or `null`.
+ * - `rounds` (per process; a round is one entry and one exit), `seed`, `delay` (the `--delay`
+ *   text; `wall-clock` for a cluster), `workload` (`concurrent` | `sequential`).
+ * - `initial`: `{ inCS: ids, description }`.
+ * - `entries`, `exits`: invocations completed (n × rounds each on success).
+ * - `safetyViolations`: 0 on a correct run; `violation`: the first one (`step` = state change
+ *   number, `time`, `process`, `message`) or `null`.
+ * - `ok`: no violation and every process finished; `failure`: why not, or `null`.
+ * - `messages.total`: every message sent (self-messages included); `messages.perPair`: messages
+ *   per exit+entry pair (mean / p99 / max; exact under the sequential workload, causally
+ *   attributed under the concurrent one); `messages.byType`: counts per `channel TYPE`
+ *   (e.g. `lmin/mx REQUEST`; the root channel has no prefix).
+ * - `waitingTime.entry` / `.exit`: mean / max, in time units (simulate) or ms (cluster, see
+ *   `timeUnit`).
+ * - `bounds`: the papers' `messagesPerPair`, `waitingTimeEntry`, `waitingTimeExit` (+ `source`,
+ *   `formula`); `boundsMet`: whether each measured maximum is within its bound — booleans under
+ *   the sequential workload (waiting times only with unit delays), `null` where the bound is not
+ *   the papers' setting (shown for reference).
+ * - `simulatedTime` (time units; `null` for a cluster), `wallMs`, `messagesPerSecond` (messages
+ *   per wall-clock second), `replay` (the command that reproduces the run).
+ */
+export interface RunSummary {
+  readonly algorithm: string;
+  readonly n: number;
+  readonly l: number;
+  readonly k: number;
+  readonly coterie: string | null;
+  readonly coterieDescription: string | null;
+  readonly quorumSize: { readonly min: number; readonly max: number } | null;
+  readonly mx: string | null;
+  readonly rounds: number;
+  readonly seed: number;
+  readonly delay: string;
+  readonly workload: 'concurrent' | 'sequential';
+  readonly think: number;
+  readonly hold: number;
+  readonly timeUnit: 'time units' | 'ms';
+  readonly initial: { readonly inCS: readonly number[]; readonly description: string };
+  readonly entries: number;
+  readonly exits: number;
+  readonly safetyViolations: number;
+  readonly violation: {
+    readonly step: number;
+    readonly time: number;
+    readonly process: number;
+    readonly message: string;
+  } | null;
+  readonly ok: boolean;
+  readonly failure: string | null;
+  readonly messages: {
+    readonly total: number;
+    readonly perPair: Spread;
+    readonly byType: Readonly<Record<string, number>>;
+  };
+  readonly waitingTime: { readonly entry: MeanMax; readonly exit: MeanMax };
+  readonly bounds: {
+    readonly messagesPerPair: number;
+    readonly waitingTimeEntry: number;
+    readonly waitingTimeExit: number;
+    readonly source: string;
+    readonly formula: string;
+  };
+  readonly boundsMet: {
+    readonly messagesPerPair: boolean | null;
+    readonly waitingTimeEntry: boolean | null;
+    readonly waitingTimeExit: boolean | null;
+  };
+  readonly simulatedTime: number | null;
+  readonly wallMs: number;
+  readonly messagesPerSecond: number;
+  readonly replay: string;
+}
+
+/** `x` as a number with at most `digits` decimals (`—` for null / NaN). */
+export function fmt(x: number | null | undefined, digits = 2): string {
+  if (x === null || x === undefined || Number.isNaN(x)) return '—';
+  if (Number.isInteger(x)) return x.toLocaleString('en-US');
+  return x.toLocaleString('en-US', { maximumFractionDigits: digits });
+}
+
+function status(met: boolean | null): string {
+  if (met === null) return 'for reference';
+  return met ? 'met' : 'NOT MET';
+}
+
+/** True if any bound was checked and not met. */
+export function boundsFailed(s: RunSummary): boolean {
+  return Object.values(s.boundsMet).some((v) => v === false);
+}
+
+/**
+ * The human summary: a header line and a table of metric | measured | paper bound | status.
+ * `color` adds no escape codes when false (the default when stdout is not a TTY).
+ */
+export function formatSummary(s: RunSummary, options: { color?: boolean } = {}): string {
+  const head = options.color ? undefined : [];
+  const table = new Table({
+    head: ['', 'measured', "paper's bound", ''],
+    style: { head: head ?? ['cyan'], border: head ?? ['grey'] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    wordWrap: false,
+  });
+  const u = s.timeUnit;
+  const q =
+    s.quorumSize === null
+      ? ''
+      : `, |Q| ${s.quorumSize.min === s.quorumSize.max ? s.quorumSize.max : `${s.quorumSize.min}–${s.quorumSize.max}`}`;
+  const lines: string[] = [];
+  lines.push(
+    `${s.algorithm}: n = ${s.n}, l = ${s.l}, k = ${s.k}${s.coterie ? `, ${s.coterieDescription ?? s.coterie}${q}` : ''}${s.mx ? `, mx = ${s.mx}` : ''}`,
+  );
+  lines.push(
+    `${s.workload} workload, ${s.rounds} round(s) per process, seed ${s.seed}, delay ${s.delay}${
+      s.workload === 'concurrent' ? `, think ${fmt(s.think)} / hold ${fmt(s.hold)} ${u}` : ''
+    }`,
+  );
+  lines.push(`initial configuration: ${s.initial.description}`);
+  table.push(
+    ['processes', fmt(s.n), '', ''],
+    ['rounds per process', fmt(s.rounds), '', ''],
+    [
+      'entries / exits completed',
+      `${fmt(s.entries)} / ${fmt(s.exits)}`,
+      `${fmt(s.n * s.rounds)} each`,
+      s.entries === s.n * s.rounds && s.exits === s.n * s.rounds ? 'ok' : 'INCOMPLETE',
+    ],
+    ['safety violations', fmt(s.safetyViolations), '0', s.safetyViolations === 0 ? 'ok' : 'VIOLATED'],
+    [
+      'messages per exit+entry pair (mean / p99 / max)',
+      `${fmt(s.messages.perPair.mean)} / ${fmt(s.messages.perPair.p99)} / ${fmt(s.messages.perPair.max)}`,
+      `≤ ${fmt(s.bounds.messagesPerPair)} = ${s.bounds.formula}`,
+      status(s.boundsMet.messagesPerPair),
+    ],
+    [
+      `entry waiting time, ${u} (mean / max)`,
+      `${fmt(s.waitingTime.entry.mean)} / ${fmt(s.waitingTime.entry.max)}`,
+      u === 'ms' ? `≤ ${s.bounds.waitingTimeEntry} message delays` : `≤ ${s.bounds.waitingTimeEntry}`,
+      status(s.boundsMet.waitingTimeEntry),
+    ],
+    [
+      `exit waiting time, ${u} (mean / max)`,
+      `${fmt(s.waitingTime.exit.mean)} / ${fmt(s.waitingTime.exit.max)}`,
+      u === 'ms' ? `≤ ${s.bounds.waitingTimeExit} message delays` : `≤ ${s.bounds.waitingTimeExit}`,
+      status(s.boundsMet.waitingTimeExit),
+    ],
+    ['messages sent (total)', fmt(s.messages.total), '', ''],
+  );
+  if (s.simulatedTime !== null) table.push(['simulated time, time units', fmt(s.simulatedTime), '', '']);
+  table.push(
+    ['wall time', `${fmt(s.wallMs / 1000, 2)} s`, '', ''],
+    [
+      s.simulatedTime !== null ? 'simulated messages per second' : 'messages per second',
+      fmt(Math.round(s.messagesPerSecond)),
+      '',
+      '',
+    ],
+  );
+  lines.push(table.toString());
+  lines.push(`bounds: ${s.bounds.source}`);
+  if (s.workload === 'concurrent') {
+    lines.push(
+      '(bounds hold without contention — the sequential workload; under concurrency they are shown for reference)',
+    );
+  } else if (s.delay !== 'unit' && s.timeUnit === 'time units') {
+    lines.push(
+      '(waiting-time bounds assume unit delays; with this delay model they are shown for reference)',
+    );
+  }
+  if (!s.ok) {
+    if (s.violation !== null) {
+      lines.push(
+        `SAFETY VIOLATION at state change ${s.violation.step} (t = ${fmt(s.violation.time)}, P${s.violation.process}): ${s.violation.message}`,
+      );
+    }
+    if (s.failure !== null) lines.push(`FAILED: ${s.failure}`);
+    lines.push(`replay with: ${s.replay}`);
+  }
+  return lines.join('\n');
+}
