@@ -636,6 +636,10 @@ class TcpTransportImpl implements TcpTransport, Link {
     this.#conns.add(conn);
     socket.setNoDelay(true);
     conn.timer = setTimeout(() => {
+      if (outbound && socket.connecting) {
+        socket.destroy(); // the peer is unreachable: not a refusal, just redial later
+        return;
+      }
       if (conn.state === 'handshake') {
         this.#refuse(conn.peer?.id, 'handshake-timeout', `no hello within ${this.#handshakeTimeoutMs} ms`);
         this.#destroy(conn, 'handshake timeout');
@@ -783,13 +787,6 @@ class TcpTransportImpl implements TcpTransport, Link {
       this.#reject(conn, why);
       return;
     }
-    if (peer.conn !== undefined) {
-      // The dialer redialled: it believes the old connection is dead. The new one wins.
-      const old = peer.conn;
-      this.stats.closed.replaced++;
-      this.#detach(peer, 'replaced by a new connection');
-      this.#destroy(old, 'replaced by a new connection');
-    }
     conn.peer = peer;
     this.#establish(conn, peer, f);
   }
@@ -801,6 +798,14 @@ class TcpTransportImpl implements TcpTransport, Link {
       this.#refuse(peer.id, reason, result.reason);
       this.#reject(conn, result.reason);
       return;
+    }
+    if (peer.conn !== undefined && peer.conn !== conn) {
+      // The dialer redialled: it believes the old connection is dead. The new one wins (only
+      // once its handshake succeeded, so a refused newcomer cannot displace a live connection).
+      const old = peer.conn;
+      this.stats.closed.replaced++;
+      this.#detach(peer, 'replaced by a new connection');
+      this.#destroy(old, 'replaced by a new connection');
     }
     if (conn.timer) clearTimeout(conn.timer);
     conn.timer = undefined;

@@ -139,6 +139,17 @@ describe('bad input at the listener: refused, counted, and the node keeps servin
     await stillServing();
   });
 
+  it('a second connection for a connected peer, with another session: refused, the live one stays', async () => {
+    const before = { restarted: p2.stats.refused['peer-restarted'], replaced: p2.stats.closed.replaced };
+    const c = await rawConnect(port2, { ca: certs.ca, ...certs.processes[0]! }); // P0's own certificate
+    c.send(helloFrame(0, 'not-the-session-p2-knows'));
+    await c.closed;
+    expect(p2.stats.refused['peer-restarted']).toBe(before.restarted + 1);
+    expect(p2.stats.closed.replaced).toBe(before.replaced);
+    expect(p0.isConnected(2)).toBe(true);
+    await stillServing();
+  });
+
   it('a first frame that is not a hello', async () => {
     const before = p2.stats.refused['bad-hello'];
     const c = await rawConnect(port2, p1Creds());
