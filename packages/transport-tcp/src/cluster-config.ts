@@ -47,6 +47,13 @@ const clusterSchema = v.strictObject({
     thinkMs: v.optional(ms),
     /** The request passed to `entry(req)` for objects that take one (h units, a group). */
     request: v.optional(v.unknown()),
+    /**
+     * A workload of your own: a module path (relative to the config file) or specifier exporting
+     * `runWorkload(ctx)` (see `ClusterWorkloadContext`). Default: `rounds` plain rounds.
+     */
+    module: v.optional(v.pipe(v.string(), v.minLength(1))),
+    /** Settings for that module (any JSON). */
+    settings: v.optional(v.unknown()),
   }),
   /** The shared log file (appended with O_APPEND by every process), relative to the config file. */
   log: v.pipe(v.string(), v.minLength(1)),

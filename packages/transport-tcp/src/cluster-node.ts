@@ -5,11 +5,30 @@
  * until every process has finished its rounds (a `DONE` barrier on channel `__cluster`, so no
  * process leaves while others may still need it) and reports.
  */
-import type { CSObject, ProcessId } from '@critsec/core';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
 import { loadClusterAlgorithm } from './algorithms.js';
 import { loadClusterConfig, transportOptionsFor } from './cluster-config.js';
 import { SharedLogWriter } from './shared-log.js';
 import { type TcpLogger, tcpTransport } from './tcp-transport.js';
+import { type ClusterWorkload, type ClusterWorkloadContext, roundsWorkload } from './workload.js';
+
+async function loadWorkload(spec: string): Promise<ClusterWorkload> {
+  const specifier = isAbsolute(spec) ? pathToFileURL(spec).href : spec;
+  let mod: { runWorkload?: unknown };
+  try {
+    mod = (await import(specifier)) as { runWorkload?: unknown };
+  } catch (err) {
+    throw new ConfigurationError(`cannot load workload module ${specifier}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  if (typeof mod.runWorkload !== 'function') {
+    throw new ConfigurationError(`workload module ${specifier} does not export runWorkload(ctx)`);
+  }
+  return mod.runWorkload as ClusterWorkload;
+}
 
 /** Progress of a running node (sent to the launcher). */
 export interface ClusterNodeProgress {
@@ -62,8 +81,6 @@ function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
-
-const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
 /**
  * Runs process `id` of the cluster described by `configPath` to completion and returns its
@@ -130,45 +147,62 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   await transport.ready({ timeoutMs: config.readyTimeoutMs ?? 30_000 });
   options.onProgress?.({ id, event: 'ready' });
 
-  const { rounds, holdMs = 0, thinkMs = 0 } = config.workload;
-  const entryArgs = (cs.takesRequest ? [config.workload.request] : []) as Parameters<typeof cs.entry>;
+  const entryArgs = (cs.takesRequest ? [config.workload.request] : []) as unknown[];
   const waits: number[] = [];
-  const t0 = performance.now();
-  const enter = async (r: number) => {
-    log.append('entry-called', r);
-    const s = performance.now();
-    await cs.entry(...entryArgs);
-    waits.push(performance.now() - s);
-    log.append('entry-done', r);
-    options.onProgress?.({ id, event: 'entry-done', round: r });
+  const aborted = (err: unknown) => isAbortError(err);
+  let finishCalled = false;
+  const ctx: ClusterWorkloadContext = {
+    id,
+    n: config.n,
+    cs,
+    initial,
+    workload: config.workload,
+    async entry(round, opts = {}) {
+      const { counted = true, ...callOpts } = opts;
+      log.append('entry-called', round);
+      const s = performance.now();
+      try {
+        await (cs.entry as (...a: unknown[]) => Promise<void>)(...entryArgs, callOpts);
+      } catch (err) {
+        if (aborted(err)) log.append('entry-aborted', round);
+        throw err;
+      }
+      if (counted) waits.push(performance.now() - s);
+      log.append('entry-done', round);
+      options.onProgress?.({ id, event: 'entry-done', round });
+    },
+    async exit(round, opts = {}) {
+      log.append('exit-called', round);
+      try {
+        await cs.exit(opts);
+      } catch (err) {
+        if (aborted(err)) log.append('exit-aborted', round);
+        throw err;
+      }
+      log.append('exit-done', round);
+      options.onProgress?.({ id, event: 'exit-done', round });
+    },
+    finish() {
+      if (!finishCalled) {
+        finishCalled = true;
+        log.append('done');
+        options.onProgress?.({ id, event: 'rounds-done' });
+        announced = true;
+        for (const p of transport.endpoint.peers) control.send(p, { type: 'DONE' });
+      }
+      return barrier;
+    },
+    allFinished: barrier,
   };
-  const leave = async (r: number) => {
-    log.append('exit-called', r);
-    await cs.exit();
-    log.append('exit-done', r);
-    options.onProgress?.({ id, event: 'exit-done', round: r });
-  };
-  for (let r = 1; r <= rounds; r++) {
-    if (cs.state === 'OutCS') {
-      await enter(r);
-      await sleep(holdMs);
-      await leave(r);
-      await sleep(thinkMs);
-    } else {
-      // Initially InCS: each round is an exit then an entry.
-      await leave(r);
-      await sleep(thinkMs);
-      await enter(r);
-      await sleep(holdMs);
-    }
+  let workload: ClusterWorkload = roundsWorkload;
+  if (config.workload.module !== undefined) {
+    const spec = config.workload.module;
+    workload = await loadWorkload(spec.startsWith('.') ? loaded.resolve(spec) : spec);
   }
+  const t0 = performance.now();
+  await workload(ctx);
   const durationMs = performance.now() - t0;
-  log.append('done');
-  options.onProgress?.({ id, event: 'rounds-done' });
-
-  announced = true;
-  for (const p of transport.endpoint.peers) control.send(p, { type: 'DONE' });
-  await barrier;
+  await ctx.finish();
   await transport.flush({ timeoutMs: 10_000 }).catch(noteError);
 
   const sorted = [...waits].sort((a, b) => a - b);

@@ -78,6 +78,7 @@ export {
   type SharedLogViolation,
   SharedLogWriter,
 } from './shared-log.js';
+export { type ClusterWorkload, type ClusterWorkloadContext, roundsWorkload } from './workload.js';
 export {
   type CloseReason,
   type RefusalReason,

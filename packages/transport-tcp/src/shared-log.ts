@@ -5,6 +5,8 @@
  * Every process appends one JSON line per event to the same file, opened with `O_APPEND`:
  * - `entry-called` just **before** calling `entry()`, `entry-done` just **after** it resolved;
  * - `exit-called` just **before** calling `exit()`, `exit-done` just **after** it resolved;
+ * - `entry-aborted` / `exit-aborted` just after a call rejected with `AbortError` (the CS object
+ *   contract: an aborted call leaves the state unchanged);
  * - `start` when an incarnation starts, `done` when it finished its rounds; the launcher appends
  *   `crashed` when it sees a process die of a signal.
  *
@@ -24,6 +26,9 @@
  *   InCS and not yet at `exit-done`). A process InCS at `t_j` became InCS after it wrote
  *   `entry-called` and will write `exit-done` only after it is OutCS again, so
  *   `InCS(t_j) ⊆ O(j)`, and `|O(j)| < l` proves a real violation of the lower bound l.
+ * An aborted call ends the interval it opened: after `entry-aborted` the process is OutCS until
+ * its next `entry-called` (it leaves `O`); after `exit-aborted` it is InCS until its next
+ * `exit-called` (it is back in `U`).
  * Checking at every line suffices for these counts, because `U` and `O` only change at lines.
  * The check is not complete: an overlap shorter than the logging gap can go unseen.
  *
@@ -41,6 +46,8 @@ export type SharedLogEvent =
   | 'entry-done'
   | 'exit-called'
   | 'exit-done'
+  | 'entry-aborted'
+  | 'exit-aborted'
   | 'done'
   | 'crashed';
 
@@ -66,6 +73,8 @@ const EVENTS: ReadonlySet<string> = new Set([
   'entry-done',
   'exit-called',
   'exit-done',
+  'entry-aborted',
+  'exit-aborted',
   'done',
   'crashed',
 ]);
@@ -271,6 +280,12 @@ export function checkSharedLog(records: readonly SharedLogRecord[], bounds: Shar
         break;
       case 'exit-done':
         expectPhase(index, rec, 'exiting', 'out');
+        break;
+      case 'entry-aborted':
+        expectPhase(index, rec, 'entering', 'out');
+        break;
+      case 'exit-aborted':
+        expectPhase(index, rec, 'exiting', 'in');
         break;
       case 'crashed':
         phase[p] = inO(phase[p]!) ? 'crashed-maybe' : 'crashed-out';

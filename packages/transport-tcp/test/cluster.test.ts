@@ -58,6 +58,26 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     );
   }, 60_000);
 
+  it('runs a workload module of its own: finished members keep cycling until all are done, then abort', async () => {
+    const dir = tempDir();
+    const loaded = await createLocalCluster({
+      dir,
+      n: 3,
+      algorithm: join(fixtures, 'coordinator-mutex.ts'),
+      workload: { rounds: 5, module: join(fixtures, 'cycling-workload.ts') },
+    });
+    const result = await launchCluster({ configPath: loaded.path, timeoutMs: 60_000 }).done;
+    expect(result.reason).toBeUndefined();
+    expect(result.check.ok).toBe(true);
+    expect(result.reports.map((r) => r?.rounds)).toEqual([5, 5, 5]); // only counted entries are reported
+    const { records } = readSharedLog(loaded.resolve(loaded.config.log));
+    const total = records.filter((r) => r.e === 'entry-done').length;
+    const aborted = records.filter((r) => r.e === 'entry-aborted').length;
+    expect(total).toBeGreaterThanOrEqual(15);
+    // Every uncounted call ended: done, or aborted and logged as such.
+    expect(records.filter((r) => r.e === 'entry-called').length).toBe(total + aborted);
+  }, 60_000);
+
   it('the check catches a broken CS object (several processes InCS at once)', async () => {
     const dir = tempDir();
     const loaded = await createLocalCluster({

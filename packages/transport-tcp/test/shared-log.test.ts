@@ -112,6 +112,25 @@ describe('checkSharedLog (sound (l,k) check over the shared log)', () => {
     expect(r.entries).toEqual([2, 1]);
   });
 
+  it('an aborted call closes the interval it opened', () => {
+    // P0's aborted entry never made it InCS: P1 entering afterwards is fine.
+    const entry = log('P0 entry-called', 'P0 entry-aborted', ...cycle(1));
+    expect(checkSharedLog(entry, { n: 2, l: 0, k: 1 }).ok).toBe(true);
+    // P0's aborted exit leaves it InCS: P1 entering then is a proven violation.
+    const exit = log(
+      'P0 entry-called',
+      'P0 entry-done',
+      'P0 exit-called',
+      'P0 exit-aborted',
+      'P1 entry-called',
+      'P1 entry-done',
+    );
+    const r = checkSharedLog(exit, { n: 2, l: 0, k: 1 });
+    expect(r.violations.map((v) => [v.kind, v.index])).toEqual([['upper', 5]]);
+    // An abort without a call in flight is out of order.
+    expect(checkSharedLog(log('P0 exit-aborted'), { n: 1, l: 0, k: 1 }).sequenceErrors).toHaveLength(1);
+  });
+
   it('rejects bounds that are not 0 ≤ l < k ≤ n', () => {
     expect(() => checkSharedLog([], { n: 2, l: 1, k: 1 })).toThrow(/0 ≤ l < k ≤ n/);
     expect(() => checkSharedLog([], { n: 2, l: 0, k: 3 })).toThrow(/0 ≤ l < k ≤ n/);

@@ -1,0 +1,72 @@
+/**
+ * Workloads of cluster members: what a member does with its CS object. The default runs
+ * `rounds` plain rounds; a configuration can name a module of its own (`workload.module`)
+ * exporting `runWorkload(ctx)`. Either way every call goes through `ctx.entry` / `ctx.exit`,
+ * which append the shared-log records the safety check needs.
+ */
+import type { CSCallOptions, CSObject, CSState, ProcessId } from '@critsec/core';
+
+/** What a workload gets. */
+export interface ClusterWorkloadContext {
+  readonly id: ProcessId;
+  readonly n: number;
+  /** The member's CS object (use `ctx.entry`/`ctx.exit` so the calls are logged). */
+  readonly cs: CSObject<unknown>;
+  /** The cluster's initial configuration. */
+  readonly initial: readonly CSState[];
+  /** `workload` of the configuration (`rounds`, `holdMs`, `thinkMs`, `request`, `settings`, …). */
+  readonly workload: {
+    readonly rounds: number;
+    readonly holdMs?: number | undefined;
+    readonly thinkMs?: number | undefined;
+    readonly request?: unknown;
+    readonly settings?: unknown;
+  };
+  /**
+   * `cs.entry(…)` between `entry-called` and `entry-done` records (the configured `request`
+   * is passed to objects that take one). An abort is logged as `entry-aborted` and rethrown.
+   * `counted: false` keeps the call out of the report's waiting times.
+   */
+  entry(round: number, opts?: CSCallOptions & { counted?: boolean }): Promise<void>;
+  /** `cs.exit(…)` between `exit-called` and `exit-done`; an abort is logged as `exit-aborted` and rethrown. */
+  exit(round: number, opts?: CSCallOptions): Promise<void>;
+  /**
+   * Declares this member's counted work finished (logs `done`, tells every member) and returns
+   * the promise that resolves once *every* member has declared it. Idempotent. A workload whose
+   * finished member could block the others (e.g. mutual inclusion) keeps cycling until then.
+   */
+  finish(): Promise<void>;
+  /** Resolves once every member has called `finish()`. */
+  readonly allFinished: Promise<void>;
+}
+
+/** A workload module's export: runs the work and returns the number of counted rounds. */
+export type ClusterWorkload = (ctx: ClusterWorkloadContext) => Promise<number>;
+
+const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
+
+/**
+ * The default workload: `rounds` rounds of entry, `holdMs` InCS, exit, `thinkMs` OutCS (a
+ * member initially InCS does exit first, then entry). A finished member stays in its final state
+ * (OutCS if it started OutCS, InCS otherwise), which never blocks the others when the final
+ * states form the (safe) initial configuration — true for mutual exclusion from all-OutCS and
+ * mutual inclusion from all-InCS; workloads for other cases cycle until `allFinished`.
+ */
+export const roundsWorkload: ClusterWorkload = async (ctx) => {
+  const { rounds, holdMs = 0, thinkMs = 0 } = ctx.workload;
+  for (let r = 1; r <= rounds; r++) {
+    if (ctx.cs.state === 'OutCS') {
+      await ctx.entry(r);
+      await sleep(holdMs);
+      await ctx.exit(r);
+      await sleep(thinkMs);
+    } else {
+      await ctx.exit(r);
+      await sleep(thinkMs);
+      await ctx.entry(r);
+      await sleep(holdMs);
+    }
+  }
+  await ctx.finish();
+  return rounds;
+};
