@@ -2,7 +2,7 @@
  * One member of a cluster of OS processes (issue #6): reads the cluster configuration, starts
  * the TCP transport, builds the configured CS object on channel `cs`, runs the workload while
  * appending `entry-called / entry-done / exit-called / exit-done` to the shared log, then waits
- * until every process has finished its rounds (a `DONE` barrier on channel `__cluster`, so no
+ * until every process has finished its rounds (`DONE` and `BYE` barriers on channel `__cluster`, so no
  * process leaves while others may still need it) and reports.
  */
 import { isAbsolute } from 'node:path';
@@ -119,29 +119,43 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   }) as CSObject<unknown>;
   cs.on('error', noteError);
 
-  // The DONE barrier: re-announced to a peer that restarted (its new session lost the first one).
+  // Two barriers on the control channel: DONE (every member finished its counted work) and BYE
+  // (every member's workload has returned, so nobody still needs anybody). Both are re-announced
+  // to a peer that restarted (its new session lost the first announcement).
   const control = transport.endpoint.channel('__cluster');
-  const doneFrom = new Set<ProcessId>();
-  let announced = false;
-  let allDone: () => void = () => {};
-  const barrier = new Promise<void>((r) => {
-    allDone = r;
-  });
-  const checkBarrier = () => {
-    if (announced && doneFrom.size === config.n) allDone();
+  const makeBarrier = (type: 'DONE' | 'BYE') => {
+    const from = new Set<ProcessId>();
+    let announced = false;
+    let release: () => void = () => {};
+    const promise = new Promise<void>((r) => {
+      release = r;
+    });
+    const check = () => {
+      if (announced && from.size === config.n) release();
+    };
+    control.onMessage((p, msg) => {
+      if (msg.type === type) {
+        from.add(p);
+        check();
+      }
+    });
+    transport.on('connected', ({ peer, kind }) => {
+      if (kind !== 'reset') return;
+      from.delete(peer);
+      if (announced) control.send(peer, { type });
+    });
+    return {
+      promise,
+      announce() {
+        if (announced) return;
+        announced = true;
+        for (const p of transport.endpoint.peers) control.send(p, { type });
+        check();
+      },
+    };
   };
-  control.onMessage((from, msg) => {
-    if (msg.type === 'DONE') {
-      doneFrom.add(from);
-      checkBarrier();
-    }
-  });
-  transport.on('connected', ({ peer, kind }) => {
-    if (kind === 'reset') {
-      doneFrom.delete(peer);
-      if (announced) control.send(peer, { type: 'DONE' });
-    }
-  });
+  const done = makeBarrier('DONE');
+  const bye = makeBarrier('BYE');
 
   await transport.start();
   await transport.ready({ timeoutMs: config.readyTimeoutMs ?? 30_000 });
@@ -187,12 +201,11 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
         finishCalled = true;
         log.append('done');
         options.onProgress?.({ id, event: 'rounds-done' });
-        announced = true;
-        for (const p of transport.endpoint.peers) control.send(p, { type: 'DONE' });
+        done.announce();
       }
-      return barrier;
+      return done.promise;
     },
-    allFinished: barrier,
+    allFinished: done.promise,
   };
   let workload: ClusterWorkload = roundsWorkload;
   if (config.workload.module !== undefined) {
@@ -203,6 +216,8 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   await workload(ctx);
   const durationMs = performance.now() - t0;
   await ctx.finish();
+  bye.announce();
+  await bye.promise;
   await transport.flush({ timeoutMs: 10_000 }).catch(noteError);
 
   const sorted = [...waits].sort((a, b) => a - b);
