@@ -6,9 +6,7 @@
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 
-const dist = new URL('../dist/cli.js', import.meta.url);
-let entry = dist;
-if (!existsSync(dist) || process.env.CRITSEC_FROM_SOURCE === '1') {
+async function fromSource() {
   let tsx;
   try {
     tsx = await import('tsx/esm/api');
@@ -23,7 +21,20 @@ if (!existsSync(dist) || process.env.CRITSEC_FROM_SOURCE === '1') {
       'export async function resolve(s, c, next) { return next(s, c.conditions.includes("@critsec/source") ? c : { ...c, conditions: [...c.conditions, "@critsec/source"] }); }',
     )}`,
   );
-  entry = new URL('../src/cli.ts', import.meta.url);
+  return import(new URL('../src/cli.ts', import.meta.url).href);
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+
+const dist = new URL('../dist/cli.js', import.meta.url);
+let program;
+if (existsSync(dist) && process.env.CRITSEC_FROM_SOURCE !== '1') {
+  try {
+    program = await import(dist.href);
+  } catch (err) {
+    // a partial build (a dependency's dist/ missing): run the sources instead
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    program = await fromSource();
+  }
+} else {
+  program = await fromSource();
+}
+process.exitCode = await program.main(process.argv.slice(2));

@@ -187,12 +187,12 @@ export function formatBenchMarkdown(r: BenchResult): string {
     const n = row.n === row.nominal ? `${row.n}` : `${row.n} (≈${row.nominal})`;
     const safe = s.ok ? '' : ' — **FAILED**';
     out.push(
-      `| ${n} | ${row.algorithm} | ${row.coterie ?? '— (all n − 1 others)'} | ${q} | ${row.l}, ${row.k} | ${fmt(s.messages.perPair.mean, 1)}, ${fmt(s.messages.perPair.max)} | ${fmt(s.bounds.messagesPerPair)} = ${s.bounds.formula} | ${fmt(s.waitingTime.entry.max)} | ${s.bounds.waitingTimeEntry} | ${fmt(s.waitingTime.exit.max)} | ${s.bounds.waitingTimeExit} | ${within(s)}${safe} |`,
+      `| ${n} | ${row.algorithm} | ${row.coterie ?? '— (all n − 1 others)'} | ${q} | ${row.l}, ${row.k} | ${fmt(s.messages.perPair.mean, 1)}, ${fmt(s.messages.perPair.max)} | ${fmt(s.bounds.messagesPerPair)} = ${s.bounds.formula.replaceAll('|', '\\|')} | ${fmt(s.waitingTime.entry.max)} | ${s.bounds.waitingTimeEntry} | ${fmt(s.waitingTime.exit.max)} | ${s.bounds.waitingTimeExit} | ${within(s)}${safe} |`,
     );
   }
   out.push(
     '',
-    'Bounds: Maekawa 1985 (3|Q|; entry 2, exit 0), Ricart & Agrawala 1981 (2(n−1); entry 2, exit 0), Kamei & Kakugawa 2019 — MUTIN Lemmas 3–4 (mx + 6|Q|; exit 7, entry 2), k-mutex = Co-MUTIN(n−k) by Thm. 1 (entry 7, exit 2), (l,k)-GCS Theorem 4 (lmin + kmex; 9 and 9).',
+    'Bounds: Maekawa 1985 (3·|Q|; entry 2, exit 0), Ricart & Agrawala 1981 (2(n−1); entry 2, exit 0), Kamei & Kakugawa 2019 — MUTIN Lemmas 3–4 (mx + 6·|Q|; exit 7, entry 2), k-mutex = Co-MUTIN(n−k) by Thm. 1 (entry 7, exit 2), (l,k)-GCS Theorem 4 (lmin + kmex messages; entry 9, exit 9).',
     `Wall time ${fmt(r.wallMs / 1000, 1)} s.`,
   );
   return out.join('\n');

@@ -41,14 +41,18 @@ function version(): string {
   }
 }
 
-/** An input error found by the program itself (exit code 2). */
-class UsageError extends Error {}
+/**
+ * The exit code of a run: 1 if it failed (a safety violation, a process that could not finish),
+ * 3 if it was safe and live but a paper's bound checked under the sequential workload was not
+ * met, 0 otherwise.
+ */
+export function exitCodeFor(s: RunSummary): number {
+  if (!s.ok || s.safetyViolations > 0) return EXIT.failed;
+  return boundsFailed(s) ? EXIT.boundNotMet : EXIT.ok;
+}
 
 function isInputError(err: unknown): boolean {
-  return (
-    err instanceof UsageError ||
-    (err instanceof CritsecError && (err.code === 'CONFIGURATION' || err.code === 'COTERIE'))
-  );
+  return err instanceof CritsecError && (err.code === 'CONFIGURATION' || err.code === 'COTERIE');
 }
 
 function oneLine(text: string): string {
@@ -98,15 +102,15 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   const summaryOut = (s: RunSummary, json: boolean) => {
     if (json) out(JSON.stringify(s, null, 2));
     else out(formatSummary(s, { color: io.stdout.isTTY === true }));
-    if (!s.ok) {
+    const code = exitCodeFor(s);
+    if (code === EXIT.failed) {
       err(
         `critsec: ${s.violation !== null ? `safety violated at state change ${s.violation.step}` : (s.failure ?? 'run failed')} — seed ${s.seed}; replay with: ${s.replay}`,
       );
-      setExit(EXIT.failed);
-    } else if (boundsFailed(s)) {
+    } else if (code === EXIT.boundNotMet) {
       err("critsec: a paper's bound was not met under the sequential workload (see the table)");
-      setExit(EXIT.boundNotMet);
-    } else setExit(EXIT.ok);
+    }
+    setExit(code);
   };
 
   clusterOptions(
@@ -207,6 +211,11 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       .argument('<algorithm>', ALGORITHMS),
     { n: '5', rounds: '20' },
   )
+    .option(
+      '--workload <kind>',
+      'concurrent (the sequential workload needs a coordinator of every call: use simulate)',
+      'concurrent',
+    )
     .option('--think <ms>', 'mean think time OutCS before an entry, ms', '2')
     .option('--hold <ms>', 'mean hold time InCS before an exit, ms', '1')
     .option(
@@ -293,12 +302,12 @@ export async function main(
   const prog = program(io, (c) => {
     code = c;
   });
+  if (argv.length === 0) {
+    io.stderr.write(prog.helpInformation());
+    return EXIT.usage;
+  }
   try {
     await prog.parseAsync([...argv], { from: 'user' });
-    if (argv.length === 0) {
-      io.stderr.write(prog.helpInformation());
-      return EXIT.usage;
-    }
     return code;
   } catch (err) {
     if (err instanceof CommanderError) {

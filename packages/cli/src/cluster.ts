@@ -6,7 +6,7 @@
  * check (sound: every violation it reports happened). The summary has the `--json` shape of
  * `simulate`, with wall-clock waiting times in ms.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -178,6 +178,7 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
   const dir = s.dir ?? mkdtempSync(join(tmpdir(), 'critsec-cluster-'));
   const temporary = s.dir === undefined;
   try {
+    mkdirSync(dir, { recursive: true });
     const params = {
       ...(c.algorithm === 'gcs' || c.algorithm === 'mutin' ? { l: c.l } : {}),
       ...(c.algorithm === 'gcs' || c.algorithm === 'kmutex' ? { k: c.k } : {}),

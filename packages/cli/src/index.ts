@@ -53,7 +53,7 @@ export {
 } from './bench.js';
 export { type AlgorithmName, type BoundInput, type MxName, type PaperBounds, paperBounds } from './bounds.js';
 export { type CertificatesInput, writeCertificates } from './certs-command.js';
-export { type CliIO, EXIT, main } from './cli.js';
+export { type CliIO, EXIT, exitCodeFor, main } from './cli.js';
 export {
   type ClusterHooks,
   type ClusterRunInput,

@@ -16,23 +16,27 @@ function send(message: unknown): Promise<void> {
   });
 }
 
-try {
-  const { values } = parseArgs({
-    options: { config: { type: 'string' }, id: { type: 'string' } },
-    strict: true,
-  });
-  if (values.config === undefined) throw new Error('usage: node-main --config <cluster.json> --id <id>');
-  const report = await runNode({
-    configPath: values.config,
-    id: parseInteger('id', values.id ?? '', 0),
-    logger: { warn: (m) => process.stderr.write(`${m}\n`) },
-    onProgress: (progress) => void send({ type: 'progress', progress }),
-  });
-  await send({ type: 'report', report });
-  process.exitCode = 0;
-  if (process.connected) process.disconnect();
-} catch (err) {
-  const e = err instanceof Error ? err : new Error(String(err));
-  process.stderr.write(`critsec node: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
-  process.exit(err instanceof CritsecError && err.code === 'CONFIGURATION' ? 2 : 1);
+async function run(): Promise<void> {
+  try {
+    const { values } = parseArgs({
+      options: { config: { type: 'string' }, id: { type: 'string' } },
+      strict: true,
+    });
+    if (values.config === undefined) throw new Error('usage: node-main --config <cluster.json> --id <id>');
+    const report = await runNode({
+      configPath: values.config,
+      id: parseInteger('id', values.id ?? '', 0),
+      logger: { warn: (m) => process.stderr.write(`${m}\n`) },
+      onProgress: (progress) => void send({ type: 'progress', progress }),
+    });
+    await send({ type: 'report', report });
+    process.exitCode = 0;
+    if (process.connected) process.disconnect();
+  } catch (err) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    process.stderr.write(`critsec node: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
+    process.exit(err instanceof CritsecError && err.code === 'CONFIGURATION' ? 2 : 1);
+  }
 }
+
+void run();

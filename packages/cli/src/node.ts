@@ -214,7 +214,9 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
       await als.run(key, () => (op === 'entry' ? cs.entry(opts) : cs.exit(opts)));
     } catch (err) {
       if (ac?.signal.aborted && isAbortError(err)) {
-        withdrawn = true; // the last, uncounted call: its *-called record stays open (conservative)
+        // the last, uncounted call, withdrawn: the state is unchanged (CS object contract)
+        log.append(op === 'entry' ? 'entry-aborted' : 'exit-aborted', round);
+        withdrawn = true;
         break;
       }
       throw err;
