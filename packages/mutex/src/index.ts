@@ -1,0 +1,41 @@
+/**
+ * `@critsec/mutex` — distributed mutual exclusion, the (0,1)-CS (DESIGN.md 1):
+ *
+ * - {@link maekawa}: Maekawa's quorum algorithm in its deadlock-free form (Maekawa 1985 with
+ *   Sanders 1987's correction; group-mutex paper, Sec. 4.1) over any coterie of
+ *   `@critsec/coteries`: `3·|Q|` messages per CS without contention, waiting time 2.
+ * - {@link ricartAgrawala}: the `2(n − 1)`-message permission algorithm, the O(n) baseline.
+ *
+ * Both are CS factories (`CSFactory` of `@critsec/core`): give them to a cluster harness, to a transport, or to
+ * a composition (`mutin({ mx: maekawa({ coterie }) })`). Message counts include messages a process
+ * sends to itself.
+ *
+ * @example
+ * ```ts
+ * import { mutexSpec } from '@critsec/core';
+ * import { grid } from '@critsec/coteries';
+ * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { maekawa } from '@critsec/mutex';
+ *
+ * const cluster = createCluster({ factory: maekawa({ coterie: grid(9) }), spec: mutexSpec(9) });
+ * const r = await runWorkload(cluster, { kind: 'sequential', rounds: 1 });
+ * console.log(r.ok, r.perPair.mean, r.waiting.entry.max); // true 15 2   (3·|Q| = 3·5)
+ * ```
+ *
+ * @packageDocumentation
+ */
+export {
+  type MaekawaMessage,
+  type MaekawaOptions,
+  type MaekawaSnapshot,
+  maekawa,
+  maekawaProtocol,
+  maekawaRarePaths,
+} from './maekawa.js';
+export { beats } from './request-queue.js';
+export {
+  type RicartAgrawalaMessage,
+  type RicartAgrawalaSnapshot,
+  ricartAgrawala,
+  ricartAgrawalaProtocol,
+} from './ricart-agrawala.js';

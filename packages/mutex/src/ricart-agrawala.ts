@@ -1,0 +1,224 @@
+/**
+ * Ricart–Agrawala mutual exclusion — the O(n) permission-based baseline the quorum papers compare
+ * against (e.g. the group-mutex paper, Sec. 5, "RA1/RA2 … message complexity 2n").
+ *
+ * Source: G. Ricart and A. K. Agrawala, "An optimal algorithm for mutual exclusion in computer
+ * networks", CACM 24(1), 1981 (Sec. 2, the algorithm; Lamport-clock priorities).
+ *
+ * Rules (process `i`: `highest` = the paper's Highest_Sequence_Number, `request` = Our_Sequence_Number,
+ * `requesting`, `replies`, `deferred`):
+ * - entry: `request := highest + 1`; send REQUEST(request) to every other process; enter when a
+ *   REPLY for this request has come from all `n − 1` of them (a set: duplicates do not count).
+ * - REQUEST(ts) from `j` (`highest := max(highest, ts)`): defer the reply if `i` is InCS, or is
+ *   requesting with a priority `(request, i)` higher than `(ts, j)`; otherwise REPLY(ts) now.
+ * - exit: send the deferred replies; the state flips at once (fire and forget).
+ * - abort of a waiting entry: stop requesting and send the deferred replies (a REPLY is a
+ *   permission, not a lock: nothing else to give back). Replies still in flight, or sent later by
+ *   processes that deferred the withdrawn request, carry its tag and are ignored.
+ *
+ * Mutual exclusion (no FIFO needed): let `(t_i, i)` beat `(t_j, j)` with both InCS, so each replied
+ * to the other. If `j` was idle when `i`'s REQUEST came, its `highest` reached `t_i`, so its own REQUEST
+ * reached `i` after `i` had issued `t_i` and `i` deferred it until its exit. If `j` was requesting,
+ * its REQUEST reached `i` after `i` issued `t_i` (else `t_i > t_j`), and `i` deferred it. If `j`
+ * was InCS it deferred `i`. Deadlock and starvation freedom: priorities are totally ordered
+ * Lamport stamps and nobody defers the highest pending request.
+ *
+ * Messages per CS: exactly `2(n − 1)` (no self-messages); waiting time with unit delays and no
+ * contention: entry 2 (0 for n = 1), exit 0.
+ */
+import {
+  AbortError,
+  ConfigurationError,
+  type CSFactory,
+  CSObjectBase,
+  Deferred,
+  type Endpoint,
+  onAbort,
+  type ProcessContext,
+  type ProcessId,
+  reach,
+} from '@critsec/core';
+import { counterSchema, defineProtocol } from '@critsec/transport';
+import * as v from 'valibot';
+import { beats } from './request-queue.js';
+
+/**
+ * Ricart–Agrawala's messages: `REQUEST` carries the request's sequence number `ts` (its priority
+ * is `(ts, sender)`); `REPLY` carries the tag `req` (the `ts`) of the request it answers.
+ */
+export const ricartAgrawalaProtocol = defineProtocol(
+  'ricart-agrawala',
+  v.variant('type', [
+    v.object({ type: v.literal('REQUEST'), ts: counterSchema }),
+    v.object({ type: v.literal('REPLY'), req: counterSchema }),
+  ]),
+);
+
+/** A Ricart–Agrawala message. */
+export type RicartAgrawalaMessage = v.InferOutput<typeof ricartAgrawalaProtocol.schema>;
+
+/** Protocol variables of one process, as returned by `inspect()`. */
+export interface RicartAgrawalaSnapshot {
+  /** Highest sequence number seen. */
+  readonly highest: number;
+  /** Timestamp of the current request (−1 when none). */
+  readonly request: number;
+  readonly requesting: boolean;
+  /** Processes whose REPLY for the current request arrived. */
+  readonly replies: readonly ProcessId[];
+  /** Deferred requests: `[process, ts]`. */
+  readonly deferred: readonly [ProcessId, number][];
+}
+
+const NONE = -1;
+
+class RicartAgrawalaMutex extends CSObjectBase {
+  readonly #endpoint: Endpoint;
+  readonly #off: () => void;
+  readonly #n: number;
+  /** Highest_Sequence_Number. */
+  #highest = 0;
+  #request = NONE;
+  #waiting: Deferred | null = null;
+  #offAbort: () => void = () => {};
+  readonly #replies: Uint8Array;
+  #replyCount = 0;
+  /** `deferred[j]`: timestamp of `j`'s deferred request, −1 when none. */
+  readonly #deferred: Float64Array;
+  #deferredCount = 0;
+
+  constructor(ctx: ProcessContext) {
+    super(ctx.id, ctx.initial[ctx.id]!);
+    this.#endpoint = ctx.endpoint;
+    this.#n = ctx.n;
+    this.#replies = new Uint8Array(ctx.n);
+    this.#deferred = new Float64Array(ctx.n).fill(NONE);
+    if (this.state === 'InCS') this.#request = 0;
+    this.#off = ricartAgrawalaProtocol.listen(
+      ctx.endpoint,
+      (from, msg) => this.#onMessage(from, msg),
+      (err) => this.reportError(err),
+    );
+  }
+
+  inspect(): RicartAgrawalaSnapshot {
+    const replies: ProcessId[] = [];
+    const deferred: [ProcessId, number][] = [];
+    for (let j = 0; j < this.#n; j++) {
+      if (this.#replies[j] === 1) replies.push(j);
+      if (this.#deferred[j] !== NONE) deferred.push([j, this.#deferred[j]!]);
+    }
+    return {
+      highest: this.#highest,
+      request: this.#request,
+      requesting: this.#waiting !== null,
+      replies,
+      deferred,
+    };
+  }
+
+  protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
+    const ts = this.#highest + 1;
+    this.#highest = ts;
+    this.#request = ts;
+    this.#replies.fill(0);
+    this.#replyCount = 0;
+    if (this.#n === 1) {
+      this.setState('InCS');
+      return Promise.resolve();
+    }
+    const waiting = new Deferred();
+    this.#waiting = waiting;
+    const msg: RicartAgrawalaMessage = { type: 'REQUEST', ts };
+    for (let j = 0; j < this.#n; j++) if (j !== this.id) this.#endpoint.send(j, msg);
+    this.#offAbort = onAbort(signal, (reason) => {
+      if (waiting !== this.#waiting || waiting.settled) return;
+      this.#waiting = null;
+      this.#request = NONE;
+      if (!this.closed) this.#flushDeferred();
+      waiting.reject(new AbortError(`Ricart–Agrawala: P${this.id} entry() aborted`, { cause: reason }));
+    });
+    return waiting.promise;
+  }
+
+  protected async doExit(): Promise<void> {
+    this.#request = NONE;
+    this.setState('OutCS');
+    this.#flushDeferred();
+  }
+
+  protected doClose(): void {
+    this.#off();
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    this.#offAbort();
+    waiting?.reject(new AbortError(`Ricart–Agrawala: P${this.id} was closed while waiting in entry()`));
+  }
+
+  #flushDeferred(): void {
+    if (this.#deferredCount === 0) return;
+    for (let j = 0; j < this.#n; j++) {
+      const ts = this.#deferred[j]!;
+      if (ts === NONE) continue;
+      this.#deferred[j] = NONE;
+      this.#endpoint.send(j, { type: 'REPLY', req: ts });
+    }
+    this.#deferredCount = 0;
+  }
+
+  #onMessage(from: ProcessId, msg: RicartAgrawalaMessage): void {
+    if (msg.type === 'REQUEST') {
+      if (msg.ts > this.#highest) this.#highest = msg.ts;
+      const defer =
+        this.state === 'InCS' || (this.#waiting !== null && beats(this.#request, this.id, msg.ts, from));
+      if (defer) {
+        // at most one deferred request per process: the newest (an older one was withdrawn)
+        const prev = this.#deferred[from]!;
+        if (prev === NONE) this.#deferredCount++;
+        if (msg.ts > prev) this.#deferred[from] = msg.ts;
+      } else {
+        this.#endpoint.send(from, { type: 'REPLY', req: msg.ts });
+      }
+      return;
+    }
+    // REPLY
+    if (this.#waiting === null || msg.req !== this.#request) {
+      reach('ricart-agrawala:stale-ignored');
+      return;
+    }
+    if (from === this.id || this.#replies[from] === 1) {
+      reach('ricart-agrawala:duplicate-reply');
+      return;
+    }
+    this.#replies[from] = 1;
+    if (++this.#replyCount === this.#n - 1) {
+      const waiting = this.#waiting;
+      this.#waiting = null;
+      this.#offAbort();
+      this.setState('InCS');
+      waiting.resolve();
+    }
+  }
+}
+
+/**
+ * Ricart–Agrawala mutual exclusion (CACM 1981): every request asks all other `n − 1` processes
+ * for permission. The O(n) baseline for Maekawa: exactly `2(n − 1)` messages per CS (REQUEST and
+ * REPLY; no self-messages), waiting time 2 time units with unit delays (0 for n = 1), exit 0.
+ *
+ * `entry({ signal })` can be aborted while waiting (the deferred replies are sent; nothing else is
+ * held) and rejects with `AbortError`. Objects expose `inspect()` (see {@link RicartAgrawalaSnapshot}).
+ *
+ * @throws ConfigurationError (from the factory) if more than one process starts InCS.
+ */
+export function ricartAgrawala(): CSFactory {
+  return (ctx) => {
+    const holders = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
+    if (holders.length > 1) {
+      throw new ConfigurationError(
+        `ricartAgrawala: mutual exclusion allows at most one process InCS initially, got ${holders.map((h) => `P${h}`).join(', ')}`,
+      );
+    }
+    return new RicartAgrawalaMutex(ctx);
+  };
+}

@@ -1,0 +1,136 @@
+import type { CSFactory, ProcessId } from '@critsec/core';
+import { type Coterie, fromQuorums, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
+import type { InvocationRecord, SimCluster } from '@critsec/testing';
+import type { SimNetwork } from '@critsec/transport-sim';
+import { maekawa, type MaekawaSnapshot } from '../src/index.js';
+
+/** The n of the issue's compliance matrix. */
+export const SIZES = [1, 2, 3, 4, 5, 7, 9, 13, 16, 25] as const;
+
+/** Crumbling-wall row widths used for each n (top row first; rows below the top have ≥ 2). */
+export function wallWidths(n: number): number[] {
+  const table: Record<number, number[]> = {
+    1: [1],
+    2: [2],
+    3: [1, 2],
+    4: [2, 2],
+    5: [1, 2, 2],
+    7: [1, 3, 3],
+    9: [3, 3, 3],
+    13: [1, 4, 4, 4],
+    16: [4, 4, 4, 4],
+    25: [5, 5, 5, 5, 5],
+  };
+  const w = table[n];
+  if (w === undefined) throw new Error(`no wall widths for n = ${n}`);
+  return w;
+}
+
+/**
+ * A user-defined coterie: the grid's quorums with process ids permuted (`i ↦ 5i + 3 mod n` when
+ * that is a bijection, else `i ↦ n − 1 − i`) and the assignment rotated, so that `Q_i` usually
+ * does not contain `i` and nothing can lean on the grid's layout.
+ */
+export function customCoterie(n: number): Coterie {
+  const g = grid(n).toJSON().assignment;
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const perm = (i: number) => (gcd(5, n) === 1 ? (5 * i + 3) % n : n - 1 - i);
+  const assignment = Array.from({ length: n }, (_, i) => g[(i + 1) % n]!.map(perm));
+  return fromQuorums(n, assignment, 'custom-permuted-grid');
+}
+
+/** Every coterie construction available at size n: `[label, coterie]`. */
+export function coteriesFor(n: number): [string, Coterie][] {
+  const out: [string, Coterie][] = [
+    ['majority', majority(n)],
+    ['grid', grid(n)],
+    ['wall', wall(wallWidths(n))],
+    ['custom', customCoterie(n)],
+  ];
+  const q = { 7: 2, 13: 3 }[n as 7 | 13];
+  if (q !== undefined) out.push(['projective-plane', projectivePlane(q)]);
+  if (n === 1 || n === 3 || n === 7) out.push(['tree', tree(n)]);
+  return out;
+}
+
+/** The Maekawa object's `inspect()`. */
+export function inspectM(cluster: SimCluster, i: ProcessId): MaekawaSnapshot {
+  return (cluster.objects[i] as unknown as { inspect(): MaekawaSnapshot }).inspect();
+}
+
+/** Mean quorum size of a coterie's assignment. */
+export function meanQuorumSize(c: Coterie): number {
+  let s = 0;
+  for (let i = 0; i < c.n; i++) s += c.quorumOf(i).length;
+  return s / c.n;
+}
+
+/** A Maekawa factory per construction name, for concise tables. */
+export function maekawaOn(c: Coterie): CSFactory {
+  return maekawa({ coterie: c });
+}
+
+/**
+ * Overtakes of each completed entry: entries of other processes invoked strictly later that
+ * completed strictly earlier. Returns the maximum over the run.
+ */
+export function maxOvertakes(records: readonly InvocationRecord[]): number {
+  const entries = records.filter((r) => r.op === 'entry' && !r.aborted && !Number.isNaN(r.end));
+  let max = 0;
+  for (const a of entries) {
+    let c = 0;
+    for (const b of entries) if (b.process !== a.process && b.start > a.start && b.end < a.end) c++;
+    if (c > max) max = c;
+  }
+  return max;
+}
+
+// ------------------------------------------------------------------ controlled-mode scripting
+
+/** Pending events of a controlled network, as `from→to TYPE` strings (timers as `timer label`). */
+export function pendingList(net: SimNetwork): string[] {
+  return net
+    .pending()
+    .map((e) => (e.kind === 'message' ? `${e.from}→${e.to} ${e.msg.type}` : `timer ${e.label}`));
+}
+
+/**
+ * Delivers the first pending message `from → to` of `type` (controlled mode).
+ * @throws if there is none (the script went wrong).
+ */
+export async function deliver(net: SimNetwork, from: ProcessId, to: ProcessId, type: string): Promise<void> {
+  const i = net
+    .pending()
+    .findIndex((e) => e.kind === 'message' && e.from === from && e.to === to && e.msg.type === type);
+  if (i < 0) throw new Error(`no pending ${from}→${to} ${type}; pending: ${pendingList(net).join(', ')}`);
+  await net.deliver(i);
+}
+
+/** Delivers pending events (always the first) until none is left; returns how many. */
+export async function deliverAll(net: SimNetwork, max = 100_000): Promise<number> {
+  let k = 0;
+  while (net.pending().length > 0) {
+    if (++k > max) throw new Error(`still busy after ${max} events`);
+    await net.deliver(0);
+  }
+  return k;
+}
+
+/**
+ * Drives a cluster to rest after a workload: drains the network, exits every process left InCS
+ * (and lets entries still in flight complete, then exits them), until nothing moves.
+ */
+export async function drainToRest(cluster: SimCluster): Promise<void> {
+  for (let round = 0; round < 1000; round++) {
+    await cluster.net.run();
+    let moved = false;
+    for (const cs of cluster.objects) {
+      if (cs.state === 'InCS' && cs.pending === null) {
+        moved = true;
+        await cs.exit();
+      }
+    }
+    if (!moved && cluster.net.inFlight === 0) return;
+  }
+  throw new Error('cluster did not come to rest');
+}
