@@ -94,6 +94,11 @@ export function pendingList(net: SimNetwork): string[] {
     .map((e) => (e.kind === 'message' ? `${e.from}→${e.to} ${e.msg.type}` : `timer ${e.label}`));
 }
 
+/** Every queued message of a controlled network (all of each link, FIFO order), as `from→to TYPE`. */
+export function queuedList(net: SimNetwork): string[] {
+  return net.snapshot().links.flatMap((l) => l.queued.map((m) => `${l.from}→${l.to} ${m.type}`));
+}
+
 /**
  * Delivers the first pending message `from → to` of `type` (controlled mode).
  * @throws if there is none (the script went wrong).

@@ -1,0 +1,106 @@
+/**
+ * Deadlock hunting where deadlocks actually happen (n = 3 is structurally blind: each arbiter
+ * serves two requesters). 10,000 seeds each on the 2×2 grid (n = 4), the projective plane of
+ * order 2 (n = 7) and the 3×3 grid (n = 9): half under uniform(0.1, 2) delays, half under
+ * exponential(1), every process requesting 2 times with short think and hold times (0.5) so that
+ * requests collide. Any violation or stuck process fails with the seed and a replayable trace.
+ *
+ * The hunt has teeth: the commonly paraphrased rule (FAILED only against the holder, no FAILED to
+ * a displaced head) deadlocks within the first seeds of the same hunt.
+ */
+import { collectReached, mutexSpec } from '@critsec/core';
+import { type Coterie, grid, projectivePlane } from '@critsec/coteries';
+import { runWorkload, createCluster } from '@critsec/testing';
+import { type CSComplianceSetup, runSeed } from '@critsec/testing/cs';
+import { type DelayModel, exponentialDelay, uniformDelay } from '@critsec/transport-sim';
+import { afterAll, describe, expect, it } from 'vitest';
+import { maekawa } from '../src/index.js';
+import { maekawaWithRules } from '../src/maekawa.js';
+
+const SEEDS = Number(process.env.MUTEX_HUNT_SEEDS ?? 10_000);
+const DELAYS: readonly DelayModel[] = [uniformDelay(0.1, 2), exponentialDelay(1)];
+const WORKLOAD = { rounds: 2, think: 0.5, hold: 0.5 } as const;
+
+const CONFIGS: [string, Coterie][] = [
+  ['grid 2×2 (n = 4)', grid(4)],
+  ['projective plane q = 2 (n = 7)', projectivePlane(2)],
+  ['grid 3×3 (n = 9)', grid(9)],
+];
+
+describe('Maekawa deadlock hunt', () => {
+  const reached = collectReached();
+  const summary: string[] = [];
+  afterAll(() => {
+    reached.stop();
+    console.info(`deadlock hunt:\n  ${summary.join('\n  ')}`);
+  });
+
+  for (const [label, coterie] of CONFIGS) {
+    it(`${label}: ${SEEDS} seeds under random delays, 0 violations, 0 stuck processes`, async () => {
+      const setup: CSComplianceSetup = {
+        it: () => {},
+        name: `maekawa-hunt-${coterie.description}`,
+        factory: maekawa({ coterie }),
+        spec: mutexSpec(coterie.n),
+        traceDir: '.traces',
+      };
+      let entries = 0;
+      let messages = 0;
+      for (let s = 0; s < SEEDS; s++) {
+        const delay = DELAYS[s % DELAYS.length]!;
+        const r = await runSeed(setup, 1 + s, delay, WORKLOAD);
+        entries += r.entries;
+        messages += r.messages.sent;
+      }
+      expect(entries).toBe(SEEDS * coterie.n * WORKLOAD.rounds);
+      summary.push(
+        `${label}: ${SEEDS} seeds, ${entries} entries, ${messages} messages, 0 violations, 0 stuck`,
+      );
+    });
+  }
+
+  it('every rare path was taken across the hunt (INQUIRE, deferral, RELINQUISH, displaced FAILED, …)', () => {
+    const expected = [
+      'maekawa:inquire',
+      'maekawa:inquire-deferred',
+      'maekawa:relinquish',
+      'maekawa:relinquish-after-failed',
+      'maekawa:failed-displaced',
+      'maekawa:inquire-after-entry',
+    ];
+    expect(reached.missing(expected)).toEqual([]);
+    summary.push(
+      `rare paths: ${expected.map((l) => `${l.slice('maekawa:'.length)} ×${reached.counts.get(l)}`).join(', ')}`,
+    );
+  });
+});
+
+describe('the hunt has teeth', () => {
+  it('the paraphrased rule (no FAILED to a displaced head) deadlocks in the same hunt', async () => {
+    for (const [label, coterie] of CONFIGS) {
+      let failures = 0;
+      let firstSeed = 0;
+      const runs = 400;
+      for (let s = 0; s < runs; s++) {
+        const cluster = createCluster({
+          factory: maekawaWithRules({ coterie }, 'paraphrased'),
+          spec: mutexSpec(coterie.n),
+          seed: 1 + s,
+          delay: DELAYS[s % DELAYS.length]!,
+        });
+        const r = await runWorkload(cluster, WORKLOAD);
+        expect(r.violation).toBeNull(); // the broken rule loses liveness, never safety
+        if (!r.ok) {
+          failures++;
+          firstSeed ||= 1 + s;
+          expect(r.stuck.length).toBeGreaterThan(0);
+          expect(r.stuck.some((p) => p.pending === 'entry')).toBe(true);
+        }
+      }
+      expect(failures, label).toBeGreaterThan(0);
+      console.info(
+        `paraphrased rule, ${label}: deadlocked in ${failures}/${runs} seeds (first: seed ${firstSeed})`,
+      );
+    }
+  });
+});
