@@ -96,15 +96,25 @@ export function clusterFromConfig(loaded: LoadedClusterConfig): ResolvedCluster 
   }
   const params = p.output;
   const inCS = loaded.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
-  const cluster = resolveCluster({
-    algorithm: config.algorithm,
-    n: config.n,
-    ...(params.l === undefined ? {} : { l: params.l }),
-    ...(params.k === undefined ? {} : { k: params.k }),
-    ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
-    ...(params.mx === undefined ? {} : { mx: params.mx }),
-    init: config.initial === undefined ? 'default' : inCS.length === 0 ? 'none' : inCS.join(','),
-  });
+  let cluster: ResolvedCluster;
+  try {
+    cluster = resolveCluster({
+      algorithm: config.algorithm,
+      n: config.n,
+      ...(params.l === undefined ? {} : { l: params.l }),
+      ...(params.k === undefined ? {} : { k: params.k }),
+      ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
+      ...(params.mx === undefined ? {} : { mx: params.mx }),
+      // the configuration's initial states (default every process OutCS, as the shared-log check reads them)
+      init: inCS.length === 0 ? 'none' : inCS.join(','),
+    });
+  } catch (err) {
+    if (!(err instanceof ConfigurationError)) throw err;
+    const m = err.message
+      .replace(/^--init [^:]*: /, 'initial: ')
+      .replace(/\(e\.g\. --init first:(\d+)\)/, '(e.g. the first $1 InCS)');
+    throw new ConfigurationError(`cluster config ${loaded.path} (algorithm, params, initial): ${m}`);
+  }
   if (config.bounds !== undefined && (config.bounds.l !== cluster.l || config.bounds.k !== cluster.k)) {
     throw new ConfigurationError(
       `cluster config: bounds (l = ${config.bounds.l}, k = ${config.bounds.k}) differ from the algorithm's (l = ${cluster.l}, k = ${cluster.k}); give the same or leave bounds out`,

@@ -176,6 +176,54 @@ describe('critsec (in process)', () => {
     expect(r2.stderr).toContain('cannot read cluster config');
   });
 
+  it('a cluster configuration critsec cannot run → exit 2 before any connection', async () => {
+    const file = join(tmp, 'cluster.json');
+    const config = (extra: object) => ({
+      version: 1,
+      n: 3,
+      ca: 'ca.pem',
+      processes: [0, 1, 2].map((id) => ({
+        id,
+        host: '127.0.0.1',
+        port: 1,
+        cert: `p${id}.pem`,
+        key: `k${id}.pem`,
+      })),
+      algorithm: 'gcs',
+      params: { l: 1, k: 2 },
+      workload: { rounds: 1 },
+      log: 'shared.log',
+      ...extra,
+    });
+    writeFileSync(file, JSON.stringify(config({ algorithm: 'paxos' })));
+    const a = await run('node', '--config', file, '--id', '0');
+    expect(a.code).toBe(EXIT.usage);
+    expect(a.stderr).toContain(
+      "unknown algorithm 'paxos'; accepted: mutex, ricart-agrawala, mutin, kmutex, gcs",
+    );
+    writeFileSync(file, JSON.stringify(config({})));
+    const b = await run('node', '--config', file, '--id', '0');
+    expect(b.code).toBe(EXIT.usage);
+    expect(b.stderr).toContain(
+      'initial: 0 process(es) InCS is not a safe initial configuration for the (1,2)-CS',
+    );
+    writeFileSync(
+      file,
+      JSON.stringify(config({ initial: ['InCS', 'OutCS', 'OutCS'], bounds: { l: 0, k: 2 } })),
+    );
+    const c = await run('node', '--config', file, '--id', '0');
+    expect(c.code).toBe(EXIT.usage);
+    expect(c.stderr).toContain('bounds (l = 0, k = 2) differ');
+    writeFileSync(
+      file,
+      JSON.stringify(config({ initial: ['InCS', 'OutCS', 'OutCS'], params: { l: 1, k: 2, q: 3 } })),
+    );
+    const d = await run('node', '--config', file, '--id', '0');
+    expect(d.code).toBe(EXIT.usage);
+    expect(d.stderr).toContain('params.q');
+    for (const r of [a, b, c, d]) expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('--help for every command, exit 0', async () => {
     for (const cmd of ['simulate', 'bench', 'cluster', 'node', 'certs']) {
       const r = await run(cmd, '--help');
