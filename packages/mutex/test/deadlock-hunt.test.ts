@@ -4,6 +4,7 @@
  * order 2 (n = 7) and the 3×3 grid (n = 9): half under uniform(0.1, 2) delays, half under
  * exponential(1), every process requesting 2 times with short think and hold times (0.5) so that
  * requests collide. Any violation or stuck process fails with the seed and a replayable trace.
+ * Fairness is measured on the same runs: how many requests invoked later entered first.
  *
  * The hunt has teeth: the commonly paraphrased rule (FAILED only against the holder, no FAILED to
  * a displaced head) deadlocks within the first seeds of the same hunt.
@@ -16,6 +17,7 @@ import { type DelayModel, exponentialDelay, uniformDelay } from '@critsec/transp
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa } from '../src/index.js';
 import { maekawaWithRules } from '../src/maekawa.js';
+import { maxOvertakes } from './helpers.js';
 
 const SEEDS = Number(process.env.MUTEX_HUNT_SEEDS ?? 10_000);
 const DELAYS: readonly DelayModel[] = [uniformDelay(0.1, 2), exponentialDelay(1)];
@@ -36,7 +38,7 @@ describe('Maekawa deadlock hunt', () => {
   });
 
   for (const [label, coterie] of CONFIGS) {
-    it(`${label}: ${SEEDS} seeds under random delays, 0 violations, 0 stuck processes`, async () => {
+    it(`${label}: ${SEEDS} seeds under random delays, 0 violations, 0 stuck processes, overtakes ≤ n − 1`, async () => {
       const setup: CSComplianceSetup = {
         it: () => {},
         name: `maekawa-hunt-${coterie.description}`,
@@ -46,15 +48,19 @@ describe('Maekawa deadlock hunt', () => {
       };
       let entries = 0;
       let messages = 0;
+      let overtakes = 0;
       for (let s = 0; s < SEEDS; s++) {
         const delay = DELAYS[s % DELAYS.length]!;
         const r = await runSeed(setup, 1 + s, delay, WORKLOAD);
         entries += r.entries;
         messages += r.messages.sent;
+        overtakes = Math.max(overtakes, maxOvertakes(r.records));
       }
       expect(entries).toBe(SEEDS * coterie.n * WORKLOAD.rounds);
+      // fairness: no request is overtaken by more than n − 1 requests invoked after it
+      expect(overtakes).toBeLessThanOrEqual(coterie.n - 1);
       summary.push(
-        `${label}: ${SEEDS} seeds, ${entries} entries, ${messages} messages, 0 violations, 0 stuck`,
+        `${label}: ${SEEDS} seeds, ${entries} entries, ${(messages / entries).toFixed(2)} messages per CS, 0 violations, 0 stuck, max overtakes ${overtakes} (n − 1 = ${coterie.n - 1})`,
       );
     });
   }
