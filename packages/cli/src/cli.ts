@@ -213,11 +213,11 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   )
     .option(
       '--workload <kind>',
-      'concurrent (the sequential workload needs a coordinator of every call: use simulate)',
+      'concurrent, or sequential: one call in flight in the whole cluster (member 0 coordinates; exact message counts)',
       'concurrent',
     )
-    .option('--think <ms>', 'mean think time OutCS before an entry, ms', '2')
-    .option('--hold <ms>', 'mean hold time InCS before an exit, ms', '1')
+    .option('--think <ms>', 'mean think time OutCS before an entry, ms (concurrent)', '2')
+    .option('--hold <ms>', 'mean hold time InCS before an exit, ms (concurrent)', '1')
     .option(
       '--certs <dir>',
       'use the certificates in this directory (from `critsec certs`) instead of fresh ones',

@@ -1,5 +1,5 @@
 /*
- * `critsec cluster`: the workload of `critsec simulate` over real TCP/TLS between n separate OS
+ * `critsec cluster`: the workloads of `critsec simulate` over real TCP/TLS between n separate OS
  * processes on this machine (DESIGN.md 5). Built on @critsec/transport-tcp: `createLocalCluster`
  * writes the certificates, `cluster.json` and the shared log; `launchCluster` spawns the members
  * (this package's `node-main`, see node.ts), relays their progress and runs the shared-log safety
@@ -37,7 +37,7 @@ export interface ClusterRunInput extends ClusterInput {
   /** Rounds per process (default 20). */
   readonly rounds?: number | string;
   readonly seed?: number | string;
-  /** Only `concurrent` (the default) runs over TCP. */
+  /** `concurrent` (default) or `sequential` (one call in flight in the whole cluster, coordinated by member 0). */
   readonly workload?: string;
   /** Mean think time OutCS before an entry, ms (default 2). */
   readonly think?: number | string;
@@ -56,6 +56,8 @@ export interface ClusterRunInput extends ClusterInput {
 /** A validated cluster run. */
 export interface ClusterRunSettings {
   readonly cluster: ResolvedCluster;
+  /** `concurrent`, or `sequential`: member 0 coordinates one call at a time over the control channel. */
+  readonly workload: 'concurrent' | 'sequential';
   readonly rounds: number;
   readonly seed: number;
   readonly think: number;
@@ -68,18 +70,15 @@ export interface ClusterRunSettings {
 
 /**
  * Validates `critsec cluster`'s options.
- * @throws ConfigurationError (one line) for any invalid value, including `--workload sequential`
- *   (it needs a coordinator of the whole cluster; use `critsec simulate`) and a `--certs`
- *   directory without the certificates of every process.
+ * @throws ConfigurationError (one line) for any invalid value, including a `--certs` directory
+ *   without the certificates of every process.
  */
 export function resolveClusterRun(input: ClusterRunInput): ClusterRunSettings {
   const cluster = resolveCluster(input);
-  const workload = parseChoice('workload', input.workload ?? 'concurrent', ['concurrent', 'sequential']);
-  if (workload === 'sequential') {
-    throw new ConfigurationError(
-      '--workload sequential is not available on a real cluster (it needs one coordinator of every call); accepted: concurrent — use `critsec simulate … --workload sequential` for the uncontended bounds',
-    );
-  }
+  const workload = parseChoice('workload', input.workload ?? 'concurrent', [
+    'concurrent',
+    'sequential',
+  ] as const);
   const certs = input.certs === undefined ? undefined : resolve(input.certs);
   if (certs !== undefined) {
     const missing = [
@@ -94,6 +93,7 @@ export function resolveClusterRun(input: ClusterRunInput): ClusterRunSettings {
   }
   return {
     cluster,
+    workload,
     rounds: parseInteger('rounds', input.rounds ?? 20, 1),
     seed: parseInteger('seed', input.seed ?? 1, 0),
     think: parseNonNegative('think', input.think ?? 2),
@@ -113,7 +113,8 @@ export function clusterReplayCommand(s: ClusterRunSettings): string {
   if (c.algorithm === 'gcs' || c.algorithm === 'kmutex') parts.push(`--k ${c.k}`);
   if (c.coterieName !== null) parts.push(`--coterie ${c.coterieName}`);
   if (c.mx !== null && c.mx !== 'maekawa') parts.push(`--mx ${c.mx}`);
-  parts.push(`--rounds ${s.rounds}`, `--seed ${s.seed}`, `--think ${s.think}`, `--hold ${s.hold}`);
+  parts.push(`--rounds ${s.rounds}`, `--seed ${s.seed}`, `--workload ${s.workload}`);
+  if (s.workload === 'concurrent') parts.push(`--think ${s.think}`, `--hold ${s.hold}`);
   if (c.init !== 'default') parts.push(`--init ${c.init}`);
   return parts.join(' ');
 }
@@ -185,6 +186,7 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
       ...(c.coterieName === null ? {} : { coterie: c.coterieName }),
       ...(c.mx === null ? {} : { mx: c.mx }),
       seed: s.seed,
+      workload: s.workload,
     };
     const workload = { rounds: s.rounds, thinkMs: s.think, holdMs: s.hold };
     const common = {
@@ -315,7 +317,7 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
       rounds: s.rounds,
       seed: s.seed,
       delay: 'wall-clock (TCP/TLS on loopback)',
-      workload: 'concurrent',
+      workload: s.workload,
       think: s.think,
       hold: s.hold,
       timeUnit: 'ms',
@@ -345,7 +347,13 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
         source: c.bounds.source,
         formula: c.bounds.formula,
       },
-      boundsMet: { messagesPerPair: null, waitingTimeEntry: null, waitingTimeExit: null },
+      // message counts are exact under the sequential workload; wall-clock waiting times are no time units
+      boundsMet: {
+        messagesPerPair:
+          s.workload === 'sequential' && pairs.length > 0 ? perPair.max <= c.bounds.messagesPerPair : null,
+        waitingTimeEntry: null,
+        waitingTimeExit: null,
+      },
       simulatedTime: null,
       wallMs,
       messagesPerSecond: wallMs > 0 ? (totalMessages * 1000) / wallMs : 0,

@@ -12,6 +12,10 @@
  * withdraws its uncounted call in flight (abort), waits until every member is there (BYE), and
  * leaves. Every call is appended to the shared log (`entry-called`, `entry-done`, …) for the
  * launcher's safety check.
+ *
+ * With `params.workload: 'sequential'` member 0 coordinates instead: one call in flight in the
+ * whole cluster, each chosen among the moves the global (l,k) state allows, the network
+ * quiescent before the next (see `coordinate`) — the papers' uncontended setting, over TCP.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
@@ -37,6 +41,8 @@ const paramsSchema = v.strictObject({
   coterie: v.optional(v.string()),
   mx: v.optional(v.string()),
   seed: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
+  workload: v.optional(v.picklist(['concurrent', 'sequential'])),
 });
 
 /**
@@ -84,14 +90,16 @@ export interface RunNodeOptions {
  * `bounds`) into a validated cluster.
  * @throws ConfigurationError naming the field when it is not one `critsec` can run.
  */
-export function clusterFromConfig(loaded: LoadedClusterConfig): ResolvedCluster & { seed: number } {
+export function clusterFromConfig(
+  loaded: LoadedClusterConfig,
+): ResolvedCluster & { seed: number; workload: 'concurrent' | 'sequential' } {
   const { config } = loaded;
   const p = v.safeParse(paramsSchema, config.params ?? {});
   if (!p.success) {
     const issue = p.issues[0]!;
     const path = issue.path?.map((x) => String(x.key)).join('.') ?? '';
     throw new ConfigurationError(
-      `cluster config: params${path ? `.${path}` : ''}: ${issue.message}; params holds { l?, k?, coterie?, mx?, seed? }`,
+      `cluster config: params${path ? `.${path}` : ''}: ${issue.message}; params holds { l?, k?, coterie?, mx?, seed?, workload? }`,
     );
   }
   const params = p.output;
@@ -120,7 +128,7 @@ export function clusterFromConfig(loaded: LoadedClusterConfig): ResolvedCluster 
       `cluster config: bounds (l = ${config.bounds.l}, k = ${config.bounds.k}) differ from the algorithm's (l = ${cluster.l}, k = ${cluster.k}); give the same or leave bounds out`,
     );
   }
-  return { ...cluster, seed: params.seed ?? 1 };
+  return { ...cluster, seed: params.seed ?? 1, workload: params.workload ?? 'concurrent' };
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -164,10 +172,40 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
   const control = transport.endpoint.channel('__cluster');
   const doneFrom = new Set<ProcessId>();
   const byeFrom = new Set<ProcessId>();
+  let finished = false;
   let wake: () => void = () => {};
+  // sequential workload: calls this member is asked to make; answers to the coordinator
+  const invocations: { op: 'entry' | 'exit'; counted: boolean }[] = [];
+  const invoked: number[] = [];
+  const counts = new Map<number, { sent: number; delivered: number }[]>();
   control.onMessage((from, msg) => {
-    if (msg.type === 'DONE') doneFrom.add(from);
-    else if (msg.type === 'BYE') byeFrom.add(from);
+    switch (msg.type) {
+      case 'DONE':
+        doneFrom.add(from);
+        break;
+      case 'BYE':
+        byeFrom.add(from);
+        break;
+      case 'FINISH':
+        finished = true;
+        break;
+      case 'INVOKE':
+        invocations.push({ op: msg.op === 'exit' ? 'exit' : 'entry', counted: msg.counted === true });
+        break;
+      case 'INVOKED':
+        invoked.push(from);
+        break;
+      case 'COUNT':
+        control.send(from, { type: 'COUNTS', seq: msg.seq, sent: stats.sent, delivered: stats.delivered });
+        break;
+      case 'COUNTS': {
+        const seq = Number(msg.seq);
+        const list = counts.get(seq) ?? [];
+        list.push({ sent: Number(msg.sent), delivered: Number(msg.delivered) });
+        counts.set(seq, list);
+        break;
+      }
+    }
     wake();
   });
   const until = (cond: () => boolean) =>
@@ -208,11 +246,11 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
   };
   if (expected === 0) announce();
 
-  while (!(announced && allDone())) {
-    const op = cs.state === 'OutCS' ? 'entry' : 'exit';
-    await sleep(draw(op === 'entry' ? thinkMs : holdMs));
-    if (announced && allDone()) break;
-    const counted = done < expected;
+  /**
+   * One logged call. Counted calls carry the attribution key of their round; an uncounted call
+   * can be withdrawn through `stopping` (returns false then).
+   */
+  const call = async (op: 'entry' | 'exit', counted: boolean): Promise<boolean> => {
     const round = Math.floor(done / 2) + 1;
     const key = counted ? `${id}:${round}:${op}` : null;
     const ac = counted ? undefined : new AbortController();
@@ -224,10 +262,10 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
       await als.run(key, () => (op === 'entry' ? cs.entry(opts) : cs.exit(opts)));
     } catch (err) {
       if (ac?.signal.aborted && isAbortError(err)) {
-        // the last, uncounted call, withdrawn: the state is unchanged (CS object contract)
+        // an uncounted call withdrawn: the state is unchanged (CS object contract)
         log.append(op === 'entry' ? 'entry-aborted' : 'exit-aborted', round);
         withdrawn = true;
-        break;
+        return false;
       }
       throw err;
     } finally {
@@ -241,6 +279,95 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
       options.onProgress?.({ id, event: op === 'entry' ? 'entry-done' : 'exit-done', round });
       if (done === expected) announce();
     } else extra++;
+    return true;
+  };
+
+  /**
+   * The sequential workload's coordinator (member 0): one call in flight in the whole cluster,
+   * chosen at random (seeded) among the moves the global (l,k) state allows — counted moves
+   * first, a finished member's uncounted move only when no counted one is allowed — and the
+   * network quiescent before the next: two consecutive waves of (sent, delivered) counts that
+   * agree and balance (Mattern's four-counter method).
+   */
+  async function coordinate(): Promise<void> {
+    const n = config.n;
+    const states = [...cluster.initial];
+    let inCS = states.filter((x) => x === 'InCS').length;
+    const calls = new Array<number>(n).fill(0);
+    const pick = createRng(cluster.seed);
+    let seq = 0;
+    let extraRun = 0;
+    const quiescent = async () => {
+      let previous: string | undefined;
+      for (;;) {
+        seq++;
+        const mine = seq;
+        for (const p of transport.endpoint.peers) control.send(p, { type: 'COUNT', seq: mine });
+        await until(() => (counts.get(mine)?.length ?? 0) === n);
+        const list = counts.get(mine)!;
+        counts.delete(mine);
+        const sent = list.reduce((a, c) => a + c.sent, 0);
+        const delivered = list.reduce((a, c) => a + c.delivered, 0);
+        const wave = `${sent}/${delivered}`;
+        if (sent === delivered && wave === previous) return;
+        previous = wave;
+      }
+    };
+    await quiescent();
+    while (calls.some((c) => c < expected)) {
+      let chosen: { i: ProcessId; op: 'entry' | 'exit'; counted: boolean } | undefined;
+      for (const counted of [true, false]) {
+        const candidates: ProcessId[] = [];
+        for (let i = 0; i < n; i++) if (calls[i]! < expected === counted) candidates.push(i);
+        while (candidates.length > 0 && chosen === undefined) {
+          const t = pick.int(candidates.length);
+          const i = candidates[t]!;
+          const op = states[i] === 'OutCS' ? 'entry' : 'exit';
+          if (op === 'entry' ? inCS + 1 <= cluster.k : inCS - 1 >= cluster.l) chosen = { i, op, counted };
+          else {
+            candidates[t] = candidates[candidates.length - 1]!;
+            candidates.pop();
+          }
+        }
+        if (chosen !== undefined) break;
+      }
+      extraRun = chosen !== undefined && !chosen.counted ? extraRun + 1 : 0;
+      if (chosen === undefined || extraRun > 4 * n) {
+        throw new Error(
+          'sequential workload: no remaining move is allowed by the (l,k)-CS from this configuration',
+        );
+      }
+      const before = invoked.length;
+      control.send(chosen.i, { type: 'INVOKE', op: chosen.op, counted: chosen.counted });
+      await until(() => invoked.length > before);
+      states[chosen.i] = chosen.op === 'entry' ? 'InCS' : 'OutCS';
+      inCS += chosen.op === 'entry' ? 1 : -1;
+      if (chosen.counted) calls[chosen.i]!++;
+      await quiescent();
+    }
+    for (const p of transport.endpoint.peers) control.send(p, { type: 'FINISH' });
+  }
+
+  if (cluster.workload === 'sequential') {
+    // Member 0 coordinates (see `coordinate`); every member makes the calls it is asked for.
+    const coordinating = id === 0 ? coordinate() : Promise.resolve();
+    for (;;) {
+      await until(() => invocations.length > 0 || finished);
+      const next = invocations.shift();
+      if (next === undefined) break;
+      const expectedOp = cs.state === 'OutCS' ? 'entry' : 'exit';
+      if (next.op !== expectedOp) throw new Error(`P${id} was asked for ${next.op}() while ${cs.state}`);
+      await call(next.op, next.counted);
+      control.send(0, { type: 'INVOKED' });
+    }
+    await coordinating;
+  } else {
+    while (!(announced && allDone())) {
+      const op = cs.state === 'OutCS' ? 'entry' : 'exit';
+      await sleep(draw(op === 'entry' ? thinkMs : holdMs));
+      if (announced && allDone()) break;
+      if (!(await call(op, done < expected))) break;
+    }
   }
   await stopExtra;
   const durationMs = performance.now() - t0;

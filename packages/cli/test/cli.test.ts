@@ -151,7 +151,7 @@ describe('critsec (in process)', () => {
     [['simulate', 'gcs', '--bogus'], "unknown option '--bogus'"],
     [['simulate'], "missing required argument 'algorithm'"],
     [['bench', '--coteries', 'grid,nope'], "unknown coterie 'nope'"],
-    [['cluster', 'gcs', '--n', '5', '--workload', 'sequential'], 'accepted: concurrent'],
+    [['cluster', 'gcs', '--n', '5', '--workload', 'bursty'], 'accepted: concurrent, sequential'],
     [['node', '--config', join(tmp, 'missing.json'), '--id', '0'], 'cannot read cluster config'],
     [['frobnicate'], "unknown command 'frobnicate'"],
   ])('%j → exit 2 and one line naming what is accepted', async (argv, expected) => {

@@ -54,11 +54,40 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
       params: unknown;
     };
     expect(config.bounds).toEqual({ l: 1, k: 3 });
-    expect(config.params).toEqual({ l: 1, k: 3, coterie: 'grid', mx: 'maekawa', seed: 1 });
+    expect(config.params).toEqual({
+      l: 1,
+      k: 3,
+      coterie: 'grid',
+      mx: 'maekawa',
+      seed: 1,
+      workload: 'concurrent',
+    });
     const { records, malformed } = readSharedLog(join(dir, 'shared.log'));
     expect(malformed).toBe(0);
     for (let p = 0; p < 4; p++) {
       expect(records.filter((r) => r.p === p && r.e === 'entry-done').length).toBeGreaterThanOrEqual(5);
     }
+  }, 90_000);
+
+  it('sequential workload over TCP: one call at a time, exact message counts as in the simulator', async () => {
+    const s = resolveClusterRun({
+      algorithm: 'mutex',
+      n: 3,
+      coterie: 'majority',
+      rounds: 3,
+      workload: 'sequential',
+    });
+    const summary = await runCluster(s);
+    expect(summary.failure).toBeNull();
+    expect([summary.ok, summary.workload, summary.entries, summary.exits]).toEqual([
+      true,
+      'sequential',
+      9,
+      9,
+    ]);
+    // majority(3): |Q| = 2, Maekawa without contention: exactly 3·|Q| per CS
+    expect(summary.messages.perPair).toEqual({ mean: 6, p99: 6, max: 6 });
+    expect(summary.boundsMet.messagesPerPair).toBe(true);
+    expect(summary.messages.total).toBe(54);
   }, 90_000);
 });

@@ -187,14 +187,18 @@ describe('resolveSimulation / resolveBench / resolveClusterRun', () => {
     expect(message(() => resolveBench({ n: '16,x' }))).toContain("--n must be an integer ≥ 1, got 'x'");
   });
 
-  it('cluster: concurrent only, certificates checked up front', () => {
-    expect(message(() => resolveClusterRun({ algorithm: 'gcs', n: 5, workload: 'sequential' }))).toContain(
-      'accepted: concurrent',
+  it('cluster: workloads, certificates checked up front', () => {
+    expect(message(() => resolveClusterRun({ algorithm: 'gcs', n: 5, workload: 'bursty' }))).toBe(
+      "unknown workload 'bursty'; accepted: concurrent, sequential",
+    );
+    expect(resolveClusterRun({ algorithm: 'gcs', n: 5, l: 1, k: 3, workload: 'sequential' }).workload).toBe(
+      'sequential',
     );
     expect(message(() => resolveClusterRun({ algorithm: 'gcs', n: 5, certs: '/nonexistent-dir' }))).toContain(
       'missing ca.pem',
     );
     expect(resolveClusterRun({ algorithm: 'gcs', n: 5, l: 1, k: 3 })).toMatchObject({
+      workload: 'concurrent',
       rounds: 20,
       think: 2,
       hold: 1,
