@@ -6,9 +6,10 @@
  *   `@critsec/coteries`: `3·|Q|` messages per CS without contention, waiting time 2.
  * - {@link ricartAgrawala}: the `2(n − 1)`-message permission algorithm, the O(n) baseline.
  *
- * Both are CS factories (`CSFactory` of `@critsec/core`): give them to a cluster harness, to a transport, or to
- * a composition (`mutin({ mx: maekawa({ coterie }) })`). Message counts include messages a process
- * sends to itself.
+ * Both are CS factories (`CSFactory` of `@critsec/core`): give them to a cluster harness, to a
+ * transport, or to a composition (`mutin({ mx: maekawa({ coterie }) })`). Message counts include
+ * messages a process sends to itself; times are in time units of the network (unit delays: 1 per
+ * message).
  *
  * @example
  * ```ts

@@ -77,8 +77,9 @@
  * request sits in front of it, and the chain above can close into a cycle (a deadlock).
  *
  * Message complexity (self-messages counted): 3·|Q_p| per CS without contention (REQUEST, LOCKED,
- * RELEASE); under contention FAILED, INQUIRE, RELINQUISH and re-LOCKED add up to 3–4 per arbiter.
- * Waiting time with unit delays and no contention: entry 2, exit 0.
+ * RELEASE); under contention FAILED, INQUIRE, RELINQUISH and a second LOCKED may be added per
+ * arbiter (measured: mean ≈ 4·|Q| under full contention). Waiting time with unit delays and no
+ * contention: entry 2, exit 0.
  */
 import {
   AbortError,
@@ -268,7 +269,7 @@ class MaekawaMutex extends CSObjectBase {
     const reporters = coterie.reportersOf(id);
     this.#reporter = new Uint8Array(n);
     for (const p of reporters) this.#reporter[p] = 1;
-    this.#queue = new RequestQueue(reporters.length);
+    this.#queue = new RequestQueue(reporters.length, n);
 
     const holder = ctx.initial.indexOf('InCS');
     if (holder !== NONE) {
@@ -603,8 +604,10 @@ function isCoterie(c: unknown): c is Coterie {
  * rules are in the file header of `maekawa.ts` and the package README).
  *
  * Costs, counting messages a process sends to itself: exactly `3·|Q_i|` messages per CS without
- * contention; under contention at most about `7·|Q_i|`. Waiting time with unit delays and no
- * contention: entry 2 time units, exit 0 (RELEASE is fire and forget).
+ * contention (REQUEST, LOCKED, RELEASE); under full contention about `4·|Q|` on average (FAILED
+ * added), single CS measured up to about `6.5·|Q|` (INQUIRE, RELINQUISH and a second LOCKED).
+ * Waiting time with unit delays and no contention: entry 2 time units, exit 0 (RELEASE is fire and
+ * forget).
  *
  * `entry({ signal })` can be aborted while waiting: the request is withdrawn with RELEASE at
  * every arbiter of `Q_i` (`|Q_i|` messages), locks held or in flight are given back, and the

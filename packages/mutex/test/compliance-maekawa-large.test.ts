@@ -25,6 +25,7 @@ for (const n of [9, 13, 16, 25]) {
         rounds: n >= 16 ? 1 : 2,
         abort: { seeds: 20 },
         traceDir: '.traces',
+        timeout: Number(process.env.MUTEX_TEST_TIMEOUT ?? 300_000),
       });
     }
   });

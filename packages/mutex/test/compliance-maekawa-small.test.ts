@@ -24,6 +24,7 @@ for (const n of [1, 2, 3, 4, 5, 7]) {
         rounds: 2,
         abort: { seeds: 20 },
         traceDir: '.traces',
+        timeout: Number(process.env.MUTEX_TEST_TIMEOUT ?? 300_000),
       });
     }
   });

@@ -32,6 +32,7 @@ describe('ricart-agrawala', () => {
       abort: n === 1 ? false : { seeds: 20 },
       coverage: n === 9 ? ['ricart-agrawala:stale-ignored'] : undefined,
       traceDir: '.traces',
+      timeout: Number(process.env.MUTEX_TEST_TIMEOUT ?? 300_000),
     });
   }
 

@@ -26,7 +26,7 @@ describe('RequestQueue (the arbiter’s priority queue)', () => {
   it('behaves like a sorted list under any sequence of push / pop / remove (one entry per process)', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
-        const q = new RequestQueue(2); // starts small: exercises growth
+        const q = new RequestQueue(2, 16); // starts small: exercises growth
         let model: [number, number, boolean][] = [];
         const sort = () => model.sort((a, b) => (beats(a[1], a[0], b[1], b[0]) ? -1 : 1));
         for (const o of ops) {
@@ -43,6 +43,7 @@ describe('RequestQueue (the arbiter’s priority queue)', () => {
           } else {
             const at = q.indexOf(o.pid);
             expect(at >= 0).toBe(model.some((e) => e[0] === o.pid));
+            expect(q.has(o.pid)).toBe(at >= 0);
             if (at >= 0) {
               expect(q.tsAt(at)).toBe(model.find((e) => e[0] === o.pid)![1]);
               q.removeAt(at);
@@ -59,7 +60,7 @@ describe('RequestQueue (the arbiter’s priority queue)', () => {
   });
 
   it('markHeadFailed flags only the head', () => {
-    const q = new RequestQueue(4);
+    const q = new RequestQueue(4, 4);
     q.push(3, 5, false);
     q.push(1, 2, false);
     q.markHeadFailed();
