@@ -11,8 +11,9 @@
  *
  * Priorities: Lamport clocks as in Fig. 5 — `sn`, advanced on every receive (`sn := max(sn, t)`,
  * B.2/C.2), incremented for a new request (`sn := sn + 1`, A.5); the request's priority is
- * `(sn, id)`, smaller first, ties broken by the smaller id. The timestamp is also the request's **tag**: every message names the request it
- * belongs to (`req`), so anything about an earlier request is recognised and ignored.
+ * `(sn, id)`, smaller first, ties broken by the smaller id. The timestamp is also the request's
+ * **tag**: every message names the request it belongs to (`req`), so anything about an earlier
+ * request is recognised and ignored.
  *
  * ## The rules implemented (arbiter `k`: `grantedTo`/`locked`, `queue`, `inquired`)
  *
@@ -32,9 +33,9 @@
  *    the holder and `inquired` is false, send INQUIRE. Anything else is stale and ignored.
  *    RELEASE is both the exit's UNLOCK and the abort's cancel.
  *
- * ## (requester `p`: `locks`, `failed`, `yielded`, deferred inquiries)
+ * ## The rules implemented (requester `p`: `locks`, `failed`, `yielded`, deferred inquiries)
  *
- * R1 entry: `sn := sn + 1`;  send REQUEST(sn) to every arbiter of `Q_p` (self included).
+ * R1 entry: `sn := sn + 1`; send REQUEST(sn) to every arbiter of `Q_p` (self included).
  * R2 LOCKED(r) for the current request: add the arbiter to `locks` — a **set**, so a duplicate
  *    never counts twice — and forget its `failed`/`yielded` mark. With every lock of `Q_p`: enter
  *    the CS (state flips in this handler) and drop deferred inquiries (they are answered by the
@@ -60,6 +61,10 @@
  * was sent INQUIRE for its current grant (A1, A3). On the requester side, (I4) `p` is queued at
  * `k` without `p`'s lock and with a `failed` flag there ⇒ `k` is marked `failed` or `yielded` at
  * `p` once the messages in flight arrive (FAILED precedes any later LOCKED on the FIFO link).
+ *
+ * Besides, a requester never holds a deferred INQUIRE while marked: marks appear only through R3
+ * (which answers every deferred INQUIRE) or a relinquish (which needs a mark already), and R4
+ * defers only when unmarked.
  *
  * Suppose a quiescent state (nothing in flight) where the waiting requesters W ≠ ∅ can never
  * progress. Take the highest request `R ∈ W`. It lacks the lock of some `k` where, by (I1), it is
