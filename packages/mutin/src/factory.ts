@@ -1,0 +1,176 @@
+/*
+ * The MUTIN(l) factory — Kamei & Kakugawa, IJNC 9(2), 2019, Section 4 (Algorithms 1–2): settings,
+ * validation before any message (DESIGN.md 3.4), and the per-coterie constants Q_i and R_i.
+ */
+import {
+  ConfigurationError,
+  CoterieError,
+  countInCS,
+  type CSFactory,
+  type CSObject,
+  type ProcessContext,
+  type ProcessId,
+} from '@critsec/core';
+import { type Coterie, checkCoterie } from '@critsec/coteries';
+import { maekawa } from '@critsec/mutex';
+import { MutinCS, type MutinQuorums } from './mutin.js';
+
+/** Settings of {@link mutin}. */
+export interface MutinOptions {
+  /** l: at least l processes are InCS at any time; `0 ≤ l < n`. */
+  readonly l: number;
+  /** The coterie: P_i uses `Q_i = coterie.quorumOf(i)`; `R_i = { j : i ∈ Q_j }`. Over the same n. */
+  readonly coterie: Coterie;
+  /**
+   * The mutual exclusion that serializes exits (the paper's `mx`): **any** plain mutual
+   * exclusion `CSFactory`, instantiated on the channel `mx` with every process OutCS of it.
+   * Default `maekawa({ coterie })` from `@critsec/mutex`.
+   */
+  readonly mx?: CSFactory;
+}
+
+/** A MUTIN(l) process: a plain CS object with the paper's variables readable (see `MutinCS`). */
+export type Mutin = MutinCS;
+
+interface Tables {
+  readonly n: number;
+  readonly byProcess: readonly MutinQuorums[];
+}
+
+/** Validated quorum tables per coterie object (a coterie is immutable). */
+const tablesCache = new WeakMap<object, Tables | CoterieError>();
+
+function describeQuorum(q: readonly ProcessId[]): string {
+  return q.length > 12 ? `{${q.slice(0, 12).join(', ')}, …}` : `{${q.join(', ')}}`;
+}
+
+/**
+ * Checks the coterie once (Def. 3: non-empty, pairwise intersecting, minimal quorums; ids in
+ * 0..n−1) and computes Q_i and R_i for every process. R_i is computed from the assignment and
+ * must match `coterie.reportersOf(i)`.
+ */
+function quorumTables(coterie: Coterie): Tables {
+  const cached = tablesCache.get(coterie);
+  if (cached instanceof CoterieError) throw cached;
+  if (cached !== undefined) return cached;
+  const result = ((): Tables | CoterieError => {
+    const n = coterie.n;
+    const assignment: (readonly ProcessId[])[] = [];
+    for (let i = 0; i < n; i++) assignment.push(coterie.quorumOf(i));
+    const check = checkCoterie({ n, quorums: assignment });
+    if (!check.ok) return new CoterieError(`mutin: the coterie is not valid: ${check.message}`);
+    const R: ProcessId[][] = Array.from({ length: n }, () => []);
+    for (let k = 0; k < n; k++) for (const i of assignment[k]!) R[i]!.push(k);
+    const byProcess: MutinQuorums[] = [];
+    for (let i = 0; i < n; i++) {
+      const given = coterie.reportersOf(i);
+      const mine = R[i]!;
+      if (given.length !== mine.length || given.some((p, t) => p !== mine[t])) {
+        return new CoterieError(
+          `mutin: coterie.reportersOf(${i}) = ${describeQuorum(given)} but the processes whose quorum ` +
+            `contains P${i} are R_${i} = ${describeQuorum(mine)}`,
+        );
+      }
+      byProcess.push(Object.freeze({ Q: Object.freeze([...assignment[i]!]), R: Object.freeze(mine) }));
+    }
+    return { n, byProcess };
+  })();
+  tablesCache.set(coterie, result);
+  if (result instanceof CoterieError) throw result;
+  return result;
+}
+
+function isCoterie(x: unknown): x is Coterie {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as Coterie).n === 'number' &&
+    typeof (x as Coterie).quorumOf === 'function' &&
+    typeof (x as Coterie).reportersOf === 'function'
+  );
+}
+
+/**
+ * Validates MUTIN(l)'s settings against a process context, before any message is sent.
+ * @throws ConfigurationError unless `0 ≤ l < n`, the coterie is over the same `n`, and the
+ *   initial configuration has at least `l` processes InCS.
+ * @throws CoterieError if the coterie breaks Def. 3 (names the offending quorums).
+ */
+export function validateMutin(l: number, coterie: Coterie, ctx: ProcessContext): MutinQuorums {
+  const n = ctx.n;
+  if (!Number.isSafeInteger(l) || l < 0 || l >= n) {
+    throw new ConfigurationError(
+      `mutin: l must be an integer with 0 ≤ l < n = ${n} (MUTIN(l) needs a process that can leave), got l = ${String(l)}`,
+    );
+  }
+  if (coterie.n !== n) {
+    throw new ConfigurationError(
+      `mutin: the coterie is over n = ${coterie.n} processes but the cluster has n = ${n}; build it for ${n}`,
+    );
+  }
+  const tables = quorumTables(coterie);
+  if (ctx.initial.length !== n) {
+    throw new ConfigurationError(
+      `mutin: the initial configuration has ${ctx.initial.length} states, expected n = ${n}`,
+    );
+  }
+  const inCS = countInCS(ctx.initial);
+  if (inCS < l) {
+    const who = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [`P${i}`] : []));
+    throw new ConfigurationError(
+      `mutin: the initial configuration is unsafe for MUTIN(${l}): ${inCS} process(es) InCS` +
+        `${who.length > 0 ? ` (${who.slice(0, 8).join(', ')}${who.length > 8 ? ', …' : ''})` : ''}, ` +
+        `expected at least l = ${l}`,
+    );
+  }
+  return tables.byProcess[ctx.id]!;
+}
+
+/**
+ * MUTIN(l): l-mutual inclusion over an ordinary coterie (global-CS paper, Sec. 4, Algorithms
+ * 1–2) — at least `l` processes are InCS at any time (the global (l, n)-CS problem).
+ *
+ * Each process's objects: MUTIN messages on the endpoint it is given, `mx` on its channel `mx`.
+ *
+ * Costs (Lemmas 3–4): per exit+entry pair `mx`'s messages + 4|Q_i| (Query, Response1, Acquire,
+ * Ack) + |Q_i| (Release) + at most |Q_i| (Response2); waiting time (time units, one per message)
+ * at most 7 for Exit() (3 of them `mx`'s) and 2 for Entry(). Entry() never blocks.
+ *
+ * Abort: an Exit() can be withdrawn while it waits for `mx` or for l+1 processes InCS; once its
+ * Acquire messages are sent it completes. Entry() completes at once.
+ *
+ * @param options `{ l, coterie, mx? }` — see {@link MutinOptions}.
+ * @returns a factory; calling it validates the context and may throw (see below).
+ * @throws ConfigurationError (from the factory, before any message) unless `0 ≤ l < n`, the
+ *   coterie is over the same n, the initial configuration has at least l processes InCS and
+ *   `mx` is a plain mutual exclusion factory; here already if `l` is not a non-negative integer,
+ *   `coterie` is not a coterie, or `mx` is not a function.
+ * @throws CoterieError (from the factory) if the coterie's quorums do not intersect pairwise or
+ *   are not minimal.
+ *
+ * @example
+ * ```ts
+ * const factory = mutin({ l: 2, coterie: grid(9) });       // mx defaults to maekawa
+ * const cs = factory({ id, n: 9, endpoint, initial });     // ≥ 2 of `initial` InCS
+ * await cs.exit();                                         // blocks while only 2 are InCS
+ * ```
+ */
+export function mutin(options: MutinOptions): CSFactory {
+  const { l, coterie } = options ?? ({} as MutinOptions);
+  if (!Number.isSafeInteger(l) || l < 0) {
+    throw new ConfigurationError(`mutin: l must be an integer ≥ 0 (and < n), got ${String(l)}`);
+  }
+  if (!isCoterie(coterie)) {
+    throw new ConfigurationError(
+      'mutin: coterie must be a Coterie (n, quorumOf(i), reportersOf(i)), e.g. grid(n) from @critsec/coteries',
+    );
+  }
+  if (options.mx !== undefined && typeof options.mx !== 'function') {
+    throw new ConfigurationError(`mutin: mx must be a mutual exclusion CSFactory, got ${typeof options.mx}`);
+  }
+  const mx = options.mx ?? maekawa({ coterie });
+  return (ctx: ProcessContext): CSObject => {
+    const quorums = validateMutin(l, coterie, ctx);
+    return new MutinCS(ctx, { l, quorums, mx });
+  };
+}

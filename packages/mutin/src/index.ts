@@ -1,0 +1,24 @@
+/**
+ * `@critsec/mutin` — MUTIN(l), l-mutual inclusion over an ordinary coterie (Kamei & Kakugawa,
+ * IJNC 9(2), 2019, Sec. 4, Algorithms 1–2): at least `l` of the `n` processes are InCS at any
+ * time. Exits are serialized by a pluggable mutual exclusion `mx` (any `CSFactory`, default
+ * Maekawa); message complexity O(|Q|) per exit+entry pair, waiting time ≤ 7 (exit) / 2 (entry).
+ *
+ * @example
+ * ```ts
+ * import { globalSpec } from '@critsec/core';
+ * import { grid } from '@critsec/coteries';
+ * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { mutin } from '@critsec/mutin';
+ *
+ * const n = 9;
+ * const cluster = createCluster({ factory: mutin({ l: 3, coterie: grid(n) }), spec: globalSpec(3, n, n) });
+ * const r = await runWorkload(cluster, { rounds: 3 });
+ * console.log(r.ok, r.violation); // true null — never fewer than 3 InCS
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { type Mutin, type MutinOptions, mutin, validateMutin } from './factory.js';
+export { MutinCS, type MutinQuorums, type MutinSettings } from './mutin.js';
+export { type MutinProtocolMessage, mutinMessages, mutinProtocol } from './protocol.js';

@@ -1,0 +1,325 @@
+/*
+ * MUTIN(l), l-mutual inclusion — Kamei & Kakugawa, "Asynchronous message-passing distributed
+ * algorithm for the global critical section problem", IJNC 9(2), 2019, Section 4,
+ * Algorithms 1 and 2 (correctness: Lemmas 1–2; costs: Lemmas 3–4, Theorem 2).
+ *
+ * At least l processes are InCS at any time. A process that wants to leave the CS serializes
+ * with the other leavers through an ordinary mutual exclusion object `mx`, asks its quorum Q_i
+ * who is InCS (Query/Response1), leaves only once it has seen l+1 processes InCS, and retracts
+ * itself from its quorum's bookkeeping (Acquire/Ack) before it releases `mx`. Entering is
+ * immediate: a Release to Q_i, which may unblock a waiting leaver with a Response2.
+ *
+ * Transcription notes:
+ * - Messages carry the paper's fields; the sender P_j of the paper's ⟨…, P_j⟩ is the
+ *   transport's `from` (authenticated by the channel, not by the payload).
+ * - `mx` is any mutual exclusion CSFactory, instantiated on the channel `mx` of this object's
+ *   endpoint, with every process initially OutCS of it.
+ * - The state flips to OutCS at the end of Exit() (after mx.Exit(), the paper's
+ *   "/* state_i = OutCS *\/"), so that P_j ∈ procsInCS_i ⇒ state_j = InCS (Lemma 1) holds at
+ *   every instant; it flips to InCS in Entry() right after the Release messages are sent.
+ */
+import {
+  abortErrorFor,
+  AbortError,
+  ConfigurationError,
+  type CSFactory,
+  type CSObject,
+  CSObjectBase,
+  Deferred,
+  type Endpoint,
+  onAbort,
+  type ProcessContext,
+  type ProcessId,
+  ProtocolError,
+  reach,
+} from '@critsec/core';
+import type { MutinProtocolMessage } from './protocol.js';
+import { mutinProtocol } from './protocol.js';
+
+/** Where an Exit() is, for `inspect()` (the explorer must tell these states apart). */
+type Phase = 'idle' | 'mx.Entry' | 'query' | 'acquire' | 'mx.Exit';
+
+/** Per-process constants, computed once per coterie (see `quorumTables`). */
+export interface MutinQuorums {
+  /** Q_i: the processes P_i queries and notifies. */
+  readonly Q: readonly ProcessId[];
+  /** R_i = { P_k : P_i ∈ Q_k }: the processes that notify P_i. */
+  readonly R: readonly ProcessId[];
+}
+
+/** The settings one MUTIN(l) process runs with (validated by the `mutin` factory). */
+export interface MutinSettings {
+  readonly l: number;
+  readonly quorums: MutinQuorums;
+  readonly mx: CSFactory;
+}
+
+function sorted(s: ReadonlySet<ProcessId>): ProcessId[] {
+  return [...s].sort((a, b) => a - b);
+}
+
+/**
+ * One process of MUTIN(l) (Algorithms 1–2). The fields carry the paper's names; message
+ * handlers are synchronous and atomic; each "wait until" is a {@link Deferred} a handler resolves.
+ */
+export class MutinCS extends CSObjectBase {
+  /** l: at least this many processes are InCS at any time. */
+  readonly l: number;
+  /** Q_i (constant). */
+  readonly Q: readonly ProcessId[];
+  /** R_i = { P_k ∈ V : P_i ∈ Q_k } (constant). */
+  readonly R: readonly ProcessId[];
+  /** mx: the CS object for ordinary mutual exclusion that serializes Exit() calls. */
+  readonly mx: CSObject;
+  /**
+   * `inspect()` for the schedule explorer: every protocol variable, plus `mx.inspect()`. Present
+   * only when `mx` has an `inspect()` itself (otherwise the state could not be told apart).
+   */
+  readonly inspect?: () => unknown;
+
+  /** reqCnt_i: the request counter, matches Response1/Response2 to their Query. */
+  reqCnt = 0;
+  /** procsInCS_i: the processes of R_i known (by their Release/Acquire) to be InCS. */
+  readonly procsInCS: Set<ProcessId>;
+  /** currentInCS_i: ∪ of the procsInCS_j received from Q_i for the current request. */
+  currentInCS = new Set<ProcessId>();
+  /** ackFrom_i: the processes of Q_i that acknowledged the current Acquire. */
+  ackFrom = new Set<ProcessId>();
+  /** responseAgainTo_i: who gets a Response2 at the next Release (nil = null). */
+  responseAgainTo: ProcessId | null = null;
+  /** respAgainReqCnt_i: the reqCnt of responseAgainTo_i's Query. */
+  respAgainReqCnt = 0;
+
+  readonly #endpoint: Endpoint;
+  readonly #inQ: ReadonlySet<ProcessId>;
+  readonly #inR: ReadonlySet<ProcessId>;
+  readonly #n: number;
+  readonly #off: () => void;
+  readonly #offMx: () => void;
+  /** wait until (|currentInCS_i| ≥ l + 1) */
+  #enough: Deferred | null = null;
+  /** wait until (ackFrom_i = Q_i) */
+  #acked: Deferred | null = null;
+  #phase: Phase = 'idle';
+
+  constructor(ctx: ProcessContext, settings: MutinSettings) {
+    super(ctx.id, ctx.initial[ctx.id]!);
+    this.l = settings.l;
+    this.Q = settings.quorums.Q;
+    this.R = settings.quorums.R;
+    this.#inQ = new Set(this.Q);
+    this.#inR = new Set(this.R);
+    this.#n = ctx.n;
+    this.#endpoint = ctx.endpoint;
+    // procsInCS_i, initially { P_j ∈ R_i | state_j = InCS } in the (safe) initial configuration
+    this.procsInCS = new Set(this.R.filter((j) => ctx.initial[j] === 'InCS'));
+    const mx = settings.mx({
+      id: ctx.id,
+      n: ctx.n,
+      endpoint: ctx.endpoint.channel('mx'),
+      initial: Object.freeze(Array.from({ length: ctx.n }, () => 'OutCS' as const)),
+    });
+    if (mx.takesRequest || mx.id !== ctx.id || mx.state !== 'OutCS') {
+      void mx.close();
+      throw new ConfigurationError(
+        `mutin: mx must be a plain mutual exclusion factory (no request) that starts every process ` +
+          `OutCS; for P${ctx.id} it made P${mx.id} ${mx.state}${mx.takesRequest ? ' taking a request' : ''}`,
+      );
+    }
+    this.mx = mx;
+    this.#offMx = mx.on('error', (e) => this.reportError(e));
+    this.#off = mutinProtocol.listen(
+      ctx.endpoint,
+      (from, msg) => this.#onMessage(from, msg),
+      (err) => this.reportError(err),
+    );
+    const mxInspect = (mx as { inspect?: unknown }).inspect;
+    if (typeof mxInspect === 'function') {
+      this.inspect = () => ({
+        state: this.state,
+        pending: this.pending,
+        phase: this.#phase,
+        reqCnt: this.reqCnt,
+        procsInCS: sorted(this.procsInCS),
+        currentInCS: sorted(this.currentInCS),
+        ackFrom: sorted(this.ackFrom),
+        responseAgainTo: this.responseAgainTo,
+        respAgainReqCnt: this.respAgainReqCnt,
+        mx: (mxInspect as () => unknown).call(mx),
+      });
+    }
+  }
+
+  /**
+   * Exit() (Algorithm 1): mx.Entry(); Query Q_i; wait until |currentInCS_i| ≥ l+1; Acquire Q_i;
+   * wait until ackFrom_i = Q_i; mx.Exit(); state_i := OutCS.
+   *
+   * Abortable while waiting for mx and while waiting for l+1 processes InCS (mx is released,
+   * the state stays InCS); once the Acquire messages are out the exit is committed and completes.
+   */
+  protected async doExit(signal: AbortSignal | undefined): Promise<void> {
+    // mx.Entry();
+    this.#phase = 'mx.Entry';
+    try {
+      await this.mx.entry({ signal });
+    } catch (err) {
+      this.#phase = 'idle';
+      throw err;
+    }
+    this.#throwIfClosed();
+    // reqCnt_i := reqCnt_i + 1; currentInCS_i := ∅; for-each P_j ∈ Q_i send ⟨Query, reqCnt_i, P_i⟩
+    this.#phase = 'query';
+    this.reqCnt++;
+    this.currentInCS = new Set();
+    const enough = new Deferred();
+    this.#enough = enough;
+    for (const j of this.Q) this.#send(j, { type: 'Query', reqCnt: this.reqCnt });
+    // wait until (|currentInCS_i| ≥ l + 1);
+    const offAbort = onAbort(signal, (reason) => {
+      if (enough.settled) return;
+      this.#enough = null;
+      enough.reject(abortErrorFor('MUTIN Exit()', reason));
+    });
+    try {
+      await enough.promise;
+    } catch (err) {
+      if (!this.closed) {
+        // give back the serialization lock: nothing was retracted, we are still InCS
+        reach('mutin:exit-aborted');
+        this.#phase = 'mx.Exit';
+        await this.mx.exit();
+        this.#phase = 'idle';
+      }
+      throw err;
+    } finally {
+      offAbort();
+    }
+    this.#throwIfClosed();
+    // ackFrom_i := ∅; for-each P_j ∈ Q_i send ⟨Acquire, P_i⟩; wait until (ackFrom_i = Q_i);
+    this.#phase = 'acquire';
+    this.ackFrom = new Set();
+    const acked = new Deferred();
+    this.#acked = acked;
+    for (const j of this.Q) this.#send(j, { type: 'Acquire' });
+    await acked.promise;
+    this.#throwIfClosed();
+    // mx.Exit();  /* state_i = OutCS */
+    this.#phase = 'mx.Exit';
+    await this.mx.exit();
+    this.#phase = 'idle';
+    this.setState('OutCS');
+  }
+
+  /**
+   * Entry() (Algorithm 1): for-each P_j ∈ Q_i send ⟨Release, P_i⟩; state_i := InCS. Never
+   * blocks (an abort signal has nothing to withdraw).
+   */
+  protected async doEntry(): Promise<void> {
+    for (const j of this.Q) this.#send(j, { type: 'Release' });
+    this.setState('InCS');
+  }
+
+  protected async doClose(): Promise<void> {
+    this.#off();
+    this.#offMx();
+    this.#enough?.reject(new AbortError('MUTIN closed while waiting for l+1 processes InCS'));
+    this.#acked?.reject(new AbortError('MUTIN closed while waiting for Ack messages'));
+    this.#enough = null;
+    this.#acked = null;
+    await this.mx.close();
+  }
+
+  #throwIfClosed(): void {
+    if (this.closed) throw new AbortError(`MUTIN P${this.id} was closed during Exit()`);
+  }
+
+  #send(to: ProcessId, msg: MutinProtocolMessage): void {
+    if (!this.closed) this.#endpoint.send(to, msg);
+  }
+
+  /** wait until (|currentInCS_i| ≥ l + 1) — re-checked whenever currentInCS_i grows. */
+  #checkEnough(by: 'Response1' | 'Response2'): void {
+    if (this.#enough !== null && this.currentInCS.size >= this.l + 1) {
+      if (by === 'Response2') reach('mutin:response2-unblocks');
+      const d = this.#enough;
+      this.#enough = null;
+      d.resolve();
+    }
+  }
+
+  /** Why a message cannot have come from a correct peer, or null. */
+  #invalid(from: ProcessId, msg: MutinProtocolMessage): string | null {
+    switch (msg.type) {
+      case 'Query':
+      case 'Acquire':
+      case 'Release':
+        return this.#inR.has(from) ? null : `${msg.type} from P${from}, which is not in R_${this.id}`;
+      case 'Ack':
+        return this.#inQ.has(from) ? null : `Ack from P${from}, which is not in Q_${this.id}`;
+      case 'Response1':
+      case 'Response2': {
+        if (!this.#inQ.has(from)) return `${msg.type} from P${from}, which is not in Q_${this.id}`;
+        const bad = msg.procsInCS.find((p) => p >= this.#n);
+        return bad === undefined ? null : `${msg.type} from P${from} names process ${bad} (n = ${this.#n})`;
+      }
+    }
+  }
+
+  /** Algorithm 2: the message handlers (atomic). */
+  #onMessage(from: ProcessId, msg: MutinProtocolMessage): void {
+    const invalid = this.#invalid(from, msg);
+    if (invalid !== null) {
+      this.reportError(new ProtocolError(`mutin: dropped ${invalid}`, { from }));
+      return;
+    }
+    switch (msg.type) {
+      case 'Query':
+        // send ⟨Response1, procsInCS_i, reqCnt, P_i⟩ to P_j; remember P_j for a Response2
+        this.#send(from, { type: 'Response1', procsInCS: sorted(this.procsInCS), reqCnt: msg.reqCnt });
+        this.responseAgainTo = from;
+        this.respAgainReqCnt = msg.reqCnt;
+        return;
+      case 'Response1':
+        if (this.reqCnt === msg.reqCnt) {
+          for (const p of msg.procsInCS) this.currentInCS.add(p);
+          this.#checkEnough('Response1');
+        } else reach('mutin:stale-response');
+        return;
+      case 'Acquire':
+        // procsInCS_i := procsInCS_i \ {P_j}; send ⟨Ack, P_i⟩ to P_j
+        this.procsInCS.delete(from);
+        this.#send(from, { type: 'Ack' });
+        this.responseAgainTo = null;
+        this.respAgainReqCnt = 0;
+        return;
+      case 'Ack':
+        this.ackFrom.add(from);
+        if (this.#acked !== null && this.ackFrom.size === this.Q.length) {
+          const d = this.#acked;
+          this.#acked = null;
+          d.resolve();
+        }
+        return;
+      case 'Release':
+        // procsInCS_i := procsInCS_i ∪ {P_j}; answer the pending Query once more
+        this.procsInCS.add(from);
+        if (this.responseAgainTo !== null) {
+          reach('mutin:response2-sent');
+          this.#send(this.responseAgainTo, {
+            type: 'Response2',
+            procsInCS: sorted(this.procsInCS),
+            reqCnt: this.respAgainReqCnt,
+          });
+          this.responseAgainTo = null;
+          this.respAgainReqCnt = 0;
+        }
+        return;
+      case 'Response2':
+        if (this.reqCnt === msg.reqCnt) {
+          for (const p of msg.procsInCS) this.currentInCS.add(p);
+          this.#checkEnough('Response2');
+        } else reach('mutin:stale-response');
+        return;
+    }
+  }
+}
