@@ -63,6 +63,7 @@ export interface RicartAgrawalaSnapshot {
   readonly highest: number;
   /** Timestamp of the current request (−1 when none). */
   readonly request: number;
+  /** True while `entry` waits for replies. */
   readonly requesting: boolean;
   /** Processes whose REPLY for the current request arrived. */
   readonly replies: readonly ProcessId[];
@@ -101,6 +102,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
     );
   }
 
+  /** Every protocol variable (for schedule exploration and debugging). */
   inspect(): RicartAgrawalaSnapshot {
     const replies: ProcessId[] = [];
     const deferred: [ProcessId, number][] = [];

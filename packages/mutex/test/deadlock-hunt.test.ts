@@ -4,7 +4,11 @@
  * order 2 (n = 7) and the 3×3 grid (n = 9): half under uniform(0.1, 2) delays, half under
  * exponential(1), every process requesting 2 times with short think and hold times (0.5) so that
  * requests collide. Any violation or stuck process fails with the seed and a replayable trace.
- * Fairness is measured on the same runs: how many requests invoked later entered first.
+ * Fairness is measured on the same runs: how many requests of other processes, invoked after a
+ * request's REQUESTs had reached all its arbiters, entered before it (bound n − 1, proved in
+ * `fairnessProbe`); the naive count (every later invocation) is reported too — it is not bounded,
+ * since a slow REQUEST lets any number of later requests pass (the nightly run saw 7 on the
+ * 7-process plane, seed 96476).
  *
  * The hunt has teeth: the commonly paraphrased rule (FAILED only against the holder, no FAILED to
  * a displaced head) deadlocks within the first seeds of the same hunt.
@@ -17,7 +21,7 @@ import { type DelayModel, exponentialDelay, uniformDelay } from '@critsec/transp
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa } from '../src/index.js';
 import { maekawaWithRules } from '../src/maekawa.js';
-import { maxOvertakes } from './helpers.js';
+import { fairnessProbe, maxOvertakes } from './helpers.js';
 
 const SEEDS = Number(process.env.MUTEX_HUNT_SEEDS ?? 10_000);
 const DELAYS: readonly DelayModel[] = [uniformDelay(0.1, 2), exponentialDelay(1)];
@@ -38,7 +42,7 @@ describe('Maekawa deadlock hunt', () => {
   });
 
   for (const [label, coterie] of CONFIGS) {
-    it(`${label}: ${SEEDS} seeds under random delays, 0 violations, 0 stuck processes, overtakes ≤ n − 1`, async () => {
+    it(`${label}: ${SEEDS} seeds under random delays, 0 violations, 0 stuck processes, fairness bound n − 1`, async () => {
       const setup: CSComplianceSetup = {
         it: () => {},
         name: `maekawa-hunt-${coterie.description}`,
@@ -49,18 +53,27 @@ describe('Maekawa deadlock hunt', () => {
       let entries = 0;
       let messages = 0;
       let overtakes = 0;
+      let naive = 0;
       for (let s = 0; s < SEEDS; s++) {
+        const seed = 1 + s;
         const delay = DELAYS[s % DELAYS.length]!;
-        const r = await runSeed(setup, 1 + s, delay, WORKLOAD);
+        const probe = fairnessProbe();
+        const cluster = createCluster({ factory: probe.wrap(setup.factory), spec: setup.spec, seed, delay });
+        probe.attach(cluster.net);
+        const r = await runWorkload(cluster, WORKLOAD);
+        // on failure, the suite's runSeed replays the seed with a trace and throws naming both
+        if (!r.ok || cluster.errors.length > 0) await runSeed(setup, seed, delay, WORKLOAD);
+        expect(r.ok).toBe(true);
         entries += r.entries;
         messages += r.messages.sent;
-        overtakes = Math.max(overtakes, maxOvertakes(r.records));
+        overtakes = Math.max(overtakes, probe.maxOvertakes(r.records));
+        naive = Math.max(naive, maxOvertakes(r.records));
       }
       expect(entries).toBe(SEEDS * coterie.n * WORKLOAD.rounds);
-      // fairness: no request is overtaken by more than n − 1 requests invoked after it
+      // fairness: once a request's REQUESTs have reached its arbiters, at most n − 1 later ones pass it
       expect(overtakes).toBeLessThanOrEqual(coterie.n - 1);
       summary.push(
-        `${label}: ${SEEDS} seeds, ${entries} entries, ${(messages / entries).toFixed(2)} messages per CS, 0 violations, 0 stuck, max overtakes ${overtakes} (n − 1 = ${coterie.n - 1})`,
+        `${label}: ${SEEDS} seeds, ${entries} entries, ${(messages / entries).toFixed(2)} messages per CS, 0 violations, 0 stuck; max overtakes ${overtakes} (bound n − 1 = ${coterie.n - 1}), counting every later invocation ${naive}`,
       );
     });
   }

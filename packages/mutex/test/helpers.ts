@@ -1,4 +1,4 @@
-import type { CSFactory, ProcessId } from '@critsec/core';
+import type { CSFactory, Endpoint, Message, ProcessId } from '@critsec/core';
 import { type Coterie, fromQuorums, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
 import type { InvocationRecord, SimCluster } from '@critsec/testing';
 import type { SimNetwork } from '@critsec/transport-sim';
@@ -71,8 +71,10 @@ export function maekawaOn(c: Coterie): CSFactory {
 }
 
 /**
- * Overtakes of each completed entry: entries of other processes invoked strictly later that
- * completed strictly earlier. Returns the maximum over the run.
+ * The naive overtaking count: for each completed entry, the entries of other processes invoked
+ * strictly later that completed strictly earlier. Returns the maximum over the run. Not bounded
+ * under asynchronous delays: while a request's REQUEST messages are still in flight, any number
+ * of later requests can go first (see {@link fairnessProbe} for the bounded measure).
  */
 export function maxOvertakes(records: readonly InvocationRecord[]): number {
   const entries = records.filter((r) => r.op === 'entry' && !r.aborted && !Number.isNaN(r.end));
@@ -83,6 +85,79 @@ export function maxOvertakes(records: readonly InvocationRecord[]): number {
     if (c > max) max = c;
   }
   return max;
+}
+
+/**
+ * Fairness measure of Maekawa's algorithm: for each completed entry A, the entries of other
+ * processes that were invoked after A's REQUEST had reached **every** arbiter of `Q_A` and still
+ * completed before A. Bound: n − 1, one per other process. Proof: such a request B of process j
+ * meets A at an arbiter k ∈ Q_j ∩ Q_A, where A is already queued or holds the lock. If B does not
+ * beat A's priority, k cannot grant B before A enters (the head wins; A relinquishes only to a
+ * request that beats it and stays ahead of B). If B beats A, B's LOCKED from k carries k's clock
+ * ≥ A's timestamp, so j's next request has a larger timestamp than A and cannot beat it.
+ *
+ * For Ricart–Agrawala ("arbiters" = every other process) the same measure is 0: a request B
+ * invoked after A's REQUEST reached j = B's process carries a larger timestamp, and A defers B.
+ *
+ * Wrap the factory with `wrap`, `attach` the cluster's network, run, then call `maxOvertakes`
+ * with the workload's records (workloads without aborts).
+ */
+export function fairnessProbe() {
+  // Maekawa's REQUEST carries its tag in `req`, Ricart–Agrawala's in `ts`
+  const tagOf = (msg: Message) => (msg.req ?? msg.ts) as number;
+  let net: SimNetwork | undefined;
+  /** `${process}@${time}` of an entry's REQUEST multicast → its tag. */
+  const tagAt = new Map<string, number>();
+  /** `${process}:${tag}` → the latest delivery time of one of its REQUESTs. */
+  const deliveredAt = new Map<string, number>();
+  const spy = (ep: Endpoint): Endpoint => ({
+    get self() {
+      return ep.self;
+    },
+    get peers() {
+      return ep.peers;
+    },
+    get path() {
+      return ep.path;
+    },
+    send(to: ProcessId, msg: Message) {
+      if (msg.type === 'REQUEST') tagAt.set(`${ep.self}@${net!.now}`, tagOf(msg));
+      ep.send(to, msg);
+    },
+    onMessage(fn: (from: ProcessId, msg: Message) => void) {
+      return ep.onMessage((from, msg) => {
+        if (msg.type === 'REQUEST') {
+          const key = `${from}:${tagOf(msg)}`;
+          deliveredAt.set(key, Math.max(deliveredAt.get(key) ?? 0, net!.now));
+        }
+        fn(from, msg);
+      });
+    },
+    channel: (name: string) => ep.channel(name),
+  });
+  return {
+    wrap:
+      (factory: CSFactory): CSFactory =>
+      (ctx) =>
+        factory({ ...ctx, endpoint: spy(ctx.endpoint) }),
+    attach: (network: SimNetwork) => {
+      net = network;
+    },
+    maxOvertakes(records: readonly InvocationRecord[]): number {
+      const entries = records.filter((r) => r.op === 'entry' && !r.aborted && !Number.isNaN(r.end));
+      let max = 0;
+      for (const a of entries) {
+        const tag = tagAt.get(`${a.process}@${a.start}`);
+        const delivered = tag === undefined ? undefined : deliveredAt.get(`${a.process}:${tag}`);
+        if (delivered === undefined)
+          throw new Error(`no REQUEST seen for P${a.process}'s entry at ${a.start}`);
+        let c = 0;
+        for (const b of entries) if (b.process !== a.process && b.start > delivered && b.end < a.end) c++;
+        if (c > max) max = c;
+      }
+      return max;
+    },
+  };
 }
 
 // ------------------------------------------------------------------ controlled-mode scripting
