@@ -13,7 +13,7 @@ import {
 } from '@critsec/core';
 import { type Coterie, checkCoterie } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
-import { MutinCS, type MutinQuorums } from './mutin.js';
+import { MutinCS, type MutinQuorums, type Response2Rule } from './mutin.js';
 
 /** Settings of {@link mutin}. */
 export interface MutinOptions {
@@ -27,6 +27,11 @@ export interface MutinOptions {
    * Default `maekawa({ coterie })` from `@critsec/mutex`.
    */
   readonly mx?: CSFactory;
+  /**
+   * When a quorum member answers a waiting leaver again: `'per-release'` (default, live) or the
+   * paper's literal `'once'`, which can deadlock — see {@link Response2Rule} and the README.
+   */
+  readonly response2?: Response2Rule;
 }
 
 /** A MUTIN(l) process: a plain CS object with the paper's variables readable (see `MutinCS`). */
@@ -168,9 +173,15 @@ export function mutin(options: MutinOptions): CSFactory {
   if (options.mx !== undefined && typeof options.mx !== 'function') {
     throw new ConfigurationError(`mutin: mx must be a mutual exclusion CSFactory, got ${typeof options.mx}`);
   }
+  const response2 = options.response2 ?? 'per-release';
+  if (response2 !== 'per-release' && response2 !== 'once') {
+    throw new ConfigurationError(
+      `mutin: response2 must be 'per-release' or 'once', got ${String(response2)}`,
+    );
+  }
   const mx = options.mx ?? maekawa({ coterie });
   return (ctx: ProcessContext): CSObject => {
     const quorums = validateMutin(l, coterie, ctx);
-    return new MutinCS(ctx, { l, quorums, mx });
+    return new MutinCS(ctx, { l, quorums, mx, response2 });
   };
 }

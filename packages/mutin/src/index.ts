@@ -20,5 +20,5 @@
  * @packageDocumentation
  */
 export { type Mutin, type MutinOptions, mutin, validateMutin } from './factory.js';
-export { MutinCS, type MutinQuorums, type MutinSettings } from './mutin.js';
+export { MutinCS, type MutinQuorums, type MutinSettings, type Response2Rule } from './mutin.js';
 export { type MutinProtocolMessage, mutinMessages, mutinProtocol } from './protocol.js';

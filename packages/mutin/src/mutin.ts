@@ -17,6 +17,17 @@
  * - The state flips to OutCS at the end of Exit() (after mx.Exit(), the paper's
  *   "/* state_i = OutCS *\/"), so that P_j ∈ procsInCS_i ⇒ state_j = InCS (Lemma 1) holds at
  *   every instant; it flips to InCS in Entry() right after the Release messages are sent.
+ *
+ * DEVIATION (liveness fix, see `Response2Rule`): Algorithm 2 clears responseAgainTo_i after the
+ * first Response2 ("it is sufficient for each process to send a Response2 message at most
+ * once", Sec. 4). That is not sufficient: the one Response2 can be spent on a Release the
+ * leaver already learned about through another member of its quorum, and a later Release that
+ * only this member sees is then never reported — the leaver waits forever although l+1
+ * processes are InCS (a deadlock the compliance suite finds, e.g. in (4,5)-GCS over majority(5),
+ * exponential delays, seed 2000019). By default responseAgainTo_i is kept until the leaver's
+ * Acquire (or the next Query) replaces it, so every Release that reaches a quorum member of a
+ * waiting leaver is reported. Each Release still triggers at most one Response2, so Lemma 3's
+ * count (≤ |Q_i| Response2 per Entry()) is unchanged. `response2: 'once'` keeps the paper's rule.
  */
 import {
   abortErrorFor,
@@ -47,11 +58,23 @@ export interface MutinQuorums {
   readonly R: readonly ProcessId[];
 }
 
+/**
+ * When a quorum member answers a waiting leaver again (Algorithm 2, receipt of Release):
+ *
+ * - `'per-release'` (default): at every Release until the leaver's Acquire (or a newer Query)
+ *   clears responseAgainTo_i — live; each Release still causes at most one Response2.
+ * - `'once'`: the paper's literal rule, responseAgainTo_i := nil after the first Response2 —
+ *   can deadlock (see the file header); kept to reproduce the paper.
+ */
+export type Response2Rule = 'per-release' | 'once';
+
 /** The settings one MUTIN(l) process runs with (validated by the `mutin` factory). */
 export interface MutinSettings {
   readonly l: number;
   readonly quorums: MutinQuorums;
   readonly mx: CSFactory;
+  /** Default `'per-release'`. */
+  readonly response2?: Response2Rule;
 }
 
 function sorted(s: ReadonlySet<ProcessId>): ProcessId[] {
@@ -85,10 +108,13 @@ export class MutinCS extends CSObjectBase {
   currentInCS = new Set<ProcessId>();
   /** ackFrom_i: the processes of Q_i that acknowledged the current Acquire. */
   ackFrom = new Set<ProcessId>();
-  /** responseAgainTo_i: who gets a Response2 at the next Release (nil = null). */
+  /** responseAgainTo_i: the waiting leaver that gets a Response2 at a Release (nil = null). */
   responseAgainTo: ProcessId | null = null;
   /** respAgainReqCnt_i: the reqCnt of responseAgainTo_i's Query. */
   respAgainReqCnt = 0;
+
+  /** See {@link Response2Rule}. */
+  readonly response2: Response2Rule;
 
   readonly #endpoint: Endpoint;
   readonly #inQ: ReadonlySet<ProcessId>;
@@ -105,6 +131,7 @@ export class MutinCS extends CSObjectBase {
   constructor(ctx: ProcessContext, settings: MutinSettings) {
     super(ctx.id, ctx.initial[ctx.id]!);
     this.l = settings.l;
+    this.response2 = settings.response2 ?? 'per-release';
     this.Q = settings.quorums.Q;
     this.R = settings.quorums.R;
     this.#inQ = new Set(this.Q);
@@ -301,7 +328,7 @@ export class MutinCS extends CSObjectBase {
         }
         return;
       case 'Release':
-        // procsInCS_i := procsInCS_i ∪ {P_j}; answer the pending Query once more
+        // procsInCS_i := procsInCS_i ∪ {P_j}; answer the pending Query again
         this.procsInCS.add(from);
         if (this.responseAgainTo !== null) {
           reach('mutin:response2-sent');
@@ -310,8 +337,11 @@ export class MutinCS extends CSObjectBase {
             procsInCS: sorted(this.procsInCS),
             reqCnt: this.respAgainReqCnt,
           });
-          this.responseAgainTo = null;
-          this.respAgainReqCnt = 0;
+          if (this.response2 === 'once') {
+            // the paper's rule: responseAgainTo_i := nil; respAgainReqCnt_i := 0 (see the header)
+            this.responseAgainTo = null;
+            this.respAgainReqCnt = 0;
+          }
         }
         return;
       case 'Response2':
