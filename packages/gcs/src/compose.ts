@@ -1,0 +1,217 @@
+/*
+ * compose(a, b) — Algorithm 3 of Kamei & Kakugawa, "Asynchronous message-passing distributed
+ * algorithm for the global critical section problem", IJNC 9(2), 2019, Section 5, in general
+ * form (correctness: Lemmas 5–9, Theorem 3).
+ *
+ *   Exit():  a.Exit();  /* state := OutCS *\/  b.Exit();
+ *   Entry(): b.Entry(); /* state := InCS *\/   a.Entry();
+ *
+ * With #G, #A, #B the numbers of processes InCS of the composite, of a and of b, every process
+ * keeps #A_i ≤ #G_i ≤ #B_i (Lemma 8's table), hence #A ≤ #G ≤ #B at all times. So if a solves
+ * (l_a, k_a) and b solves (l_b, k_b), the composite keeps l_a ≤ #G ≤ k_b: it solves the global
+ * (l_a, k_b)-CS problem whenever l_a < k_b, provided a, b and the composite start in the same
+ * (safe) configuration (Lemmas 5–7) — for (l,k)-GCS, a = MUTIN(l) and b = k-mutual exclusion.
+ * Liveness (Lemma 9) needs a.Entry() and b.Exit() never to block forever, as in MUTIN and its
+ * complement.
+ */
+import {
+  AbortError,
+  ConfigurationError,
+  type CSFactory,
+  type CSObject,
+  CSObjectBase,
+  type ProcessContext,
+} from '@critsec/core';
+
+/** Options of {@link compose}. */
+export interface ComposeOptions {
+  /**
+   * Channel names of the two inner objects on the process's endpoint (factories only).
+   * Default `['a', 'b']`; `gcs` uses `['lmin', 'kmex']`.
+   */
+  readonly channels?: readonly [string, string];
+}
+
+/** A CS object made by {@link compose}: Algorithm 3 over `a` and `b`. */
+export interface ComposedObject extends CSObject {
+  /** The object whose Exit() runs first (and Entry() last): the lower bound, e.g. `lmin`. */
+  readonly a: CSObject;
+  /** The object whose Entry() runs first (and Exit() last): the upper bound, e.g. `kmex`. */
+  readonly b: CSObject;
+  /**
+   * `{ state, pending, phase, a: a.inspect(), b: b.inspect() }` — present only when both inner
+   * objects have `inspect()` (used by the schedule explorer of `@critsec/testing`).
+   */
+  readonly inspect?: () => unknown;
+}
+
+type Phase = 'idle' | 'a.Exit' | 'b.Exit' | 'b.Entry' | 'a.Entry';
+
+function isCSObject(x: unknown): x is CSObject<unknown> {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as CSObject<unknown>).entry === 'function' &&
+    typeof (x as CSObject<unknown>).exit === 'function' &&
+    typeof (x as CSObject<unknown>).on === 'function'
+  );
+}
+
+/** One process of Algorithm 3, over two inner objects that start in its own state. */
+class ComposedCS extends CSObjectBase implements ComposedObject {
+  readonly a: CSObject;
+  readonly b: CSObject;
+  readonly inspect?: () => unknown;
+  readonly #offs: (() => void)[];
+  #phase: Phase = 'idle';
+
+  constructor(a: CSObject, b: CSObject) {
+    super(a.id, a.state);
+    this.a = a;
+    this.b = b;
+    this.#offs = [a.on('error', (e) => this.reportError(e)), b.on('error', (e) => this.reportError(e))];
+    const ia = (a as { inspect?: unknown }).inspect;
+    const ib = (b as { inspect?: unknown }).inspect;
+    if (typeof ia === 'function' && typeof ib === 'function') {
+      this.inspect = () => ({
+        state: this.state,
+        pending: this.pending,
+        phase: this.#phase,
+        a: (ia as () => unknown).call(a),
+        b: (ib as () => unknown).call(b),
+      });
+    }
+  }
+
+  /**
+   * Exit(): a.Exit() (abortable as a's is), then the state flips to OutCS, then b.Exit()
+   * (not abortable any more: the composite already left; it completes).
+   */
+  protected async doExit(signal: AbortSignal | undefined): Promise<void> {
+    this.#phase = 'a.Exit';
+    try {
+      await this.a.exit({ signal });
+    } catch (err) {
+      this.#phase = 'idle';
+      throw err;
+    }
+    this.setState('OutCS');
+    if (this.closed) throw new AbortError(`composite P${this.id} was closed during exit()`);
+    this.#phase = 'b.Exit';
+    await this.b.exit();
+    this.#phase = 'idle';
+  }
+
+  /**
+   * Entry(): b.Entry() (abortable as b's is), then the state flips to InCS, then a.Entry()
+   * (not abortable any more; it completes).
+   */
+  protected async doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
+    this.#phase = 'b.Entry';
+    try {
+      await this.b.entry({ signal });
+    } catch (err) {
+      this.#phase = 'idle';
+      throw err;
+    }
+    this.setState('InCS');
+    if (this.closed) throw new AbortError(`composite P${this.id} was closed during entry()`);
+    this.#phase = 'a.Entry';
+    await this.a.entry();
+    this.#phase = 'idle';
+  }
+
+  protected async doClose(): Promise<void> {
+    for (const off of this.#offs) off();
+    await Promise.all([this.a.close(), this.b.close()]);
+  }
+}
+
+function checkInner(which: 'a' | 'b', o: CSObject<unknown>, id: number, state: string): void {
+  if (o.takesRequest) {
+    throw new ConfigurationError(
+      `compose: inner object ${which} of P${id} takes a request; compose works on plain (Req = void) CS objects`,
+    );
+  }
+  if (o.id !== id || o.state !== state) {
+    throw new ConfigurationError(
+      `compose: inner object ${which} is P${o.id} ${o.state}, expected P${id} ${state} ` +
+        '(Algorithm 3 needs state_i = a.state_i = b.state_i initially, Lemma 5)',
+    );
+  }
+  if (o.pending !== null) {
+    throw new ConfigurationError(`compose: inner object ${which} of P${id} has a ${o.pending}() in flight`);
+  }
+}
+
+function composeObjects(a: CSObject<unknown>, b: CSObject<unknown>): ComposedObject {
+  checkInner('a', a, a.id, a.state);
+  checkInner('b', b, a.id, a.state);
+  return new ComposedCS(a as CSObject, b as CSObject);
+}
+
+function composeFactories(a: CSFactory<unknown>, b: CSFactory<unknown>, options: ComposeOptions): CSFactory {
+  const [chA, chB] = options.channels ?? ['a', 'b'];
+  if (typeof chA !== 'string' || typeof chB !== 'string' || chA === chB || chA === '' || chB === '') {
+    throw new ConfigurationError(
+      `compose: channels must be two different non-empty names, got ${JSON.stringify(options.channels)}`,
+    );
+  }
+  return (ctx: ProcessContext) => {
+    const oa = a({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint.channel(chA), initial: ctx.initial });
+    let ob: CSObject<unknown> | undefined;
+    try {
+      ob = b({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint.channel(chB), initial: ctx.initial });
+      const state = ctx.initial[ctx.id]!;
+      checkInner('a', oa, ctx.id, state);
+      checkInner('b', ob, ctx.id, state);
+      return new ComposedCS(oa as CSObject, ob as CSObject);
+    } catch (err) {
+      void oa.close();
+      void ob?.close();
+      throw err;
+    }
+  };
+}
+
+/**
+ * Algorithm 3 in general form (global-CS paper, Sec. 5): `exit` = `a.exit` then `b.exit`,
+ * `entry` = `b.entry` then `a.entry`. The composite's state flips right after the first inner
+ * call (and `statechange` fires then); the promise resolves after both.
+ *
+ * Guarantee (Lemmas 5–9): `#a ≤ #G ≤ #b` at all times, so with `a` solving (l_a, ·) and `b`
+ * solving (·, k_b) the composite solves the global (l_a, k_b)-CS problem when `l_a < k_b`. The
+ * (l,k)-GCS is `compose(mutin({ l }), kMutex({ k }))` — see {@link gcs}.
+ *
+ * - two **factories** → a factory; the inner objects get the same context, on the channels
+ *   `a` and `b` of the process's endpoint (or `options.channels`);
+ * - two **live objects** of the same process, in the same state → a composite object over them.
+ *
+ * Abort: an aborted call withdraws the first inner call (as that object allows) and leaves the
+ * state unchanged; once the first inner call completed, the state has flipped and the second
+ * runs to completion. `close()` closes both inner objects.
+ *
+ * @throws ConfigurationError if an inner object takes a request, does not start in the state
+ *   the initial configuration gives the process (Lemma 5), or the channel names are not two
+ *   different non-empty names; or if the arguments are neither two factories nor two objects.
+ */
+export function compose(a: CSFactory, b: CSFactory, options?: ComposeOptions): CSFactory;
+export function compose(a: CSObject, b: CSObject): ComposedObject;
+export function compose(
+  a: CSFactory | CSObject,
+  b: CSFactory | CSObject,
+  options: ComposeOptions = {},
+): CSFactory | ComposedObject {
+  if (typeof a === 'function' && typeof b === 'function') {
+    return composeFactories(a as CSFactory<unknown>, b as CSFactory<unknown>, options);
+  }
+  if (isCSObject(a) && isCSObject(b)) {
+    if (a.id !== b.id) {
+      throw new ConfigurationError(
+        `compose: the two objects belong to different processes (P${a.id}, P${b.id})`,
+      );
+    }
+    return composeObjects(a, b);
+  }
+  throw new ConfigurationError('compose: expected two CS factories or two CS objects of the same process');
+}
