@@ -159,7 +159,7 @@ describe('compose(a, b) — Algorithm 3 in general form', () => {
     expect(g.state).toBe('InCS');
     await g.close();
     await expect((g as ComposedObject).a.entry()).rejects.toMatchObject({ code: 'CSMIC' });
-    expect(h.inspect).toBeUndefined(); // centralMutex has no inspect()
+    expect((h as ComposedObject).inspect).toBeUndefined(); // centralMutex has no inspect()
   });
 
   it('keeps #a ≤ #G ≤ #b for user-written objects: Co-(central) ∘ unrestricted is the (n−1, n)-CS', async () => {
