@@ -544,7 +544,9 @@ class MaekawaMutex extends CSObjectBase {
   }
 
   #grantNext(): void {
+    // unlock (Fig. 6 F.3–F.4: lock_ps and inquired_ps lose the holder), then lock for the head
     this.#grantedTo = NONE;
+    this.#inquired = false;
     if (this.#queue.size === 0) return;
     const p = this.#queue.headPid;
     const req = this.#queue.headTs;

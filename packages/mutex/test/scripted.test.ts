@@ -163,6 +163,28 @@ describe('Maekawa rare rules, scripted (controlled mode)', () => {
     expect(c.objects[2]!.state).toBe('InCS');
   });
 
+  it('an arbiter whose inquirer withdrew forgets the INQUIRE when its holder releases', async () => {
+    const c = controlled();
+    const p2 = c.objects[2]!.entry();
+    await c.net.settle();
+    await deliverAll(c.net); // P2 holds arbiters 0, 2, 3 and is InCS
+    await p2;
+    const ac = new AbortController();
+    const p1 = c.objects[1]!.entry({ signal: ac.signal });
+    p1.catch(() => {});
+    await c.net.settle();
+    await deliver(c.net, 1, 0, 'REQUEST'); // P1 beats P2: INQUIRE to P2 (ignored: P2 is InCS)
+    expect(inspectM(c, 0).arbiter.inquired).toBe(true);
+    ac.abort('gone');
+    await deliverAll(c.net); // P1's RELEASE empties arbiter 0's queue
+    expect(inspectM(c, 0).arbiter).toMatchObject({ grantedTo: 2, queue: [] });
+    await c.objects[2]!.exit();
+    await deliverAll(c.net);
+    for (const k of [0, 1, 2, 3]) {
+      expect(inspectM(c, k).arbiter).toEqual({ grantedTo: -1, grantedReq: 0, inquired: false, queue: [] });
+    }
+  });
+
   it('a relinquished lock returns to its holder when the request that caused the INQUIRE was withdrawn', async () => {
     const c = controlled();
     const order: number[] = [];
