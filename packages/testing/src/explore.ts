@@ -19,6 +19,10 @@ export interface ExploreOptions<Req = void> {
   readonly request?: (rng: Rng, id: ProcessId, round: number) => Req;
   /** Stop after this many complete schedules (default 10,000). */
   readonly maxSchedules?: number;
+  /** Stop after visiting this many states (default unbounded). */
+  readonly maxStates?: number;
+  /** Stop after this much wall-clock time, in milliseconds (default unbounded): a budget, not a measurement. */
+  readonly maxMillis?: number;
   /** Deduplicate visited states by fingerprint when every object is {@link Inspectable} (default true). */
   readonly dedup?: boolean;
 }
@@ -36,7 +40,7 @@ export interface ExploreResult {
   readonly schedules: number;
   /** Distinct states visited (with dedup), else interior nodes visited. */
   readonly states: number;
-  /** Whether the whole schedule space was explored within the caps. */
+  /** Whether the whole schedule space was explored within the caps (schedules, states, time). */
   readonly exhaustive: boolean;
   /** Whether states were deduplicated. */
   readonly deduplicated: boolean;
@@ -104,6 +108,9 @@ function fingerprint<Req>(live: Live<Req>): string | null {
  */
 export async function exploreSchedules<Req>(options: ExploreOptions<Req>): Promise<ExploreResult> {
   const maxSchedules = options.maxSchedules ?? 10_000;
+  const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
+  const deadline =
+    options.maxMillis === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.maxMillis;
   const seen = new Set<string>();
   const failures: ExploreFailure[] = [];
   let schedules = 0;
@@ -156,6 +163,7 @@ export async function exploreSchedules<Req>(options: ExploreOptions<Req>): Promi
       else seen.add(fp);
     }
     states++;
+    if (states >= maxStates || Date.now() > deadline) capped = true;
     for (let c = 0; c < pending.length; c++) {
       if (capped) return;
       const next = c === 0 ? live : await replay(path);

@@ -24,6 +24,11 @@ describe('the correct reference (central coordinator) passes the compliance suit
   });
 });
 
+describe('an object whose calls complete without waiting (n = 1) is judged fairly', () => {
+  // with a single process, entering without asking anybody is correct mutual exclusion
+  csCompliance({ it, name: 'alone', factory: unsafeMutex(), spec: mutexSpec(1), seeds: 20 });
+});
+
 /** Collects the tests a suite registers, so this file can run them and inspect their failures. */
 function collect<Req>(setup: Omit<CSComplianceSetup<Req>, 'it'>) {
   const tests = new Map<string, () => Promise<void>>();
@@ -207,6 +212,16 @@ describe('exhaustive exploration (controlled mode)', () => {
     expect(r.failures).toEqual([]);
     expect(r.exhaustive).toBe(true);
     expect(r.schedules).toBeGreaterThan(100);
+  });
+
+  it('stops at a state or time budget and says it was not exhaustive', async () => {
+    const r = await exploreSchedules({
+      cluster: { factory: centralMutex(), spec: mutexSpec(3) },
+      rounds: 1,
+      maxStates: 50,
+    });
+    expect(r.exhaustive).toBe(false);
+    expect(r.states).toBe(50);
   });
 
   it('finds the violation of the unsafe object and the deadlock of the silent one', async () => {

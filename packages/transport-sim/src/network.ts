@@ -582,6 +582,9 @@ export class SimNetwork {
     if (!(to >= 0 && to < this.n && Number.isInteger(to))) {
       throw new TransportError(`P${from} sent to unknown process ${String(to)}; ids are 0..${this.n - 1}`);
     }
+    if (typeof msg !== 'object' || msg === null || typeof msg.type !== 'string') {
+      throw new TransportError(`P${from} sent a message without a string 'type': ${String(msg)}`);
+    }
     if (this.#serialize) msg = JSON.parse(JSON.stringify(msg)) as Message;
     this.#sent++;
     this.#byChannel.set(channel, (this.#byChannel.get(channel) ?? 0) + 1);

@@ -198,6 +198,7 @@ describe('counters, errors and bad input', () => {
     const net = new SimNetwork({ n: 2 });
     expect(() => net.endpoint(0).send(5, { type: 'X' })).toThrow(/unknown process 5/);
     expect(() => net.endpoint(9)).toThrow(/ids are 0..1/);
+    expect(() => net.endpoint(0).send(1, null as unknown as Message)).toThrow(/without a string 'type'/);
     expect(() => new SimNetwork({ n: 0 })).toThrow(/positive integer/);
     expect(() => net.schedule(-1, () => {})).toThrow(/≥ 0/);
     expect(() => parseDelay('gaussian:1')).toThrow(
