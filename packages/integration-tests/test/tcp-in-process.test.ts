@@ -42,6 +42,29 @@ describe('the compliance workload over TCP/TLS on loopback, one process, safety 
   }
 });
 
+describe('calls withdrawn at random (abort) over TCP/TLS', () => {
+  for (const c of [maekawaCase(5), gcsCase(5, 1, 3), gcsCase(9, 2, 5)]) {
+    it(`${c.name}: aborted entries and exits leave the protocol consistent; every process completes`, async () => {
+      const cluster = track(await createTcpCluster({ factory: c.factory, spec: c.spec, initial: c.initial }));
+      const r = await runRealtimeWorkload(cluster, {
+        rounds: 20,
+        thinkMs: 2,
+        holdMs: 1,
+        seed: 5,
+        abort: { probability: 0.3, withinMs: 3 },
+      });
+      console.log(describeRun(c.name, r));
+      expect(r.failure).toBeNull();
+      expect(r.violations).toEqual([]);
+      expect(r.entries).toEqual(new Array(c.spec.n).fill(20));
+      expect(r.exits).toEqual(new Array(c.spec.n).fill(20));
+      expect(r.aborted).toBeGreaterThan(0);
+      await quiesce(cluster);
+      expect(cluster.errors).toEqual([]);
+    });
+  }
+});
+
 describe('the harness bites (broken objects from @critsec/testing over TCP)', () => {
   it('unsafeMutex: the monitor reports violations', async () => {
     const cluster = track(await createTcpCluster({ factory: unsafeMutex(), spec: mutexSpec(3) }));

@@ -34,7 +34,7 @@ export interface OsClusterOptions {
   /** Default: this package's cycling workload module; `null`: the launcher's default rounds workload. */
   readonly workloadModule?: string | null;
   readonly transport?: ClusterConfig['transport'];
-  /** Abort the run after this long, ms (default 60 000). */
+  /** Abort the run after this long, ms (default 45 000, inside the test timeout). */
   readonly timeoutMs?: number;
 }
 
@@ -72,7 +72,7 @@ export async function startOsCluster(o: OsClusterOptions): Promise<OsCluster> {
     const stderr: string[] = [];
     const run = launchCluster({
       configPath: config.path,
-      timeoutMs: o.timeoutMs ?? 60_000,
+      timeoutMs: o.timeoutMs ?? 45_000,
       onOutput: (id, stream, line) => {
         if (stream === 'stderr' && stderr.length < 50) stderr.push(`P${id}: ${line}`);
       },

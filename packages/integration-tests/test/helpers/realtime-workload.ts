@@ -27,6 +27,12 @@ export interface RealtimeWorkloadOptions<Req = void> {
   readonly timeoutMs?: number;
   /** Draws the request of each entry, for objects that take one. */
   readonly request?: (rng: Rng, id: ProcessId, round: number) => Req;
+  /**
+   * Withdraws a fraction of the counted calls (entries and exits): each is aborted with
+   * `probability`, after a delay uniform in [0, withinMs] ms; a withdrawn call is retried after
+   * a think (or hold) time. A call that completes before its abort fires counts as usual.
+   */
+  readonly abort?: { readonly probability: number; readonly withinMs: number };
   /** Called after every counted call completes. */
   readonly onProgress?: (completed: number, total: number) => void;
 }
@@ -53,6 +59,8 @@ export interface RealtimeWorkloadResult {
   /** Uncounted calls completed after a process's rounds, and calls withdrawn at the end. */
   readonly extraCalls: number;
   readonly withdrawn: number;
+  /** Counted calls withdrawn by the `abort` option (and retried). */
+  readonly aborted: number;
   readonly stuck: readonly StuckProcess[];
   /** State changes the monitor checked. */
   readonly stateChanges: number;
@@ -80,6 +88,7 @@ export async function runRealtimeWorkload<Req>(
   let completed = 0;
   let extraCalls = 0;
   let withdrawn = 0;
+  let aborted = 0;
   let failure: string | null = null;
   const violationsBefore = cluster.monitor.violations.length;
   const stepsBefore = cluster.monitor.steps;
@@ -101,7 +110,21 @@ export async function runRealtimeWorkload<Req>(
       await sleep(draw(op === 'entry' ? thinkMs : holdMs));
       if (allDone.signal.aborted || giveUp.signal.aborted || failure !== null) return;
       const counted = done[i]! < expected;
-      const signal = counted ? giveUp.signal : AbortSignal.any([allDone.signal, giveUp.signal]);
+      let withdraw: AbortController | undefined;
+      let withdrawTimer: NodeJS.Timeout | undefined;
+      if (counted && options.abort && rng.next() < options.abort.probability) {
+        const ac = new AbortController();
+        withdraw = ac;
+        withdrawTimer = setTimeout(
+          () => ac.abort(new Error('workload abort')),
+          rng.next() * options.abort.withinMs,
+        );
+      }
+      const signal = counted
+        ? withdraw
+          ? AbortSignal.any([withdraw.signal, giveUp.signal])
+          : giveUp.signal
+        : AbortSignal.any([allDone.signal, giveUp.signal]);
       const round = Math.floor(done[i]! / 2);
       const start = performance.now();
       try {
@@ -112,12 +135,18 @@ export async function runRealtimeWorkload<Req>(
           } else await (cs.entry as (o: object) => Promise<void>)({ signal });
         } else await cs.exit({ signal });
       } catch (err) {
+        if (isAbortError(err) && withdraw?.signal.aborted && !giveUp.signal.aborted) {
+          aborted++;
+          continue; // withdrawn by the workload: the state is unchanged; retry
+        }
         if (isAbortError(err) && signal.aborted) {
           if (!counted) withdrawn++;
           return;
         }
         failure ??= `P${i} ${op}() rejected: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`;
         return;
+      } finally {
+        clearTimeout(withdrawTimer);
       }
       if (!counted) {
         extraCalls++;
@@ -163,6 +192,7 @@ export async function runRealtimeWorkload<Req>(
     exits,
     extraCalls,
     withdrawn,
+    aborted,
     stuck,
     stateChanges: cluster.monitor.steps - stepsBefore,
     durationMs,
@@ -175,7 +205,7 @@ export function describeRun(name: string, r: RealtimeWorkloadResult): string {
   const e = r.entries.reduce((a, b) => a + b, 0);
   return (
     `${name}: ${e} counted entries (${r.entries.join('/')} per process), ${r.stateChanges} state changes checked, ` +
-    `${r.violations.length} violations, ${r.extraCalls} extra calls, ${r.withdrawn} withdrawn at the end, ` +
+    `${r.violations.length} violations, ${r.extraCalls} extra calls, ${r.withdrawn} withdrawn at the end, ${r.aborted} withdrawn and retried, ` +
     `${r.durationMs.toFixed(0)} ms, entry wait mean ${r.entryWaitMs.mean.toFixed(1)} / max ${r.entryWaitMs.max.toFixed(1)} ms`
   );
 }

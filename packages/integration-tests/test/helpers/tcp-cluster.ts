@@ -63,6 +63,8 @@ export async function freeLoopbackPorts(n: number): Promise<number[]> {
 export class LinkRecorder {
   readonly sent = new Map<string, string[]>();
   readonly delivered = new Map<string, string[]>();
+  /** Called after every recorded send (fault tests hook their chaos here). */
+  onSend: ((from: ProcessId, to: ProcessId) => void) | undefined;
 
   static key(from: ProcessId, to: ProcessId, channel: string): string {
     return `P${from}->P${to} ${channel}`;
@@ -91,6 +93,7 @@ export class LinkRecorder {
       send: (to, msg) => {
         inner.send(to, msg);
         this.#push(this.sent, LinkRecorder.key(self, to, path), msg);
+        this.onSend?.(self, to);
       },
       onMessage: (fn) => inner.onMessage(fn),
       channel: (name) => {
