@@ -7,7 +7,6 @@
  * `simulate`, with wall-clock waiting times in ms.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { distribution } from '@critsec/testing';
 import {
   type ClusterConfig,
   createLocalCluster,
+  freeLoopbackPorts,
   launchCluster,
   parseClusterConfig,
   readSharedLog,
@@ -119,23 +119,6 @@ export function clusterReplayCommand(s: ClusterRunSettings): string {
   return parts.join(' ');
 }
 
-async function freePorts(n: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const s = net.createServer();
-      await new Promise<void>((res, rej) => {
-        s.once('error', rej);
-        s.listen(0, '127.0.0.1', () => res());
-      });
-      servers.push(s);
-    }
-    return servers.map((s) => (s.address() as net.AddressInfo).port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  }
-}
-
 /** The member program and the Node flags to run it: the TypeScript source through tsx, or the build. */
 function memberEntry(): { entry: string; execArgv: string[] } {
   const here = import.meta.url;
@@ -209,7 +192,7 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
     } else {
       const ports =
         s.basePort === undefined
-          ? await freePorts(c.n)
+          ? await freeLoopbackPorts(c.n)
           : Array.from({ length: c.n }, (_, i) => s.basePort! + i);
       const certs = s.certs;
       const config: ClusterConfig = parseClusterConfig({

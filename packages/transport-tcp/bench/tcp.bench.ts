@@ -11,7 +11,6 @@
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import type { CSObject, Message } from '@critsec/core';
 import { createFactory as coordinatorMutex } from '../test/fixtures/coordinator-mutex.js';
 import {
   createDevCertificates,
+  freeLoopbackPorts,
   type TcpTransport,
   type TcpTransportOptions,
   tcpTransport,
@@ -32,22 +32,6 @@ interface Setup {
   ca: string;
   creds: { cert: string; key: string }[];
   insecure: boolean;
-}
-
-async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<net.Server>((resolve) => {
-          const s = net.createServer();
-          s.listen(0, '127.0.0.1', () => resolve(s));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
 }
 
 function transportFor(setup: Setup, self: number): TcpTransport {
@@ -91,7 +75,7 @@ async function child(setupPath: string): Promise<void> {
 
 async function twoProcesses(insecure: boolean): Promise<Record<string, number>> {
   const dir = mkdtempSync(join(tmpdir(), 'critsec-bench-'));
-  const ports = await freePorts(2);
+  const ports = await freeLoopbackPorts(2);
   const certs = await createDevCertificates(2);
   const setup: Setup = {
     peers: ports.map((port, id) => ({ id, host: '127.0.0.1', port })),
@@ -162,7 +146,7 @@ async function twoProcesses(insecure: boolean): Promise<Record<string, number>> 
 }
 
 async function csEntriesPerSecond(n: number, seconds: number): Promise<Record<string, number>> {
-  const ports = await freePorts(n);
+  const ports = await freeLoopbackPorts(n);
   const certs = await createDevCertificates(n);
   const setup: Setup = {
     peers: ports.map((port, id) => ({ id, host: '127.0.0.1', port })),

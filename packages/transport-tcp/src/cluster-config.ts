@@ -5,11 +5,11 @@
  * the bounds the shared-log check verifies.
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigurationError, type CSState, type ProcessId } from '@critsec/core';
 import * as v from 'valibot';
 import { createDevCertificates } from './certs.js';
+import { freeLoopbackPorts } from './ports.js';
 import type { TcpTransportOptions } from './tcp-transport.js';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
@@ -191,29 +191,12 @@ export interface LocalClusterOptions {
   readonly initial?: readonly CSState[];
   readonly bounds?: { l: number; k: number };
   readonly workload: ClusterConfig['workload'];
-  /** First port (ports `basePort … basePort+n-1`); default: free ports chosen by the OS. */
+  /** First port (ports `basePort … basePort+n-1`); default: free ports chosen by the OS ({@link freeLoopbackPorts}). */
   readonly basePort?: number;
   /** Plain TCP on loopback instead of mutual TLS (demos only). */
   readonly insecure?: boolean;
   readonly transport?: ClusterConfig['transport'];
   readonly readyTimeoutMs?: number;
-}
-
-async function freeLoopbackPorts(n: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const s = net.createServer();
-      await new Promise<void>((res, rej) => {
-        s.once('error', rej);
-        s.listen(0, '127.0.0.1', () => res());
-      });
-      servers.push(s);
-    }
-    return servers.map((s) => (s.address() as net.AddressInfo).port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  }
 }
 
 /**

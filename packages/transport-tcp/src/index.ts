@@ -67,6 +67,7 @@ export {
   type LaunchClusterOptions,
   launchCluster,
 } from './launcher.js';
+export { freeLoopbackPorts } from './ports.js';
 export {
   appendSharedLogRecord,
   checkSharedLog,

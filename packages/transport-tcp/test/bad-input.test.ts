@@ -3,17 +3,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Message, ProcessId } from '@critsec/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevCertificates, type TcpTransport, tcpTransport } from '../src/index.js';
-import {
-  collectWarnings,
-  devCerts,
-  freePorts,
-  helloFrame,
-  lone,
-  type RawConn,
-  rawConnect,
-  until,
-} from './helpers.js';
+import { createDevCertificates, freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
+import { collectWarnings, devCerts, helloFrame, lone, type RawConn, rawConnect, until } from './helpers.js';
 
 /**
  * P0 and P2 are real transports; P1 (and every intruder) is played by hand against P2's
@@ -30,7 +21,7 @@ const logger = collectWarnings();
 
 beforeAll(async () => {
   certs = await devCerts();
-  const ports = await freePorts(3);
+  const ports = await freeLoopbackPorts(3);
   [port0, , port2] = ports as [number, number, number];
   const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
   const mk = (self: ProcessId) =>

@@ -1,10 +1,9 @@
 import type { Message, ProcessId } from '@critsec/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TcpTransport, tcpTransport } from '../src/index.js';
+import { freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
 import {
   collectWarnings,
   devCerts,
-  freePorts,
   helloFrame,
   lone,
   rawConnect,
@@ -129,7 +128,7 @@ describe('fault tolerance: reliable FIFO across dropped connections', () => {
 describe('a restarted peer (fresh state)', () => {
   async function twoThenRestart(onPeerRestart: 'refuse' | 'reset') {
     const certs = await devCerts();
-    const ports = await freePorts(2);
+    const ports = await freeLoopbackPorts(2);
     const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
     const logger = collectWarnings();
     const mk = (self: ProcessId) =>

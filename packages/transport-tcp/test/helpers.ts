@@ -1,29 +1,12 @@
-import net from 'node:net';
 import type { Message, ProcessId } from '@critsec/core';
 import {
   type ClusterCertificates,
   createDevCertificates,
+  freeLoopbackPorts,
   type TcpTransport,
   type TcpTransportOptions,
   tcpTransport,
 } from '../src/index.js';
-
-/** Ports that were free a moment ago on 127.0.0.1 (the OS picks them). */
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: n },
-      () =>
-        new Promise<net.Server>((resolve) => {
-          const s = net.createServer();
-          s.listen(0, '127.0.0.1', () => resolve(s));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  return ports;
-}
 
 let certCache: Promise<ClusterCertificates> | undefined;
 /** One CA + 10 process certificates shared by the tests of a file. */
@@ -52,7 +35,7 @@ export async function startCluster(
   close(): Promise<void>;
 }> {
   const certs = await devCerts();
-  const ports = await freePorts(n);
+  const ports = await freeLoopbackPorts(n);
   const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
   const logger = collectWarnings();
   const transports = peers.map((p) =>
@@ -189,7 +172,7 @@ export async function lone(
   certs: ClusterCertificates;
 }> {
   const certs = await devCerts();
-  const ports = await freePorts(n);
+  const ports = await freeLoopbackPorts(n);
   const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
   const logger = collectWarnings();
   const t = tcpTransport({

@@ -1,7 +1,7 @@
 import { ConfigurationError, type Message, type ProcessId, TransportError } from '@critsec/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TcpTransport, tcpTransport } from '../src/index.js';
-import { collectWarnings, devCerts, freePorts, SeqChecker, startCluster, until } from './helpers.js';
+import { freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
+import { collectWarnings, devCerts, SeqChecker, startCluster, until } from './helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -46,7 +46,7 @@ describe('tcpTransport over mutual TLS on loopback', () => {
 
   it('buffers messages sent before the peers are up and delivers them once connected', async () => {
     const certs = await devCerts();
-    const ports = await freePorts(2);
+    const ports = await freeLoopbackPorts(2);
     const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
     const mk = (self: ProcessId) =>
       tcpTransport({
@@ -124,7 +124,7 @@ describe('tcpTransport over mutual TLS on loopback', () => {
   });
 
   it('insecure mode works on loopback and warns', async () => {
-    const ports = await freePorts(2);
+    const ports = await freeLoopbackPorts(2);
     const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
     const logger = collectWarnings();
     const ts: TcpTransport[] = [0, 1].map((self) => tcpTransport({ self, peers, insecure: true, logger }));

@@ -11,7 +11,6 @@
  * (sender, receiver, channel), the sequence of messages sent and the sequence delivered, so a
  * test can prove nothing was lost, duplicated or reordered above the transport.
  */
-import net from 'node:net';
 import {
   type CSFactory,
   type CSObject,
@@ -26,6 +25,7 @@ import { defaultInitial, SafetyMonitor } from '@critsec/testing';
 import {
   type ClusterCertificates,
   createDevCertificates,
+  freeLoopbackPorts,
   type TcpTransport,
   type TcpTransportOptions,
   tcpTransport,
@@ -39,24 +39,6 @@ let certificates: Promise<ClusterCertificates> | undefined;
 export function devCertificates(): Promise<ClusterCertificates> {
   certificates ??= createDevCertificates(MAX_N);
   return certificates;
-}
-
-/** `n` ports that were free a moment ago on 127.0.0.1 (the OS picks them: ephemeral, loopback only). */
-export async function freeLoopbackPorts(n: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    for (let i = 0; i < n; i++) {
-      const s = net.createServer();
-      await new Promise<void>((resolve, reject) => {
-        s.once('error', reject);
-        s.listen(0, '127.0.0.1', () => resolve());
-      });
-      servers.push(s);
-    }
-    return servers.map((s) => (s.address() as net.AddressInfo).port);
-  } finally {
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  }
 }
 
 /** Per (from, to, channel path): the messages in the order sent, and in the order delivered. */
