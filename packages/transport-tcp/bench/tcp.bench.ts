@@ -4,7 +4,7 @@
  *     round-trip latency (p50/p99), one-way latency (p50/p99; both processes read the same
  *     system clock), and messages/s of a one-way stream;
  *  2. CS entries per second at n = 5 over TCP/TLS in one process, with the coordinator-mutex
- *     test fixture standing in until Maekawa (@critsec/mutex) lands.
+ *     test fixture (Maekawa over TLS is measured by packages/integration-tests' benchmark).
  *
  * Run: npm run bench   (node --conditions=@critsec/source --import tsx bench/tcp.bench.ts)
  * Options: --quick (fewer samples).
@@ -209,7 +209,7 @@ async function main(): Promise<void> {
   );
   const cs = await csEntriesPerSecond(5, quick ? 2 : 5);
   console.log(
-    '\nCS entries per second, n = 5, one process, TLS (coordinator-mutex fixture; Maekawa pending):',
+    '\nCS entries per second, n = 5, one process, TLS (coordinator-mutex fixture; Maekawa: see packages/integration-tests bench):',
   );
   console.table({
     'coordinator mutex': {

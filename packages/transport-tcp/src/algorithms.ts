@@ -1,14 +1,18 @@
 /**
- * How a cluster process finds its algorithm: by name in {@link builtinClusterAlgorithms}, or by
- * a module path / package specifier. The module exports `createFactory(params, cluster)`
- * returning the {@link CSFactory} to run — the plug-in point for every CS object, including
- * users' own.
+ * How a cluster member finds its algorithm (issue #6): by name in a registry that its member
+ * program passes in (`runClusterNode({ algorithms })`; the `critsec` command passes its own), or
+ * else by module path / package specifier. Either way the result exports
+ * `createFactory(params, cluster)` returning the {@link CSFactory} to run — the plug-in point for
+ * every CS object, including users' own.
+ *
+ * This package has no registry of its own: it sits below every algorithm package (DESIGN.md 2),
+ * so it cannot name their algorithms; the programs above it (the CLI, your own) can.
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSFactory, type CSState } from '@critsec/core';
 
-/** What a cluster algorithm module exports. */
+/** What a cluster algorithm module exports (or a registry holds under a name). */
 export interface ClusterAlgorithmModule {
   /**
    * Makes the factory from the configuration's `params` (parsed JSON; validate it and throw
@@ -20,30 +24,36 @@ export interface ClusterAlgorithmModule {
   ): CSFactory<unknown> | CSFactory;
 }
 
-/** Where a named algorithm lives: a module specifier (and the export holding the module object, if not the module itself). */
-export interface ClusterAlgorithmEntry {
-  readonly module: string;
-  readonly export?: string;
-}
-
 /**
- * Algorithms runnable by name in a cluster configuration. Algorithm packages add their entries
- * here as they land (e.g. `maekawa` from `@critsec/mutex`, `gcs` from `@critsec/gcs`); until then
- * a configuration names a module path.
+ * Algorithms by the name a cluster configuration's `algorithm` gives them, as a member program
+ * passes them to {@link loadClusterAlgorithm} (and `runClusterNode({ algorithms })`).
  */
-export const builtinClusterAlgorithms: Readonly<Record<string, ClusterAlgorithmEntry>> = Object.freeze({});
+export type ClusterAlgorithmRegistry = Readonly<Record<string, ClusterAlgorithmModule>>;
 
 /**
- * Loads the algorithm module named by `algorithm`: a built-in name, an absolute path, or a
- * package specifier (relative paths must be resolved by the caller first).
- * @throws ConfigurationError when it cannot be imported or has no `createFactory`.
+ * Finds the algorithm module named by `algorithm`: the entry of that name in `registry` (own
+ * properties only), else the module imported from `algorithm` as an absolute path or a package
+ * specifier (relative paths must be resolved by the caller first) — its `createFactory` export,
+ * or its default export's.
+ *
+ * @param registry - the caller's algorithms by name (default: none, so only modules are loaded).
+ * @throws ConfigurationError when a registry entry has no `createFactory`, or the module cannot be
+ *   imported or exports no `createFactory`; the message lists the registry's names.
  */
 export async function loadClusterAlgorithm(
   algorithm: string,
-  registry: Readonly<Record<string, ClusterAlgorithmEntry>> = builtinClusterAlgorithms,
+  registry: ClusterAlgorithmRegistry = {},
 ): Promise<ClusterAlgorithmModule> {
-  const entry = Object.hasOwn(registry, algorithm) ? registry[algorithm]! : { module: algorithm };
-  const specifier = isAbsolute(entry.module) ? pathToFileURL(entry.module).href : entry.module;
+  if (Object.hasOwn(registry, algorithm)) {
+    const entry = registry[algorithm] as Partial<ClusterAlgorithmModule> | undefined;
+    if (typeof entry?.createFactory !== 'function') {
+      throw new ConfigurationError(
+        `algorithm '${algorithm}' of the registry has no createFactory(params, { n, initial }) returning a CS factory`,
+      );
+    }
+    return entry as ClusterAlgorithmModule;
+  }
+  const specifier = isAbsolute(algorithm) ? pathToFileURL(algorithm).href : algorithm;
   let mod: Record<string, unknown>;
   try {
     mod = (await import(specifier)) as Record<string, unknown>;
@@ -51,17 +61,15 @@ export async function loadClusterAlgorithm(
     const known = Object.keys(registry);
     throw new ConfigurationError(
       `cannot load algorithm '${algorithm}' (${specifier}): ${(err as Error).message}; ` +
-        `use a built-in name${known.length ? ` (${known.join(', ')})` : ' (none yet)'} or a module path exporting createFactory`,
+        `use ${known.length ? `a registered name (${known.join(', ')}) or ` : ''}` +
+        'a module path or package specifier exporting createFactory(params, { n, initial })',
       { cause: err },
     );
   }
-  const candidate = (entry.export === undefined ? mod : mod[entry.export]) as
-    | Partial<ClusterAlgorithmModule>
-    | undefined;
-  const fromDefault = (mod.default as Partial<ClusterAlgorithmModule> | undefined)?.createFactory;
-  if (typeof candidate?.createFactory === 'function') return candidate as ClusterAlgorithmModule;
-  if (entry.export === undefined && typeof fromDefault === 'function')
-    return mod.default as ClusterAlgorithmModule;
+  const candidate = mod as Partial<ClusterAlgorithmModule>;
+  if (typeof candidate.createFactory === 'function') return candidate as ClusterAlgorithmModule;
+  const fromDefault = mod.default as Partial<ClusterAlgorithmModule> | undefined;
+  if (typeof fromDefault?.createFactory === 'function') return fromDefault as ClusterAlgorithmModule;
   throw new ConfigurationError(
     `algorithm module ${specifier} does not export createFactory(params, { n, initial }) returning a CS factory`,
   );

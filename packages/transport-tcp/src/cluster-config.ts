@@ -1,8 +1,8 @@
 /**
  * Cluster configuration for running critsec as separate OS processes (issue #6; DESIGN.md 3.4,
- * 5): where each process listens, its certificate files, the algorithm (by registry name or
- * module path) and its parameters, the initial configuration, the workload, the shared log and
- * the bounds the shared-log check verifies.
+ * 5): where each process listens, its certificate files, the algorithm (a module path, or a
+ * name the member program's registry knows) and its parameters, the initial configuration, the
+ * workload, the shared log and the bounds the shared-log check verifies.
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -32,7 +32,10 @@ const clusterSchema = v.strictObject({
   /** CA certificate file (PEM), relative to the config file. */
   ca: v.optional(v.string()),
   insecure: v.optional(v.boolean()),
-  /** A registry name (see `clusterAlgorithms`) or a module path/specifier exporting `createFactory`. */
+  /**
+   * A module path (relative to the config file) or package specifier exporting `createFactory`,
+   * or a name in the registry of the member program (`runClusterNode({ algorithms })`).
+   */
   algorithm: v.pipe(v.string(), v.minLength(1)),
   params: v.optional(v.unknown()),
   initial: v.optional(v.array(v.picklist(['InCS', 'OutCS']))),
@@ -185,7 +188,7 @@ export interface LocalClusterOptions {
   /** Directory to write `cluster.json`, certificates and the shared log into (created). */
   readonly dir: string;
   readonly n: number;
-  /** Registry name or module path (absolute, or relative to `dir`) of the algorithm. */
+  /** The algorithm: a module path (absolute, or relative to `dir`), or a name the member program's registry knows. */
   readonly algorithm: string;
   readonly params?: unknown;
   readonly initial?: readonly CSState[];

@@ -1,6 +1,7 @@
 /**
  * Process entry of a cluster member: `node cluster-node.js --config cluster.json --id 3`.
- * Runs {@link runClusterNode}; sends progress and the final report to the launcher over IPC
+ * Runs {@link runClusterNode} (no registry: the configuration's `algorithm` is a module path or
+ * package specifier); sends progress and the final report to the launcher over IPC
  * when spawned by it, and prints the report as one JSON line prefixed `CRITSEC-REPORT ` on
  * stdout either way. Exit code 0 on success, 1 on failure (the error on stderr).
  */

@@ -8,7 +8,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
-import { loadClusterAlgorithm } from './algorithms.js';
+import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithms.js';
 import { loadClusterConfig, transportOptionsFor } from './cluster-config.js';
 import { SharedLogWriter } from './shared-log.js';
 import { type TcpLogger, tcpTransport } from './tcp-transport.js';
@@ -75,6 +75,12 @@ export interface RunClusterNodeOptions {
   readonly onProgress?: (p: ClusterNodeProgress) => void;
   /** Transport warnings (default `console`). */
   readonly logger?: TcpLogger | null;
+  /**
+   * Algorithms by name: a configuration's `algorithm` found here is used as it is; any other is
+   * imported as a module path (relative to the configuration file when it starts with `.`) or
+   * package specifier (see {@link loadClusterAlgorithm}). Default: none.
+   */
+  readonly algorithms?: ClusterAlgorithmRegistry;
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -85,6 +91,9 @@ function quantile(sorted: readonly number[], q: number): number {
 /**
  * Runs process `id` of the cluster described by `configPath` to completion and returns its
  * report. The CS object is created before the transport starts, so no message to it is lost.
+ * This is the member program's core: this package's `cluster-node` entry calls it with module
+ * paths only; a member program of your own (`launchCluster({ entry })`) can pass `algorithms`,
+ * a registry of the algorithms it knows by name (as the `critsec` CLI does).
  *
  * @throws ConfigurationError for a bad configuration or algorithm; TransportError when the
  * peers cannot be reached within `readyTimeoutMs`.
@@ -108,8 +117,10 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   transport.on('error', noteError);
   log.append('start');
 
-  const algorithm = config.algorithm.startsWith('.') ? loaded.resolve(config.algorithm) : config.algorithm;
-  const mod = await loadClusterAlgorithm(algorithm);
+  const registry = options.algorithms ?? {};
+  const named = config.algorithm;
+  const algorithm = named.startsWith('.') && !Object.hasOwn(registry, named) ? loaded.resolve(named) : named;
+  const mod = await loadClusterAlgorithm(algorithm, registry);
   const factory = mod.createFactory(config.params, { n: config.n, initial });
   const cs = factory({
     id,

@@ -22,9 +22,8 @@
  * @packageDocumentation
  */
 export {
-  builtinClusterAlgorithms,
-  type ClusterAlgorithmEntry,
   type ClusterAlgorithmModule,
+  type ClusterAlgorithmRegistry,
   loadClusterAlgorithm,
 } from './algorithms.js';
 export { Backoff, type ReconnectOptions } from './backoff.js';

@@ -16,7 +16,12 @@ import { appendSharedLogRecord, checkSharedLog, readSharedLog, type SharedLogChe
 export interface LaunchClusterOptions {
   /** Path of `cluster.json` (see `createLocalCluster`). */
   readonly configPath: string;
-  /** The member entry script (default: this package's `cluster-node` entry). */
+  /**
+   * The member entry script, run as `node <execArgv> <entry> --config <path> --id <id>` (default:
+   * this package's `cluster-node` entry, which loads the configuration's `algorithm` as a module
+   * path). A program of your own that calls `runClusterNode({ …, algorithms })` runs algorithms by
+   * name from its registry; it reports over IPC as `cluster-node` does (`critsec cluster` does this).
+   */
   readonly entry?: string;
   /** Node options for members (default: none for built JS; `--conditions=@critsec/source --import tsx` for TS sources). */
   readonly execArgv?: readonly string[];

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigurationError } from '@critsec/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as indexExports from '../src/index.js';
+import {
+  type ClusterAlgorithmRegistry,
+  createLocalCluster,
+  loadClusterAlgorithm,
+  readSharedLog,
+  runClusterNode,
+} from '../src/index.js';
+import { createFactory as coordinatorMutex } from './fixtures/coordinator-mutex.js';
+
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('loadClusterAlgorithm: a registry passed in by the caller, else a module', () => {
+  it('takes a registered name from the registry as it is, without importing anything', async () => {
+    const mod = { createFactory: coordinatorMutex };
+    await expect(loadClusterAlgorithm('coordinator', { coordinator: mod })).resolves.toBe(mod);
+  });
+
+  it('loads a module path when the name is not registered (own properties only)', async () => {
+    const path = join(fixtures, 'no-mutex.ts');
+    const mod = await loadClusterAlgorithm(path, { coordinator: { createFactory: coordinatorMutex } });
+    expect(typeof mod.createFactory).toBe('function');
+    // `toString` is on every object's prototype, not a registered name: it is taken as a module
+    // (which fails), never as Object.prototype.toString.
+    const err = await loadClusterAlgorithm('toString', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect((err as Error).message).toMatch(/toString/);
+    expect((err as Error).message).not.toMatch(/of the registry/);
+  });
+
+  it('names the registered algorithms when a name is neither registered nor importable', async () => {
+    const registry: ClusterAlgorithmRegistry = {
+      a: { createFactory: coordinatorMutex },
+      b: { createFactory: coordinatorMutex },
+    };
+    const err = await loadClusterAlgorithm('paxos', registry).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect((err as Error).message).toMatch(/cannot load algorithm 'paxos'/);
+    expect((err as Error).message).toMatch(/use a registered name \(a, b\) or a module path/);
+    // Without a registry the message offers module paths only.
+    await expect(loadClusterAlgorithm('paxos')).rejects.toThrow(/; use a module path or package specifier/);
+  });
+
+  it('refuses a registry entry or a module without createFactory', async () => {
+    const bad = { x: {} } as unknown as ClusterAlgorithmRegistry;
+    await expect(loadClusterAlgorithm('x', bad)).rejects.toThrow(/'x' of the registry has no createFactory/);
+    await expect(loadClusterAlgorithm(join(fixtures, 'cycling-workload.ts'))).rejects.toThrow(
+      /does not export createFactory/,
+    );
+  });
+
+  it('the package exports no registry of its own (it cannot name the algorithms above it)', () => {
+    expect(Object.keys(indexExports).filter((k) => /registry|builtin/i.test(k))).toEqual([]);
+  });
+});
+
+describe('runClusterNode({ algorithms }): a member program with its own registry', () => {
+  it('two members in one process run a registered algorithm named in the configuration', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'critsec-registry-'));
+    dirs.push(dir);
+    const loaded = await createLocalCluster({
+      dir,
+      n: 2,
+      algorithm: 'coordinator', // not a path: only the registry knows it
+      params: { coordinator: 1 },
+      workload: { rounds: 4 },
+      insecure: true,
+    });
+    const algorithms: ClusterAlgorithmRegistry = { coordinator: { createFactory: coordinatorMutex } };
+    const reports = await Promise.all(
+      [0, 1].map((id) => runClusterNode({ configPath: loaded.path, id, algorithms, logger: null })),
+    );
+    expect(reports.map((r) => [r.id, r.rounds, r.errors])).toEqual([
+      [0, 4, []],
+      [1, 4, []],
+    ]);
+    const { records } = readSharedLog(loaded.resolve(loaded.config.log));
+    expect(records.filter((r) => r.e === 'entry-done')).toHaveLength(8);
+    // Without the registry the same configuration is an unknown module.
+    await expect(runClusterNode({ configPath: loaded.path, id: 0, logger: null })).rejects.toThrow(
+      /cannot load algorithm 'coordinator'/,
+    );
+  }, 30_000);
+});
