@@ -6,21 +6,14 @@
  * check (sound: every violation it reports happened). The summary has the `--json` shape of
  * `simulate`, with wall-clock waiting times in ms.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { ConfigurationError, type ProcessId } from '@critsec/core';
 import { distribution } from '@critsec/testing';
-import {
-  type ClusterConfig,
-  createLocalCluster,
-  freeLoopbackPorts,
-  launchCluster,
-  parseClusterConfig,
-  readSharedLog,
-} from '@critsec/transport-tcp';
+import { createLocalCluster, launchCluster, readSharedLog } from '@critsec/transport-tcp';
 import {
   type ClusterInput,
   parseChoice,
@@ -180,39 +173,14 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
       workload,
       readyTimeoutMs: 60_000,
     };
-    let configPath: string;
-    if (s.certs === undefined) {
-      const loaded = await createLocalCluster({
-        dir,
-        n: c.n,
-        ...common,
-        ...(s.basePort === undefined ? {} : { basePort: s.basePort }),
-      });
-      configPath = loaded.path;
-    } else {
-      const ports =
-        s.basePort === undefined
-          ? await freeLoopbackPorts(c.n)
-          : Array.from({ length: c.n }, (_, i) => s.basePort! + i);
-      const certs = s.certs;
-      const config: ClusterConfig = parseClusterConfig({
-        version: 1,
-        n: c.n,
-        ca: join(certs, 'ca.pem'),
-        processes: ports.map((port, id) => ({
-          id,
-          host: '127.0.0.1',
-          port,
-          cert: join(certs, `p${id}.cert.pem`),
-          key: join(certs, `p${id}.key.pem`),
-        })),
-        ...common,
-        log: 'shared.log',
-      });
-      configPath = join(dir, 'cluster.json');
-      writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
-      writeFileSync(join(dir, 'shared.log'), '');
-    }
+    // fresh certificates in `dir`, or those of `--certs` (checked by resolveClusterRun)
+    const { path: configPath } = await createLocalCluster({
+      dir,
+      n: c.n,
+      ...common,
+      ...(s.basePort === undefined ? {} : { basePort: s.basePort }),
+      ...(s.certs === undefined ? {} : { certificateDir: s.certs }),
+    });
 
     const { entry, execArgv } = memberEntry();
     const run = launchCluster({

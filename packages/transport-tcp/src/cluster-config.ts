@@ -4,7 +4,7 @@
  * name the member program's registry knows) and its parameters, the initial configuration, the
  * workload, the shared log and the bounds the shared-log check verifies.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigurationError, type CSState, type ProcessId } from '@critsec/core';
 import * as v from 'valibot';
@@ -198,19 +198,42 @@ export interface LocalClusterOptions {
   readonly basePort?: number;
   /** Plain TCP on loopback instead of mutual TLS (demos only). */
   readonly insecure?: boolean;
+  /**
+   * A directory of existing certificates to use instead of making new ones: `ca.pem`, and
+   * `p<id>.cert.pem` / `p<id>.key.pem` for every id `0 … n-1` (the layout this function writes
+   * into `dir` itself). The configuration names them by absolute path.
+   */
+  readonly certificateDir?: string;
   readonly transport?: ClusterConfig['transport'];
   readonly readyTimeoutMs?: number;
 }
 
 /**
  * Writes a ready-to-run loopback cluster into `dir`: a fresh CA and per-process certificates
- * (keys with mode 0600), `cluster.json`, and an empty shared log. Returns the loaded
- * configuration.
+ * (keys with mode 0600; or the existing ones of `certificateDir`), `cluster.json`, and an empty
+ * shared log. Returns the loaded configuration.
  *
- * @throws ConfigurationError for an invalid resulting configuration.
+ * @throws ConfigurationError for an invalid resulting configuration, `certificateDir` together
+ *   with `insecure`, or a `certificateDir` without the files of every process.
  */
 export async function createLocalCluster(options: LocalClusterOptions): Promise<LoadedClusterConfig> {
   const { dir, n } = options;
+  const certDir = options.certificateDir === undefined ? undefined : resolve(options.certificateDir);
+  if (certDir !== undefined) {
+    if (options.insecure === true) {
+      throw new ConfigurationError('createLocalCluster: certificateDir and insecure exclude each other');
+    }
+    const names = [
+      'ca.pem',
+      ...Array.from({ length: n }, (_, i) => [`p${i}.cert.pem`, `p${i}.key.pem`]).flat(),
+    ];
+    const missing = names.filter((f) => !existsSync(join(certDir, f)));
+    if (missing.length > 0) {
+      throw new ConfigurationError(
+        `createLocalCluster: certificateDir ${certDir} lacks ${missing.slice(0, 4).join(', ')}${missing.length > 4 ? ', …' : ''}; it needs ca.pem and p<id>.cert.pem / p<id>.key.pem for ids 0 … ${n - 1}`,
+      );
+    }
+  }
   mkdirSync(dir, { recursive: true });
   const ports =
     options.basePort === undefined
@@ -220,6 +243,12 @@ export async function createLocalCluster(options: LocalClusterOptions): Promise<
   let ca: string | undefined;
   if (options.insecure === true) {
     for (let id = 0; id < n; id++) processes.push({ id, host: '127.0.0.1', port: ports[id]! });
+  } else if (certDir !== undefined) {
+    ca = join(certDir, 'ca.pem');
+    for (let id = 0; id < n; id++) {
+      const [cert, key] = [join(certDir, `p${id}.cert.pem`), join(certDir, `p${id}.key.pem`)];
+      processes.push({ id, host: '127.0.0.1', port: ports[id]!, cert, key });
+    }
   } else {
     const certs = await createDevCertificates(n);
     writeFileSync(join(dir, 'ca.pem'), certs.ca);

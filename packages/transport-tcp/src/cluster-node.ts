@@ -7,12 +7,24 @@
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSObject,
+  type Endpoint,
+  isAbortError,
+  type Message,
+  type ProcessId,
+} from '@critsec/core';
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithms.js';
 import { loadClusterConfig, transportOptionsFor } from './cluster-config.js';
 import { SharedLogWriter } from './shared-log.js';
 import { type TcpLogger, tcpTransport } from './tcp-transport.js';
-import { type ClusterWorkload, type ClusterWorkloadContext, roundsWorkload } from './workload.js';
+import {
+  type ClusterWorkload,
+  type ClusterWorkloadChannel,
+  type ClusterWorkloadContext,
+  roundsWorkload,
+} from './workload.js';
 
 async function loadWorkload(spec: string): Promise<ClusterWorkload> {
   const specifier = isAbsolute(spec) ? pathToFileURL(spec).href : spec;
@@ -36,6 +48,8 @@ export interface ClusterNodeProgress {
   readonly event: 'ready' | 'entry-done' | 'exit-done' | 'rounds-done';
   /** The round (1-based) for CS events. */
   readonly round?: number;
+  /** `false` for a call the workload made with `counted: false` (absent otherwise). */
+  readonly counted?: false;
 }
 
 /** What a node reports when it finishes. */
@@ -47,7 +61,7 @@ export interface ClusterNodeReport {
   readonly rounds: number;
   /** Wall-clock duration of the workload, ms. */
   readonly durationMs: number;
-  /** Time from `entry()` called to resolved, ms. */
+  /** Time from `entry()` called to resolved, ms, of counted entries (nearest-rank percentiles). */
   readonly entryWaitMs: { readonly p50: number; readonly p99: number; readonly max: number };
   /** Messages to / from other processes (the session layer's counts, summed over peers). */
   readonly messages: {
@@ -81,11 +95,41 @@ export interface RunClusterNodeOptions {
    * package specifier (see {@link loadClusterAlgorithm}). Default: none.
    */
   readonly algorithms?: ClusterAlgorithmRegistry;
+  /**
+   * The workload to run, in place of the configuration's `workload.module` (default: that
+   * module, else {@link roundsWorkload}) — for a member program that brings its own.
+   */
+  readonly workload?: ClusterWorkload;
 }
 
+/** The nearest-rank `q`-quantile of ascending `sorted` (0 when empty). */
 function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/** `endpoint`, holding what arrives before the first handler subscribes and handing it to that handler. */
+function heldChannel(endpoint: Endpoint): ClusterWorkloadChannel {
+  let held: [ProcessId, Message][] | undefined = [];
+  const handlers = new Set<(from: ProcessId, msg: Message) => void>();
+  endpoint.onMessage((from, msg) => {
+    if (held !== undefined) held.push([from, msg]);
+    else for (const fn of handlers) fn(from, msg);
+  });
+  return {
+    self: endpoint.self,
+    peers: endpoint.peers,
+    send: (to, msg) => endpoint.send(to, msg),
+    onMessage(fn) {
+      handlers.add(fn);
+      const early = held;
+      held = undefined;
+      for (const [from, msg] of early ?? []) fn(from, msg);
+      return () => {
+        handlers.delete(fn);
+      };
+    },
+  };
 }
 
 /**
@@ -93,7 +137,8 @@ function quantile(sorted: readonly number[], q: number): number {
  * report. The CS object is created before the transport starts, so no message to it is lost.
  * This is the member program's core: this package's `cluster-node` entry calls it with module
  * paths only; a member program of your own (`launchCluster({ entry })`) can pass `algorithms`,
- * a registry of the algorithms it knows by name (as the `critsec` CLI does).
+ * a registry of the algorithms it knows by name, and a `workload` of its own (as the `critsec`
+ * CLI does).
  *
  * @throws ConfigurationError for a bad configuration or algorithm; TransportError when the
  * peers cannot be reached within `readyTimeoutMs`.
@@ -168,6 +213,9 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   const done = makeBarrier('DONE');
   const bye = makeBarrier('BYE');
 
+  // The workload's own channel exists before the transport starts: nothing sent to it is lost.
+  const workloadChannel = heldChannel(transport.endpoint.channel('__workload'));
+
   await transport.start();
   await transport.ready({ timeoutMs: config.readyTimeoutMs ?? 30_000 });
   options.onProgress?.({ id, event: 'ready' });
@@ -192,21 +240,28 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
         if (aborted(err)) log.append('entry-aborted', round);
         throw err;
       }
-      if (counted) waits.push(performance.now() - s);
+      const waited = performance.now() - s;
+      if (counted) waits.push(waited);
       log.append('entry-done', round);
-      options.onProgress?.({ id, event: 'entry-done', round });
+      options.onProgress?.({ id, event: 'entry-done', round, ...(counted ? {} : { counted: false }) });
+      return waited;
     },
     async exit(round, opts = {}) {
+      const { counted = true, ...callOpts } = opts;
       log.append('exit-called', round);
+      const s = performance.now();
       try {
-        await cs.exit(opts);
+        await cs.exit(callOpts);
       } catch (err) {
         if (aborted(err)) log.append('exit-aborted', round);
         throw err;
       }
+      const waited = performance.now() - s;
       log.append('exit-done', round);
-      options.onProgress?.({ id, event: 'exit-done', round });
+      options.onProgress?.({ id, event: 'exit-done', round, ...(counted ? {} : { counted: false }) });
+      return waited;
     },
+    control: workloadChannel,
     finish() {
       if (!finishCalled) {
         finishCalled = true;
@@ -218,8 +273,8 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
     },
     allFinished: done.promise,
   };
-  let workload: ClusterWorkload = roundsWorkload;
-  if (config.workload.module !== undefined) {
+  let workload: ClusterWorkload = options.workload ?? roundsWorkload;
+  if (options.workload === undefined && config.workload.module !== undefined) {
     const spec = config.workload.module;
     workload = await loadWorkload(spec.startsWith('.') ? loaded.resolve(spec) : spec);
   }

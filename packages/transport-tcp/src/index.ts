@@ -78,7 +78,12 @@ export {
   type SharedLogViolation,
   SharedLogWriter,
 } from './shared-log.js';
-export { type ClusterWorkload, type ClusterWorkloadContext, roundsWorkload } from './workload.js';
+export {
+  type ClusterWorkload,
+  type ClusterWorkloadChannel,
+  type ClusterWorkloadContext,
+  roundsWorkload,
+} from './workload.js';
 export {
   type CloseReason,
   type RefusalReason,

@@ -4,7 +4,15 @@
  * exporting `runWorkload(ctx)`. Either way every call goes through `ctx.entry` / `ctx.exit`,
  * which append the shared-log records the safety check needs.
  */
-import type { CSCallOptions, CSObject, CSState, ProcessId } from '@critsec/core';
+import type { CSCallOptions, CSObject, CSState, Endpoint, ProcessId } from '@critsec/core';
+
+/**
+ * A channel of the transport (`__workload`) for a workload's own messages between members (a
+ * coordinator's, say): reliable and FIFO per pair like the CS object's channel. Messages that
+ * arrive before the workload subscribes are held and handed to its first handler, so a member
+ * that starts its workload late misses nothing.
+ */
+export type ClusterWorkloadChannel = Pick<Endpoint, 'self' | 'peers' | 'send' | 'onMessage'>;
 
 /** What a workload gets. */
 export interface ClusterWorkloadContext {
@@ -25,11 +33,19 @@ export interface ClusterWorkloadContext {
   /**
    * `cs.entry(…)` between `entry-called` and `entry-done` records (the configured `request`
    * is passed to objects that take one). An abort is logged as `entry-aborted` and rethrown.
-   * `counted: false` keeps the call out of the report's waiting times.
+   * `counted: false` keeps the call out of the report (its rounds and waiting times) and marks
+   * its progress event `counted: false`. Resolves to the waiting time, in ms (from just after
+   * `entry-called` to just before `entry-done`).
    */
-  entry(round: number, opts?: CSCallOptions & { counted?: boolean }): Promise<void>;
-  /** `cs.exit(…)` between `exit-called` and `exit-done`; an abort is logged as `exit-aborted` and rethrown. */
-  exit(round: number, opts?: CSCallOptions): Promise<void>;
+  entry(round: number, opts?: CSCallOptions & { counted?: boolean }): Promise<number>;
+  /**
+   * `cs.exit(…)` between `exit-called` and `exit-done`; an abort is logged as `exit-aborted` and
+   * rethrown. `counted: false` marks its progress event `counted: false`. Resolves to the
+   * waiting time, in ms.
+   */
+  exit(round: number, opts?: CSCallOptions & { counted?: boolean }): Promise<number>;
+  /** The workload's own channel between members (see {@link ClusterWorkloadChannel}). */
+  readonly control: ClusterWorkloadChannel;
   /**
    * Declares this member's counted work finished (logs `done`, tells every member) and returns
    * the promise that resolves once *every* member has declared it. Idempotent. A workload whose

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError } from '@critsec/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as indexExports from '../src/index.js';
 import {
   type ClusterAlgorithmRegistry,
@@ -13,12 +11,10 @@ import {
   runClusterNode,
 } from '../src/index.js';
 import { createFactory as coordinatorMutex } from './fixtures/coordinator-mutex.js';
+import { tempDirs } from './helpers.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('critsec-registry-');
 
 describe('loadClusterAlgorithm: a registry passed in by the caller, else a module', () => {
   it('takes a registered name from the registry as it is, without importing anything', async () => {
@@ -66,8 +62,7 @@ describe('loadClusterAlgorithm: a registry passed in by the caller, else a modul
 
 describe('runClusterNode({ algorithms }): a member program with its own registry', () => {
   it('two members in one process run a registered algorithm named in the configuration', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'critsec-registry-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const loaded = await createLocalCluster({
       dir,
       n: 2,

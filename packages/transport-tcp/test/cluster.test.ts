@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ClusterNodeProgress,
   createLocalCluster,
@@ -11,17 +10,10 @@ import {
   readSharedLog,
   transportOptionsFor,
 } from '../src/index.js';
+import { tempDirs } from './helpers.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
-const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'critsec-cluster-'));
-  dirs.push(d);
-  return d;
-}
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('critsec-cluster-');
 
 describe('clusters of real OS processes over mutual TLS, with the shared-log safety check', () => {
   it('n = 5 processes run a mutex workload to completion with zero violations', async () => {

@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Message, ProcessId } from '@critsec/core';
+import { describe, expect, it } from 'vitest';
+import {
+  type ClusterNodeProgress,
+  type ClusterWorkload,
+  createLocalCluster,
+  loadClusterConfig,
+  runClusterNode,
+  transportOptionsFor,
+} from '../src/index.js';
+import { createFactory as coordinatorMutex } from './fixtures/coordinator-mutex.js';
+import { tempDirs } from './helpers.js';
+
+const tempDir = tempDirs('critsec-node-');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The nearest-rank q-quantile. */
+const rank = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+
+describe('runClusterNode({ workload }): a member program with a workload of its own', () => {
+  it('runs it instead of the configured module; its channel holds early messages; counted/uncounted calls', async () => {
+    const dir = tempDir();
+    const rounds = 4;
+    const loaded = await createLocalCluster({
+      dir,
+      n: 2,
+      algorithm: 'coordinator',
+      workload: { rounds, module: './not-there.js' }, // never loaded: the option wins
+      insecure: true,
+    });
+    const heard: [ProcessId, ProcessId, Message][] = [];
+    const waits: number[][] = [[], []];
+    const progress: ClusterNodeProgress[] = [];
+    const workload: ClusterWorkload = async (ctx) => {
+      // Member 0 talks at once; member 1 subscribes only later — what arrived meanwhile is held.
+      if (ctx.id === 0) for (const p of ctx.control.peers) ctx.control.send(p, { type: 'HELLO' });
+      else await sleep(150);
+      ctx.control.onMessage((from, msg) => heard.push([ctx.id, from, msg]));
+      for (let r = 1; r <= rounds; r++) {
+        waits[ctx.id]!.push(await ctx.entry(r));
+        expect(await ctx.exit(r)).toBeGreaterThanOrEqual(0);
+      }
+      await ctx.entry(rounds + 1, { counted: false });
+      await ctx.exit(rounds + 1, { counted: false });
+      await ctx.finish();
+      return rounds;
+    };
+    const reports = await Promise.all(
+      [0, 1].map((id) =>
+        runClusterNode({
+          configPath: loaded.path,
+          id,
+          algorithms: { coordinator: { createFactory: coordinatorMutex } },
+          workload,
+          logger: null,
+          onProgress: (p) => progress.push(p),
+        }),
+      ),
+    );
+    expect(heard.filter(([, , m]) => m.type === 'HELLO').map(([to, from]) => [to, from])).toEqual([
+      [0, 0],
+      [1, 0],
+    ]);
+    for (const [id, r] of reports.entries()) {
+      expect(r.rounds).toBe(rounds); // the uncounted call is not in the report
+      // The report's percentiles are the nearest-rank ones of the counted entries' waits.
+      const sorted = [...waits[id]!].sort((a, b) => a - b);
+      expect(sorted).toHaveLength(rounds);
+      expect(r.entryWaitMs).toEqual({ p50: rank(sorted, 0.5), p99: rank(sorted, 0.99), max: sorted.at(-1) });
+      const mine = progress.filter(
+        (p) => p.id === id && (p.event === 'entry-done' || p.event === 'exit-done'),
+      );
+      expect(mine.filter((p) => p.counted === undefined)).toHaveLength(2 * rounds);
+      expect(mine.filter((p) => p.counted === false).map((p) => [p.event, p.round])).toEqual([
+        ['entry-done', rounds + 1],
+        ['exit-done', rounds + 1],
+      ]);
+    }
+  }, 30_000);
+});
+
+describe('createLocalCluster({ certificateDir })', () => {
+  it('uses the certificates of a directory (by absolute path) instead of making new ones', async () => {
+    const first = await createLocalCluster({ dir: tempDir(), n: 3, algorithm: 'x', workload: { rounds: 1 } });
+    const certDir = join(first.path, '..');
+    const dir = tempDir();
+    const loaded = await createLocalCluster({
+      dir,
+      n: 3,
+      algorithm: 'x',
+      workload: { rounds: 1 },
+      certificateDir: certDir,
+    });
+    expect(loaded.config.ca).toBe(join(certDir, 'ca.pem'));
+    expect(loaded.config.processes.map((p) => p.cert)).toEqual(
+      [0, 1, 2].map((i) => join(certDir, `p${i}.cert.pem`)),
+    );
+    expect(existsSync(join(dir, 'ca.pem'))).toBe(false);
+    expect(readFileSync(join(dir, 'shared.log'), 'utf8')).toBe('');
+    expect(transportOptionsFor(loadClusterConfig(loaded.path), 2).tls).toEqual({
+      ca: readFileSync(join(certDir, 'ca.pem'), 'utf8'),
+      cert: readFileSync(join(certDir, 'p2.cert.pem'), 'utf8'),
+      key: readFileSync(join(certDir, 'p2.key.pem'), 'utf8'),
+    });
+    // A directory for fewer processes, or together with insecure: refused before anything is written.
+    const other = tempDir();
+    const again = (extra: { n: number; insecure?: boolean }) =>
+      createLocalCluster({
+        dir: other,
+        algorithm: 'x',
+        workload: { rounds: 1 },
+        certificateDir: certDir,
+        ...extra,
+      });
+    await expect(again({ n: 4 })).rejects.toThrow(
+      /lacks p3\.cert\.pem, p3\.key\.pem; it needs ca\.pem and p<id>\.cert\.pem/,
+    );
+    await expect(again({ n: 3, insecure: true })).rejects.toThrow(
+      /certificateDir and insecure exclude each other/,
+    );
+    expect(existsSync(join(other, 'cluster.json'))).toBe(false);
+  });
+});
