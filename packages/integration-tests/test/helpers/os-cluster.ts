@@ -1,8 +1,8 @@
 /**
  * Clusters of n separate OS processes over TCP/TLS on loopback, through the launcher of
  * `@critsec/transport-tcp` (its member program `cluster-node`), running this package's algorithm
- * module (`src/cluster-algorithm.ts`, which resolves names through `@critsec/cli`) and workload
- * module (`src/cluster-workload.ts`), checked from the shared `O_APPEND` log.
+ * module (`src/cluster-algorithm.ts`, which resolves names through `@critsec/cli`) and the
+ * `critsec` member workload (`@critsec/cli/member`), checked from the shared `O_APPEND` log.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,8 @@ import {
 import type { ClusterAlgorithmParams } from '../../src/cluster-algorithm.js';
 
 export const algorithmModule = fileURLToPath(new URL('../../src/cluster-algorithm.ts', import.meta.url));
-export const workloadModule = fileURLToPath(new URL('../../src/cluster-workload.ts', import.meta.url));
+/** The workload module: `critsec`'s member workload (a package specifier the members import). */
+export const workloadModule = '@critsec/cli/member';
 
 /** Options of {@link startOsCluster}. */
 export interface OsClusterOptions {
@@ -31,7 +32,7 @@ export interface OsClusterOptions {
   readonly thinkMs?: number;
   readonly holdMs?: number;
   readonly seed?: number;
-  /** Default: this package's cycling workload module; `null`: the launcher's default rounds workload. */
+  /** Default: the cycling workload of `@critsec/cli/member`; `null`: the launcher's default rounds workload. */
   readonly workloadModule?: string | null;
   readonly transport?: ClusterConfig['transport'];
   /** Abort the run after this long, ms (default 45 000, inside the test timeout). */
