@@ -582,10 +582,11 @@ export class SimNetwork {
     if (!(to >= 0 && to < this.n && Number.isInteger(to))) {
       throw new TransportError(`P${from} sent to unknown process ${String(to)}; ids are 0..${this.n - 1}`);
     }
-    if (typeof msg !== 'object' || msg === null || typeof msg.type !== 'string') {
-      throw new TransportError(`P${from} sent a message without a string 'type': ${String(msg)}`);
-    }
-    if (this.#serialize) msg = JSON.parse(JSON.stringify(msg)) as Message;
+    // a forged or malformed message (no object, no string type) still travels, as bytes on a real
+    // wire would: the receiver's protocol validation must drop it; it is counted under '(malformed)'
+    const type =
+      typeof msg === 'object' && msg !== null && typeof msg.type === 'string' ? msg.type : '(malformed)';
+    if (this.#serialize && msg !== undefined) msg = JSON.parse(JSON.stringify(msg)) as Message;
     this.#sent++;
     this.#byChannel.set(channel, (this.#byChannel.get(channel) ?? 0) + 1);
     let types = this.#byType.get(channel);
@@ -593,7 +594,7 @@ export class SimNetwork {
       types = new Map();
       this.#byType.set(channel, types);
     }
-    types.set(msg.type, (types.get(msg.type) ?? 0) + 1);
+    types.set(type, (types.get(type) ?? 0) + 1);
     if (this.#traceSink !== undefined) {
       this.#traceSink(JSON.stringify({ t: this.#now, e: 'send', from, to, ch: channel, m: msg }));
     }
@@ -694,7 +695,16 @@ export class SimNetwork {
   #deliverPayload(from: ProcessId, to: ProcessId, p: Payload): void {
     this.#delivered++;
     if (this.#traceSink !== undefined) {
-      this.#traceSink(JSON.stringify({ t: this.#now, e: 'deliver', from, to, ch: p.c, type: p.m.type }));
+      this.#traceSink(
+        JSON.stringify({
+          t: this.#now,
+          e: 'deliver',
+          from,
+          to,
+          ch: p.c,
+          type: (p.m as Message | null)?.type,
+        }),
+      );
     }
     const receive = this.#receivers[to];
     if (receive === undefined) return;
@@ -722,7 +732,7 @@ export class SimNetwork {
           from: ev.from,
           to: ev.to,
           ch: ev.channel,
-          type: ev.msg.type,
+          type: (ev.msg as Message | null)?.type,
         }),
       );
     }
