@@ -24,7 +24,6 @@ export function packageTest(name: string, extra: { testTimeout?: number } = {}) 
       name,
       include: longSuite ? ['test/**/*.long.test.ts'] : ['test/**/*.test.ts'],
       exclude: longSuite ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.long.test.ts'],
-      passWithNoTests: longSuite,
       environment: 'node',
       testTimeout: longSuite ? 3_600_000 : (extra.testTimeout ?? 60_000),
       hookTimeout: 60_000,
