@@ -75,7 +75,27 @@ describe('complement of a live CS object (a view sharing it)', () => {
     inner.release!();
     await direct;
     expect(co.state).toBe('OutCS');
-    expect(seen).toEqual(['OutCS', 'InCS', 'OutCS']);
+    // … both ways: the inner object leaving by itself (inner OutCS) puts the view InCS, at once
+    const leaving = inner.exit();
+    await leaving;
+    expect(inner.state).toBe('OutCS');
+    expect(co.state).toBe('InCS');
+    expect(co.pending).toBe(null);
+    expect(seen).toEqual(['OutCS', 'InCS', 'OutCS', 'InCS']);
+  });
+
+  it('the view flips at the instant of the inner flip, before the inner call settles', async () => {
+    const inner = new Manual(1, 'InCS');
+    const co = complement(inner); // view OutCS
+    const atFlip: CSState[] = [];
+    inner.on('statechange', () => atFlip.push(co.state));
+    const direct = inner.exit(); // inner leaves directly: the view enters
+    await direct;
+    expect(atFlip).toEqual(['InCS']);
+    const entering = inner.entry();
+    inner.release!();
+    await entering;
+    expect(atFlip).toEqual(['InCS', 'OutCS']);
   });
 
   it('enforces CSMIC on the view and forwards the inner rejections', async () => {
