@@ -1,0 +1,119 @@
+/**
+ * The factory of group mutual exclusion over a group quorum system — Joung, "Quorum-based
+ * algorithms for group mutual exclusion", IEEE TPDS 14(5), 2003: problem of Sec. 2 (mutual
+ * exclusion between groups, lockout freedom, concurrent entering), Maekawa_M (Sec. 4.2,
+ * Figs. 5–6) and Maekawa_S (Sec. 4.3, Figs. 7–8). Validation happens before any message is sent.
+ */
+import { ConfigurationError, type CSFactory } from '@critsec/core';
+import { checkGroupQuorumSystem, type GroupQuorumSystem } from '@critsec/coteries';
+import { MaekawaM } from './maekawa-m.js';
+import type { GrantRule } from './maekawa-m-node.js';
+import { MaekawaS } from './maekawa-s.js';
+import { checkMaxLocks, makePlan } from './plan.js';
+
+/** A group id: an integer `0..m-1` (the paper's groups 1..m). */
+export type GroupId = number;
+
+/** Options of {@link groupMutex}. */
+export interface GroupMutexOptions {
+  /**
+   * The m-group quorum system (`surficial(n, m)`, `groupFromCoterie(coterie, m)`,
+   * `groupQuorumSystem(n, cartels)` of `@critsec/coteries`); `system.n` must be the cluster size.
+   */
+  readonly system: GroupQuorumSystem;
+  /** `'M'`: Maekawa_M (Figs. 5–6). `'S'`: Maekawa_S (Figs. 7–8). */
+  readonly variant: 'M' | 'S';
+  /**
+   * Maekawa_M's `max[g]`, the number of locks a node gives one group at a time: one integer ≥ 1
+   * for every group, or one per group. Default: ⌈n / deg(C_g)⌉ with the subgroup assignment
+   * (Sec. 4.2.1), n with the system's assignment. Ignored by Maekawa_S (unbounded, Sec. 4.3).
+   */
+  readonly maxLocks?: number | readonly number[];
+  /**
+   * Which quorum P_i acquires for group g. `'subgroups'` (default): the assignment of
+   * Sec. 4.2.1 — deg(C_g) pairwise disjoint quora, P_i on quorum `i mod deg(C_g)` (see
+   * `subgroupAssignment`). `'system'`: `system.quorumOf(i, g)`.
+   */
+  readonly assignment?: 'subgroups' | 'system';
+}
+
+/**
+ * Group mutual exclusion (Joung 2003): `entry(group)` enters the CS as a member of `group`;
+ * processes of different groups are never InCS together, processes of one group may be
+ * (concurrent entering), and every request is eventually served (Theorems 4 and 8).
+ *
+ * - `variant: 'M'` — **Maekawa_M** (Sec. 4.2, Figs. 5–6): REQUEST multicast to the quorum;
+ *   a node gives up to `max[g]` locks to one group; INQUIRE / UNLOCK(false) take locks back
+ *   when a higher-priority request of another group (or a higher request of the same group at
+ *   `max[g]`) arrives. Messages per entry: 3c without contention, at most 3c + 3c·max[g]
+ *   (Theorem 5); minimum synchronization delay 2 (Theorem 6).
+ * - `variant: 'S'` — **Maekawa_S** (Sec. 4.3, Figs. 7–8): the REQUEST travels along the
+ *   quorum in increasing node id, the last node sends GRANT; exactly 2c + 1 messages per
+ *   entry–exit and delay c + 1 without contention (Theorem 9); unbounded concurrency.
+ *
+ * `entry(g, { signal })` can be aborted while waiting: every lock held or in flight is given
+ * back (UNLOCK to each node of the quorum) and the promise rejects with `AbortError`. `exit`
+ * completes at once. Objects expose `inspect()` (every variable of the figures).
+ *
+ * @throws ConfigurationError (from `groupMutex`) if `system` is not a group quorum system or its
+ *   cartels of different groups do not intersect pairwise, if `variant` is not `'M'`/`'S'`, if
+ *   `maxLocks` is not an integer ≥ 1 (or one per group), or `assignment` is unknown; (from the
+ *   factory) if `system.n` differs from the cluster's n or any process starts InCS; (from
+ *   `entry`, rejected, nothing sent) if the group is not an integer in `0..m-1`.
+ */
+export function groupMutex(options: GroupMutexOptions): CSFactory<GroupId> {
+  return groupMutexWithRule(options, 'paper');
+}
+
+function isSystem(s: unknown): s is GroupQuorumSystem {
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    typeof (s as GroupQuorumSystem).n === 'number' &&
+    typeof (s as GroupQuorumSystem).m === 'number' &&
+    Array.isArray((s as GroupQuorumSystem).cartels) &&
+    typeof (s as GroupQuorumSystem).quorumOf === 'function'
+  );
+}
+
+/**
+ * {@link groupMutex} with a choice of grant rule; `'mutant-any-group'` grants a lock to any
+ * group (E.4 / D.2 without the group test) — broken on purpose, for the mutant test.
+ * @internal
+ */
+export function groupMutexWithRule(options: GroupMutexOptions, rule: GrantRule): CSFactory<GroupId> {
+  const system = options?.system;
+  if (!isSystem(system)) {
+    throw new ConfigurationError(
+      'groupMutex({ system }): system must be a GroupQuorumSystem from @critsec/coteries (surficial(n, m), groupFromCoterie(coterie, m), groupQuorumSystem(n, cartels))',
+    );
+  }
+  const check = checkGroupQuorumSystem(system);
+  if (!check.ok) throw new ConfigurationError(`groupMutex: system: ${check.message}`);
+  const variant: unknown = options.variant;
+  if (variant !== 'M' && variant !== 'S') {
+    throw new ConfigurationError(`groupMutex: variant must be 'M' or 'S', got ${JSON.stringify(variant)}`);
+  }
+  checkMaxLocks(options.maxLocks, system.m);
+  const assignment: unknown = options.assignment ?? 'subgroups';
+  if (assignment !== 'subgroups' && assignment !== 'system') {
+    throw new ConfigurationError(
+      `groupMutex: assignment must be 'subgroups' or 'system', got ${JSON.stringify(assignment)}`,
+    );
+  }
+  const plan = makePlan(system, assignment, options.maxLocks);
+  return (ctx) => {
+    if (ctx.n !== system.n) {
+      throw new ConfigurationError(
+        `groupMutex: the group quorum system has n = ${system.n} processes but the cluster has n = ${ctx.n}`,
+      );
+    }
+    const inCS = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [`P${i}`] : []));
+    if (inCS.length > 0) {
+      throw new ConfigurationError(
+        `groupMutex: initial must have every process OutCS (a process InCS has no group and no locks), got ${inCS.join(', ')} InCS`,
+      );
+    }
+    return variant === 'M' ? new MaekawaM(ctx, plan, rule) : new MaekawaS(ctx, plan, rule);
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * Maekawa_M, the quorum-member role — Joung, "Quorum-based algorithms for group mutual
+ * exclusion", IEEE TPDS 14(5), 2003, Sec. 4.2, **Fig. 6 "Algorithm Maekawa_M executed by node i"**
+ * (guarded commands E: receive REQUEST, F: receive UNLOCK) with the variables of Fig. 6 (cont.):
+ * `requests`, `lock_ps`, `inquired_ps`, `sn`, `lock_group`, `has_priority`, `max[g]`, and the
+ * function `rank(k, h, Q, requests)`.
+ *
+ * Line numbers (E.n, F.n) refer to the figure. Additions, each needed by abort or by bad input
+ * and none changing a run of the printed algorithm without them:
+ * - UNLOCK names its request (`req`); an UNLOCK for another request than the one `requests`
+ *   holds for p is stale and ignored.
+ * - F.13–F.17 grant a waiting member of `lock_group` only while `|lock_ps| < max[lock_group]`
+ *   (in the paper the guard always holds, since an UNLOCK there always frees a lock; the
+ *   UNLOCK(flag = true) of an aborted, never-locked request frees none).
+ * - A REQUEST from p while `requests` still holds one of p (impossible over FIFO links, since
+ *   p's UNLOCK(true) precedes its next REQUEST; only a forged message does it) ends the old one.
+ */
+import { type ProcessId, reach } from '@critsec/core';
+import { witness } from '@critsec/transport';
+import type { QuorumPlan } from './plan.js';
+import { ALL, higher, type RequestEntry, rank } from './priority.js';
+import type { MaekawaMMessage } from './protocol-m.js';
+
+const NONE = -1;
+
+/** Node i's variables (Fig. 6 cont.), as `inspect()` reports them. */
+export interface MaekawaMNodeSnapshot {
+  /** `requests` by priority: `[p, t, g, req]`. */
+  readonly requests: readonly [ProcessId, number, number, number][];
+  readonly lock_ps: readonly ProcessId[];
+  readonly inquired_ps: readonly ProcessId[];
+  /** −1 for ⊥. */
+  readonly lock_group: number;
+  readonly has_priority: boolean;
+}
+
+/** The grant rule: the paper's, or a broken one for the mutant test. @internal */
+export type GrantRule = 'paper' | 'mutant-any-group';
+
+/** Node i of Maekawa_M. The owner feeds it REQUEST/UNLOCK and gives it `send` and the clock. */
+export class MaekawaMNode {
+  readonly requests = new Map<ProcessId, RequestEntry>();
+  readonly lock_ps = new Set<ProcessId>();
+  readonly inquired_ps = new Set<ProcessId>();
+  lock_group = NONE;
+  has_priority = false;
+
+  constructor(
+    private readonly i: ProcessId,
+    private readonly plan: QuorumPlan,
+    private readonly clock: { sn: number },
+    private readonly send: (to: ProcessId, msg: MaekawaMMessage) => void,
+    private readonly rule: GrantRule = 'paper',
+  ) {}
+
+  snapshot(): MaekawaMNodeSnapshot {
+    const all = [...this.requests.values()].sort((a, b) => (higher(a, b) ? -1 : 1));
+    return {
+      requests: all.map((e) => [e.p, e.t, e.g, e.req]),
+      lock_ps: [...this.lock_ps].sort((a, b) => a - b),
+      inquired_ps: [...this.inquired_ps].sort((a, b) => a - b),
+      lock_group: this.lock_group,
+      has_priority: this.has_priority,
+    };
+  }
+
+  #max(g: number): number {
+    return this.plan.maxLocks[g]!;
+  }
+
+  #sendLocked(q: RequestEntry): void {
+    this.send(q.p, { type: 'LOCKED', req: q.req, ts: this.clock.sn });
+    this.lock_ps.add(q.p);
+  }
+
+  #inquire(q: RequestEntry): void {
+    reach('group-mutex-m:inquire');
+    this.inquired_ps.add(q.p);
+    this.send(q.p, { type: 'INQUIRE', req: q.req, ts: this.clock.sn });
+  }
+
+  /** E.21–E.23 / F.10–F.12: retrieve every lock not yet inquired. */
+  #retrieveLocks(): void {
+    for (const q of this.lock_ps) {
+      if (!this.inquired_ps.has(q)) this.#inquire(this.requests.get(q)!);
+    }
+  }
+
+  /** E.1: receive REQUEST(⟨p, t⟩, g). */
+  onRequest(p: ProcessId, t: number, g: number, req: number): void {
+    const old = this.requests.get(p);
+    if (old !== undefined) {
+      reach('group-mutex-m:request-superseded');
+      this.onUnlock(p, old.req, true);
+    }
+    this.clock.sn = witness(this.clock.sn, t); // E.2
+    const entry: RequestEntry = { p, t, g, req };
+    this.requests.set(p, entry); // E.3
+    const grantable =
+      this.rule === 'mutant-any-group'
+        ? true
+        : this.lock_ps.size === 0 || (this.lock_group === g && this.has_priority);
+    if (grantable) {
+      // E.4
+      if (this.lock_ps.size < this.#max(g)) {
+        // E.5–E.10
+        this.#sendLocked(entry);
+        if (this.lock_ps.size === 1) {
+          this.lock_group = g;
+          this.has_priority = true;
+        }
+        return;
+      }
+      // E.11–E.16: a maximum number of locks have been given to group g
+      reach('group-mutex-m:max-locks');
+      const q1 = rank(this.#max(g), g, ALL, this.requests)!;
+      const q2 = rank(-1, g, (q) => this.lock_ps.has(q) && !this.inquired_ps.has(q), this.requests);
+      if (q2 !== undefined && higher(q1, q2)) {
+        reach('group-mutex-m:inquire-same-group');
+        this.#inquire(q2);
+      }
+      return;
+    }
+    if (g !== this.lock_group && this.has_priority) {
+      // E.17–E.23: check if lock_group still has the priority
+      const q1 = rank(1, this.lock_group, ALL, this.requests);
+      if (q1 === undefined || higher(entry, q1)) {
+        reach('group-mutex-m:priority-lost-on-request');
+        this.has_priority = false;
+        this.#retrieveLocks();
+      }
+    }
+    // E.24: else the request is queued
+  }
+
+  /** F.1: receive UNLOCK(p, t, flag) for request `req` of p. */
+  onUnlock(p: ProcessId, req: number, flag: boolean): void {
+    const entry = this.requests.get(p);
+    if (entry === undefined || entry.req !== req) {
+      reach('group-mutex-m:stale-unlock');
+      return;
+    }
+    // F.2 (sn := max(sn, t)) is done by the owner on every receive
+    const freed = this.lock_ps.delete(p); // F.3
+    this.inquired_ps.delete(p); // F.4
+    if (flag)
+      this.requests.delete(p); // F.5–F.6
+    else reach('group-mutex-m:yield');
+    const top = rank(1, undefined, ALL, this.requests); // F.7
+    const h1 = top === undefined ? NONE : top.g;
+    if (this.has_priority && this.lock_ps.size > 0 && this.lock_group !== h1) {
+      // F.8–F.12: lock_group loses the priority
+      reach('group-mutex-m:priority-lost-on-unlock');
+      this.has_priority = false;
+      this.#retrieveLocks();
+    } else if (this.has_priority && this.lock_group === h1) {
+      // F.13–F.17: another group member is waiting for i's lock
+      if (this.lock_ps.size < this.#max(this.lock_group)) {
+        const q = rank(1, this.lock_group, (x) => !this.lock_ps.has(x), this.requests);
+        if (q !== undefined) this.#sendLocked(q);
+      } else if (!freed) reach('group-mutex-m:full-after-withdrawal');
+    } else if (this.lock_ps.size === 0 && top !== undefined) {
+      // F.18–F.24: grant the highest group, up to max[h1] of its requests
+      reach('group-mutex-m:switch-group');
+      this.has_priority = true;
+      this.lock_group = h1;
+      for (let k = 1; k <= this.#max(h1); k++) {
+        const q = rank(k, h1, ALL, this.requests);
+        if (q === undefined) break;
+        this.#sendLocked(q);
+      }
+    }
+  }
+
+  /** True if `p` may address this node for group g (i ∈ quorumOf(p, g)). */
+  accepts(p: ProcessId, g: number): boolean {
+    return this.plan.contains(this.i, p, g);
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * Maekawa_M — Joung, "Quorum-based algorithms for group mutual exclusion", IEEE TPDS 14(5),
+ * 2003, Sec. 4.2, **Fig. 5 "Algorithm Maekawa_M executed by process p"** (guarded commands A:
+ * wish to enter CS, B: receive INQUIRE, C: receive LOCKED, D: exit CS) and **Fig. 6 "Algorithm
+ * Maekawa_M executed by node i"** (in `maekawa-m-node.ts`). Every process plays both roles.
+ *
+ * Variables of Fig. 5: `state`, `group`, `sn` (Lamport clock, saturating: `tick`/`witness`),
+ * `priority` = ⟨p, t⟩ of the current request, `Q`, `locked_nodes`. The request number `req`
+ * tags every message of a request (see `protocol-m.ts`).
+ *
+ * Additions for abort and bad input (named in the README):
+ * - abort of a waiting entry sends UNLOCK(p, t, true) to every node of Q (FIFO puts it behind the
+ *   REQUEST, so each node finds the request, frees its lock if granted, and deletes it);
+ * - a LOCKED for another request than the one waiting (a lock granted to a withdrawn or forged
+ *   request) is handed back at once with UNLOCK(true), so no node stays locked for nobody.
+ *
+ * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry; 3c without contention
+ * (REQUEST, LOCKED, UNLOCK); minimum synchronization delay 2.
+ */
+import {
+  AbortError,
+  CSObjectBase,
+  Deferred,
+  type Endpoint,
+  onAbort,
+  type ProcessContext,
+  type ProcessId,
+  ProtocolError,
+  reach,
+} from '@critsec/core';
+import { tick, witness } from '@critsec/transport';
+import { type GrantRule, MaekawaMNode, type MaekawaMNodeSnapshot } from './maekawa-m-node.js';
+import { checkGroup, type QuorumPlan } from './plan.js';
+import { type MaekawaMMessage, maekawaMProtocol } from './protocol-m.js';
+
+const NONE = -1;
+
+/** Every variable of one Maekawa_M process (`inspect()`; JSON-serializable). */
+export interface MaekawaMSnapshot {
+  /** Lamport clock `sn`. */
+  readonly sn: number;
+  /** Fig. 5. */
+  readonly process: {
+    readonly group: number;
+    /** Request number of the current request (0: none yet). */
+    readonly req: number;
+    /** Timestamp t of `priority` = ⟨p, t⟩; −1 for ∞ (no request). */
+    readonly priority: number;
+    readonly waiting: boolean;
+    readonly locked_nodes: readonly ProcessId[];
+  };
+  /** Fig. 6. */
+  readonly node: MaekawaMNodeSnapshot;
+}
+
+/** One process of Maekawa_M (Figs. 5–6). @internal */
+export class MaekawaM extends CSObjectBase<number> {
+  readonly #endpoint: Endpoint;
+  readonly #plan: QuorumPlan;
+  readonly #off: () => void;
+  readonly #clock = { sn: 0 };
+  readonly #node: MaekawaMNode;
+
+  // Fig. 5
+  #group = NONE;
+  #Q: readonly ProcessId[] = [];
+  #req = 0;
+  /** t of `priority`; NONE for ⟨p, ∞⟩. */
+  #priority = NONE;
+  readonly #locked_nodes = new Set<ProcessId>();
+  #waiting: Deferred | null = null;
+  #offAbort: () => void = () => {};
+
+  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: GrantRule) {
+    super(ctx.id, 'OutCS', { takesRequest: true });
+    this.#endpoint = ctx.endpoint;
+    this.#plan = plan;
+    this.#node = new MaekawaMNode(ctx.id, plan, this.#clock, (to, msg) => ctx.endpoint.send(to, msg), rule);
+    this.#off = maekawaMProtocol.listen(
+      ctx.endpoint,
+      (from, msg) => this.#onMessage(from, msg),
+      (err) => this.reportError(err),
+    );
+  }
+
+  inspect(): MaekawaMSnapshot {
+    return {
+      sn: this.#clock.sn,
+      process: {
+        group: this.#group,
+        req: this.#req,
+        priority: this.#priority,
+        waiting: this.#waiting !== null,
+        locked_nodes: [...this.#locked_nodes].sort((a, b) => a - b),
+      },
+      node: this.#node.snapshot(),
+    };
+  }
+
+  // ------------------------------------------------------------ Fig. 5, process p
+
+  /** A.1–A.7: wish to enter CS as a member of group g. */
+  protected doEntry(g: number, signal: AbortSignal | undefined): Promise<void> {
+    checkGroup(g, this.#plan.m);
+    this.#group = g; // A.2
+    this.#Q = this.#plan.quorumOf(this.id, g); // A.4
+    this.#clock.sn = tick(this.#clock.sn); // A.5
+    this.#priority = this.#clock.sn; // A.6
+    this.#req++;
+    this.#locked_nodes.clear();
+    const waiting = new Deferred();
+    this.#waiting = waiting; // A.3: state := trying
+    const msg: MaekawaMMessage = { type: 'REQUEST', req: this.#req, ts: this.#priority, g };
+    for (const i of this.#Q) this.#endpoint.send(i, msg); // A.7
+    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
+    return waiting.promise;
+  }
+
+  /** D.1–D.5: exit CS. */
+  protected async doExit(): Promise<void> {
+    this.setState('OutCS'); // D.2
+    this.#unlockAll(this.#locked_nodes); // D.3
+    this.#locked_nodes.clear(); // D.4
+    this.#priority = NONE; // D.5
+  }
+
+  protected doClose(): void {
+    this.#off();
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    this.#offAbort();
+    waiting?.reject(new AbortError(`Maekawa_M: P${this.id} was closed while waiting in entry()`));
+  }
+
+  /** Abort of a waiting entry: UNLOCK(true) to every node of Q (held, granted in flight, or queued). */
+  #abort(waiting: Deferred, reason: unknown): void {
+    if (waiting !== this.#waiting || waiting.settled) return;
+    reach('group-mutex-m:abort');
+    this.#waiting = null;
+    if (!this.closed) this.#unlockAll(this.#Q);
+    this.#locked_nodes.clear();
+    this.#priority = NONE;
+    waiting.reject(new AbortError(`Maekawa_M: P${this.id} entry() aborted`, { cause: reason }));
+  }
+
+  #unlockAll(nodes: Iterable<ProcessId>): void {
+    const msg: MaekawaMMessage = { type: 'UNLOCK', req: this.#req, ts: this.#clock.sn, flag: true };
+    for (const j of nodes) this.#endpoint.send(j, msg);
+  }
+
+  /** B.1–B.5: receive INQUIRE(i, v, t). */
+  #onInquire(i: ProcessId, req: number): void {
+    if (req !== this.#req || this.#priority === NONE || !this.#locked_nodes.has(i)) {
+      reach('group-mutex-m:stale-inquire');
+      return;
+    }
+    if (this.#waiting === null) {
+      reach('group-mutex-m:inquire-in-cs'); // state = CS: keep the lock
+      return;
+    }
+    this.#endpoint.send(i, { type: 'UNLOCK', req, ts: this.#clock.sn, flag: false }); // B.4
+    this.#locked_nodes.delete(i); // B.5
+  }
+
+  /** C.1–C.4: receive LOCKED(i, t). */
+  #onLocked(i: ProcessId, req: number): void {
+    if (req !== this.#req || this.#waiting === null) {
+      if (req !== this.#req || this.#priority === NONE) {
+        // a lock for a withdrawn (or forged) request: hand it back
+        reach('group-mutex-m:stale-locked-returned');
+        this.#endpoint.send(i, { type: 'UNLOCK', req, ts: this.#clock.sn, flag: true });
+      }
+      return;
+    }
+    if (!this.#Q.includes(i)) {
+      this.reportError(
+        new ProtocolError(`Maekawa_M: P${this.id} got LOCKED from P${i}, which is not in its quorum`, {
+          from: i,
+        }),
+      );
+      return;
+    }
+    this.#locked_nodes.add(i); // C.3
+    if (this.#locked_nodes.size === this.#Q.length) {
+      // C.4: enter CS
+      const waiting = this.#waiting;
+      this.#waiting = null;
+      this.#offAbort();
+      this.setState('InCS');
+      waiting.resolve();
+    }
+  }
+
+  // ------------------------------------------------------------ dispatch
+
+  #onMessage(from: ProcessId, msg: MaekawaMMessage): void {
+    this.#clock.sn = witness(this.#clock.sn, msg.ts); // B.2, C.2, E.2, F.2
+    switch (msg.type) {
+      case 'REQUEST':
+        if (msg.g >= this.#plan.m || !this.#node.accepts(from, msg.g)) {
+          this.reportError(
+            new ProtocolError(
+              `Maekawa_M: P${this.id} got REQUEST(group ${msg.g}) from P${from}, but P${this.id} is not in the quorum P${from} uses for that group`,
+              { from },
+            ),
+          );
+          return;
+        }
+        this.#node.onRequest(from, msg.ts, msg.g, msg.req);
+        return;
+      case 'UNLOCK':
+        this.#node.onUnlock(from, msg.req, msg.flag);
+        return;
+      case 'LOCKED':
+        this.#onLocked(from, msg.req);
+        return;
+      case 'INQUIRE':
+        this.#onInquire(from, msg.req);
+        return;
+    }
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Maekawa_S, the quorum-member role — Joung, "Quorum-based algorithms for group mutual
+ * exclusion", IEEE TPDS 14(5), 2003, Sec. 4.3, **Fig. 8 "Algorithm Maekawa_S executed by node
+ * i"** (guarded commands D: receive REQUEST, E: receive UNLOCK) with its variables
+ * `deferred_req`, `requests` (auxiliary), `early_requests`, `lock_ps`, `lock_group`, `reference`.
+ *
+ * Locks are taken in increasing node id: a granted REQUEST is forwarded to `next(i, Q)`, the
+ * last node sends GRANT (D.6–D.7, E.13–E.14). The entry policy is the paper's `reference`
+ * process: while the reference holds i's lock, later requests of `lock_group` are granted too
+ * (D.2); when it unlocks, a new reference is chosen only if nobody else waits (E.4–E.7).
+ *
+ * Additions for abort (named in the README), none changing a run without aborts:
+ * - requests carry their sequence number `sn` (Fig. 7 uses it only in the proof) and UNLOCK
+ *   names it; an UNLOCK for a request that is deferred or early withdraws it; an UNLOCK for a
+ *   request that has not reached i yet is remembered (`cancelled[p]`) and that REQUEST is
+ *   dropped when it arrives (it travels node to node, so it may come after the UNLOCK).
+ */
+import { type ProcessId, reach } from '@critsec/core';
+import type { QuorumPlan } from './plan.js';
+import type { MaekawaSMessage } from './protocol-s.js';
+
+const NONE = -1;
+
+/** Withdrawn-request sns remembered per process (see `cancelled`). */
+export const CANCELLED_MAX = 64;
+
+/** A request tuple (p, g, Q, sn) of Fig. 8; Q is `plan.quorumOf(p, g)`. */
+interface Req {
+  readonly p: ProcessId;
+  readonly g: number;
+  readonly sn: number;
+}
+
+/** Node i's variables (Fig. 8), as `inspect()` reports them. */
+export interface MaekawaSNodeSnapshot {
+  /** `lock_ps` with each holder's `[p, g, sn]`. */
+  readonly lock_ps: readonly [ProcessId, number, number][];
+  readonly deferred_req: readonly [ProcessId, number, number][];
+  readonly early_requests: readonly [ProcessId, number, number][];
+  /** −1 for ⊥. */
+  readonly lock_group: number;
+  /** −1 for ⊥. */
+  readonly reference: number;
+  /** Withdrawn requests whose REQUEST has not reached i yet: `[p, sn]`. */
+  readonly cancelled: readonly [ProcessId, number][];
+}
+
+/** The grant rule: the paper's, or a broken one for the mutant test. @internal */
+export type GrantRuleS = 'paper' | 'mutant-any-group';
+
+const tuple = (r: Req): [ProcessId, number, number] => [r.p, r.g, r.sn];
+
+/** Node i of Maekawa_S. */
+export class MaekawaSNode {
+  readonly lock_ps = new Map<ProcessId, Req>();
+  deferred_req: Req[] = [];
+  early_requests: Req[] = [];
+  lock_group = NONE;
+  reference = NONE;
+  /**
+   * `cancelled[p]`: sns of p's requests withdrawn before their REQUEST reached i. Each is
+   * consumed when that REQUEST arrives; at most {@link CANCELLED_MAX} are kept per process (the
+   * oldest is forgotten first — a REQUEST that never comes, because a node before i withdrew it).
+   */
+  readonly #cancelled = new Map<ProcessId, Set<number>>();
+
+  constructor(
+    private readonly i: ProcessId,
+    private readonly plan: QuorumPlan,
+    private readonly send: (to: ProcessId, msg: MaekawaSMessage) => void,
+    private readonly rule: GrantRuleS = 'paper',
+  ) {}
+
+  snapshot(): MaekawaSNodeSnapshot {
+    return {
+      lock_ps: [...this.lock_ps.values()].map(tuple).sort((a, b) => a[0] - b[0]),
+      deferred_req: this.deferred_req.map(tuple),
+      early_requests: this.early_requests.map(tuple),
+      lock_group: this.lock_group,
+      reference: this.reference,
+      cancelled: [...this.#cancelled].flatMap(([p, set]) =>
+        [...set].map((sn): [ProcessId, number] => [p, sn]),
+      ),
+    };
+  }
+
+  /** The sender a REQUEST(p, g, ·, ·) may come from: p for first(Q), else the previous node (or i itself, E.18). */
+  acceptsFrom(from: ProcessId, p: ProcessId, g: number): boolean {
+    if (!this.plan.contains(this.i, p, g)) return false;
+    if (from === this.i) return true;
+    const Q = this.plan.quorumOf(p, g);
+    const at = Q.indexOf(this.i);
+    return at === 0 ? from === p : from === Q[at - 1];
+  }
+
+  /** D.6–D.7 / E.13–E.14: GRANT if i = last(Q), else forward to next(i, Q). */
+  #pass(r: Req): void {
+    const Q = this.plan.quorumOf(r.p, r.g);
+    const at = Q.indexOf(this.i);
+    if (at === Q.length - 1) this.send(r.p, { type: 'GRANT', g: r.g, sn: r.sn });
+    else this.send(Q[at + 1]!, { type: 'REQUEST', p: r.p, g: r.g, sn: r.sn });
+  }
+
+  /** D.1: receive REQUEST(p, g, Q, sn). */
+  onRequest(r: Req): void {
+    const cancelled = this.#cancelled.get(r.p);
+    if (cancelled?.delete(r.sn)) {
+      reach('group-mutex-s:cancelled-request-dropped');
+      if (cancelled.size === 0) this.#cancelled.delete(r.p);
+      return;
+    }
+    const sameGroup = this.lock_group === r.g || this.rule === 'mutant-any-group';
+    if (this.lock_ps.size === 0 || (sameGroup && this.reference !== NONE && !this.lock_ps.has(r.p))) {
+      // D.2–D.9: grant the request
+      if (this.lock_ps.size === 0) {
+        this.lock_group = r.g; // D.4
+        this.reference = r.p; // D.5
+      } else reach('group-mutex-s:joined-reference');
+      this.#pass(r);
+      this.lock_ps.set(r.p, r); // D.8
+    } else if (this.lock_ps.has(r.p)) {
+      // D.10–D.11: p's request arrives before its previous unlock message
+      reach('group-mutex-s:early-request');
+      this.early_requests.push(r);
+    } else {
+      // D.12–D.13
+      reach('group-mutex-s:deferred');
+      this.deferred_req.push(r);
+    }
+  }
+
+  /** E.1: receive UNLOCK(p) for p's request `sn`. */
+  onUnlock(p: ProcessId, sn: number): void {
+    const held = this.lock_ps.get(p);
+    if (held === undefined || held.sn !== sn) {
+      this.#withdraw(p, sn);
+      return;
+    }
+    this.lock_ps.delete(p); // E.2
+    if (this.reference === p) {
+      // E.4–E.7
+      if (this.lock_ps.size > 0 && this.deferred_req.length === 0) {
+        reach('group-mutex-s:new-reference');
+        this.reference = this.lock_ps.keys().next().value!;
+      } else this.reference = NONE;
+    }
+    this.#grantDeferred();
+    // E.17–E.19: process p's early request
+    const at = this.early_requests.findIndex((e) => e.p === p);
+    if (at >= 0) {
+      const [e] = this.early_requests.splice(at, 1);
+      this.send(this.i, { type: 'REQUEST', p: e!.p, g: e!.g, sn: e!.sn });
+    }
+  }
+
+  /** E.8–E.16: lock_ps = ∅ ∧ deferred_req ≠ ∅ — grant requests from the earliest group. */
+  #grantDeferred(): void {
+    if (this.lock_ps.size > 0 || this.deferred_req.length === 0) return;
+    const first = this.deferred_req[0]!;
+    this.reference = first.p;
+    this.lock_group = first.g;
+    const rest: Req[] = [];
+    for (const r of this.deferred_req) {
+      if (r.g !== first.g) {
+        rest.push(r);
+        continue;
+      }
+      this.#pass(r);
+      this.lock_ps.set(r.p, r);
+    }
+    this.deferred_req = rest;
+  }
+
+  /** An UNLOCK for a request i does not hold: withdraw it if deferred or early, else remember it. */
+  #withdraw(p: ProcessId, sn: number): void {
+    const d = this.deferred_req.findIndex((r) => r.p === p && r.sn === sn);
+    if (d >= 0) {
+      reach('group-mutex-s:deferred-withdrawn');
+      this.deferred_req.splice(d, 1);
+      return;
+    }
+    const e = this.early_requests.findIndex((r) => r.p === p && r.sn === sn);
+    if (e >= 0) {
+      reach('group-mutex-s:early-withdrawn');
+      this.early_requests.splice(e, 1);
+      return;
+    }
+    reach('group-mutex-s:unlock-before-request');
+    const set = this.#cancelled.get(p) ?? new Set<number>();
+    this.#cancelled.set(p, set);
+    set.add(sn);
+    if (set.size > CANCELLED_MAX) set.delete(Math.min(...set));
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Maekawa_S — Joung, "Quorum-based algorithms for group mutual exclusion", IEEE TPDS 14(5),
+ * 2003, Sec. 4.3, **Fig. 7 "Algorithm Maekawa_S executed by process p"** (guarded commands A:
+ * wish to enter CS, B: receive GRANT, C: exit CS) and **Fig. 8 "Algorithm Maekawa_S executed by
+ * node i"** (in `maekawa-s-node.ts`). Every process plays both roles.
+ *
+ * Variables of Fig. 7: `state`, `sn` (numbers p's requests; here it also tags them), `group`,
+ * `Q`, `locked_nodes` (auxiliary); `first(Q)`, `next(k, Q)`, `last(Q)` as in the figure.
+ *
+ * Additions for abort and bad input (named in the README):
+ * - abort of a waiting entry sends UNLOCK(p, sn) to every node of Q; each node withdraws the
+ *   request wherever it is (held, deferred, early) or, if it has not arrived yet, drops it on
+ *   arrival (`maekawa-s-node.ts`);
+ * - a GRANT for another request than the one waiting (withdrawn, or forged) is answered by
+ *   UNLOCK to every node of that request's quorum, so no node stays locked for nobody.
+ *
+ * Costs (Theorem 9): exactly 2c + 1 messages per entry–exit without contention (c REQUEST hops
+ * — the first from p — one GRANT, c UNLOCK); minimum synchronization delay c + 1. No clocks.
+ */
+import {
+  AbortError,
+  CSObjectBase,
+  Deferred,
+  type Endpoint,
+  onAbort,
+  type ProcessContext,
+  type ProcessId,
+  ProtocolError,
+  reach,
+} from '@critsec/core';
+import { type GrantRuleS, MaekawaSNode, type MaekawaSNodeSnapshot } from './maekawa-s-node.js';
+import { checkGroup, type QuorumPlan } from './plan.js';
+import { type MaekawaSMessage, maekawaSProtocol } from './protocol-s.js';
+
+const NONE = -1;
+
+/** Every variable of one Maekawa_S process (`inspect()`; JSON-serializable). */
+export interface MaekawaSSnapshot {
+  /** Fig. 7. */
+  readonly process: {
+    readonly group: number;
+    /** Sequence number of the current (or last) request; 0 before the first. */
+    readonly sn: number;
+    readonly waiting: boolean;
+    readonly locked_nodes: readonly ProcessId[];
+  };
+  /** Fig. 8. */
+  readonly node: MaekawaSNodeSnapshot;
+}
+
+/** One process of Maekawa_S (Figs. 7–8). @internal */
+export class MaekawaS extends CSObjectBase<number> {
+  readonly #endpoint: Endpoint;
+  readonly #plan: QuorumPlan;
+  readonly #off: () => void;
+  readonly #node: MaekawaSNode;
+
+  // Fig. 7
+  #group = NONE;
+  #Q: readonly ProcessId[] = [];
+  #sn = 0;
+  #locked_nodes: readonly ProcessId[] = [];
+  #waiting: Deferred | null = null;
+  #offAbort: () => void = () => {};
+
+  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: GrantRuleS) {
+    super(ctx.id, 'OutCS', { takesRequest: true });
+    this.#endpoint = ctx.endpoint;
+    this.#plan = plan;
+    this.#node = new MaekawaSNode(ctx.id, plan, (to, msg) => ctx.endpoint.send(to, msg), rule);
+    this.#off = maekawaSProtocol.listen(
+      ctx.endpoint,
+      (from, msg) => this.#onMessage(from, msg),
+      (err) => this.reportError(err),
+    );
+  }
+
+  inspect(): MaekawaSSnapshot {
+    return {
+      process: {
+        group: this.#group,
+        sn: this.#sn,
+        waiting: this.#waiting !== null,
+        locked_nodes: this.#locked_nodes,
+      },
+      node: this.#node.snapshot(),
+    };
+  }
+
+  /** A.1–A.5: wish to enter CS as a member of group g. */
+  protected doEntry(g: number, signal: AbortSignal | undefined): Promise<void> {
+    checkGroup(g, this.#plan.m);
+    this.#group = g; // A.3
+    this.#Q = this.#plan.quorumOf(this.id, g); // A.4
+    this.#sn++; // C.2 of the previous request, done here so sn tags the new one
+    const waiting = new Deferred();
+    this.#waiting = waiting; // A.2: state := trying
+    this.#endpoint.send(this.#Q[0]!, { type: 'REQUEST', p: this.id, g, sn: this.#sn }); // A.5
+    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
+    return waiting.promise;
+  }
+
+  /** C.1–C.6: exit CS. */
+  protected async doExit(): Promise<void> {
+    this.setState('OutCS'); // C.3
+    this.#unlock(this.#Q, this.#sn); // C.4
+    this.#locked_nodes = []; // C.5
+  }
+
+  protected doClose(): void {
+    this.#off();
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    this.#offAbort();
+    waiting?.reject(new AbortError(`Maekawa_S: P${this.id} was closed while waiting in entry()`));
+  }
+
+  #abort(waiting: Deferred, reason: unknown): void {
+    if (waiting !== this.#waiting || waiting.settled) return;
+    reach('group-mutex-s:abort');
+    this.#waiting = null;
+    if (!this.closed) this.#unlock(this.#Q, this.#sn);
+    waiting.reject(new AbortError(`Maekawa_S: P${this.id} entry() aborted`, { cause: reason }));
+  }
+
+  #unlock(Q: readonly ProcessId[], sn: number): void {
+    const msg: MaekawaSMessage = { type: 'UNLOCK', sn };
+    for (const i of Q) this.#endpoint.send(i, msg);
+  }
+
+  /** B.1–B.3: receive GRANT(i) — quorum Q acquired. */
+  #onGrant(i: ProcessId, g: number, sn: number): void {
+    const Q = this.#plan.quorumOf(this.id, g);
+    if (i !== Q[Q.length - 1]) {
+      this.reportError(
+        new ProtocolError(`Maekawa_S: P${this.id} got GRANT(group ${g}) from P${i}, which is not last(Q)`, {
+          from: i,
+        }),
+      );
+      return;
+    }
+    if (sn !== this.#sn) {
+      // every node of Q holds a lock for a request that is not this one (forged): hand them back
+      reach('group-mutex-s:stale-grant-returned');
+      this.#unlock(Q, sn);
+      return;
+    }
+    // a duplicate, or the GRANT of a withdrawn request (its nodes already have the UNLOCK)
+    if (this.#waiting === null || g !== this.#group) return;
+    this.#locked_nodes = this.#Q; // B.2
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    this.#offAbort();
+    this.setState('InCS'); // B.3
+    waiting.resolve();
+  }
+
+  #onMessage(from: ProcessId, msg: MaekawaSMessage): void {
+    if (msg.type !== 'UNLOCK' && msg.g >= this.#plan.m) {
+      this.reportError(
+        new ProtocolError(`Maekawa_S: P${this.id} got ${msg.type} for unknown group ${msg.g}`, { from }),
+      );
+      return;
+    }
+    switch (msg.type) {
+      case 'REQUEST':
+        if (msg.p >= this.#plan.n || !this.#node.acceptsFrom(from, msg.p, msg.g)) {
+          this.reportError(
+            new ProtocolError(
+              `Maekawa_S: P${this.id} got REQUEST(P${msg.p}, group ${msg.g}) from P${from}, which is not the previous node of that quorum`,
+              { from },
+            ),
+          );
+          return;
+        }
+        this.#node.onRequest({ p: msg.p, g: msg.g, sn: msg.sn });
+        return;
+      case 'UNLOCK':
+        this.#node.onUnlock(from, msg.sn);
+        return;
+      case 'GRANT':
+        this.#onGrant(from, msg.g, msg.sn);
+        return;
+    }
+  }
+}

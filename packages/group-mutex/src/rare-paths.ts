@@ -1,0 +1,37 @@
+/**
+ * Coverage marks (`reach()` of `@critsec/core`) of Maekawa_M (Figs. 5–6) and Maekawa_S
+ * (Figs. 7–8), so tests can assert each rare path was taken:
+ *
+ * Maekawa_M — `inquire` a node sent INQUIRE; `inquire-same-group` E.14–E.16 (max[g] locks given,
+ * a higher request of the same group); `max-locks` E.11 reached; `priority-lost-on-request`
+ * E.19–E.23; `priority-lost-on-unlock` F.8–F.12; `switch-group` F.18–F.24; `yield` a node got
+ * UNLOCK(false); `inquire-in-cs` B.3 with state = CS (the lock is kept); `stale-inquire` an
+ * INQUIRE for another request or a lock not held; `abort`; `stale-locked-returned` a LOCKED for a
+ * withdrawn request handed back; `stale-unlock`; `request-superseded`;
+ * `full-after-withdrawal` F.13 with max[g] locks still given after a withdrawn request.
+ *
+ * Maekawa_S — `joined-reference` D.2 granted a request besides the reference; `early-request`
+ * D.10–D.11; `deferred` D.12; `new-reference` E.5–E.6; `abort`; `deferred-withdrawn`,
+ * `early-withdrawn`, `unlock-before-request`, `cancelled-request-dropped` (abort paths);
+ * `stale-grant-returned`.
+ */
+export const groupMutexRarePaths = {
+  M: [
+    'group-mutex-m:inquire',
+    'group-mutex-m:inquire-same-group',
+    'group-mutex-m:max-locks',
+    'group-mutex-m:priority-lost-on-request',
+    'group-mutex-m:priority-lost-on-unlock',
+    'group-mutex-m:switch-group',
+    'group-mutex-m:yield',
+    'group-mutex-m:inquire-in-cs',
+  ],
+  S: [
+    'group-mutex-s:joined-reference',
+    'group-mutex-s:early-request',
+    'group-mutex-s:deferred',
+    'group-mutex-s:new-reference',
+  ],
+  abortM: ['group-mutex-m:abort', 'group-mutex-m:stale-unlock'],
+  abortS: ['group-mutex-s:abort', 'group-mutex-s:unlock-before-request'],
+} as const;

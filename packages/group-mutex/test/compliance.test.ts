@@ -1,0 +1,32 @@
+/**
+ * Both variants pass the CS compliance suite with the group monitor (never two groups InCS) on
+ * every system of the matrix (`systems()` in helpers.ts: surficial for m ∈ {2, 3, 4} and T_m of
+ * grid(9) and of the projective plane of order 2): `SEEDS` seeds per delay model × 3 models
+ * (unit, uniform(0.1, 2), exponential(1)), plus CSMIC, sequential, determinism, abort and close
+ * tests. The ≥ 10,000-seed runs are in compliance.long.test.ts.
+ */
+import { groupSpec } from '@critsec/core';
+import { csCompliance } from '@critsec/testing/cs';
+import { describe, it } from 'vitest';
+import { groupMutex } from '../src/index.js';
+import { anyGroup, systems } from './helpers.js';
+
+const SEEDS = Number(process.env.GROUP_MUTEX_SEEDS ?? 10);
+
+for (const variant of ['M', 'S'] as const) {
+  describe(`Maekawa_${variant}`, () => {
+    for (const [label, system] of systems()) {
+      csCompliance({
+        it,
+        name: `maekawa-${variant}-${label}`,
+        factory: groupMutex({ system, variant }),
+        spec: groupSpec(system.m, system.n),
+        request: anyGroup(system.m),
+        seeds: SEEDS,
+        rounds: 2,
+        abort: { seeds: 10 },
+        traceDir: '.traces',
+      });
+    }
+  });
+}

@@ -1,0 +1,36 @@
+import {
+  type GroupQuorumSystem,
+  grid,
+  groupFromCoterie,
+  projectivePlane,
+  surficial,
+} from '@critsec/coteries';
+import type { SimCluster } from '@critsec/testing';
+import type { Rng } from '@critsec/transport-sim';
+import type { MaekawaMSnapshot, MaekawaSSnapshot } from '../src/index.js';
+
+/** The systems of the issue's matrix: `[label, system]`. */
+export function systems(): [string, GroupQuorumSystem][] {
+  return [
+    ['surficial(4,2)', surficial(4, 2)], // k = 2: two cartels of 2 disjoint quora of size 2
+    ['surficial(9,2)', surficial(9, 2)], // k = 3
+    ['surficial(3,3)', surficial(3, 3)], // k = 1
+    ['surficial(12,3)', surficial(12, 3)], // k = 2, |Q| = 4
+    ['surficial(6,4)', surficial(6, 4)], // k = 1, |Q| = 3
+    ['T_2(grid(9))', groupFromCoterie(grid(9), 2)],
+    ['T_3(projective-plane(7))', groupFromCoterie(projectivePlane(2), 3)],
+  ];
+}
+
+/** Uniform random group. */
+export const anyGroup =
+  (m: number) =>
+  (rng: Rng): number =>
+    rng.int(m);
+
+export function inspectM(c: SimCluster<number>, i: number): MaekawaMSnapshot {
+  return (c.objects[i] as unknown as { inspect(): MaekawaMSnapshot }).inspect();
+}
+export function inspectS(c: SimCluster<number>, i: number): MaekawaSSnapshot {
+  return (c.objects[i] as unknown as { inspect(): MaekawaSSnapshot }).inspect();
+}
