@@ -1,31 +1,9 @@
 /**
  * Maekawa passes the CS compliance suite on every coterie construction for n ∈ {1, 2, 3, 4, 5, 7}:
- * 334 seeds per delay model × 3 models (unit, uniform(0.1, 2), exponential(1)) = 1,002 seeded
- * concurrent runs per configuration, plus the suite's CSMIC, sequential, determinism, abort and
- * close tests. The nightly script multiplies the seeds (MUTEX_NIGHTLY_SEEDS).
+ * 100 seeds per delay model × 3 models = 300 seeded concurrent runs per configuration, plus the
+ * suite's CSMIC, sequential, determinism, abort and close tests. The long suite
+ * (`compliance.long.test.ts`) runs 1,000 seeds per delay model.
  */
-import { mutexSpec } from '@critsec/core';
-import { csCompliance } from '@critsec/testing/cs';
-import { describe, it } from 'vitest';
-import { maekawa } from '../src/index.js';
-import { coteriesFor } from './helpers.js';
+import { maekawaCompliance } from './compliance.js';
 
-const SEEDS_PER_DELAY = Number(process.env.MUTEX_SEEDS_PER_DELAY ?? 334);
-
-for (const n of [1, 2, 3, 4, 5, 7]) {
-  describe(`maekawa, n = ${n}`, () => {
-    for (const [label, coterie] of coteriesFor(n)) {
-      csCompliance({
-        it,
-        name: `maekawa-${label}-${n}`,
-        factory: maekawa({ coterie }),
-        spec: mutexSpec(n),
-        seeds: SEEDS_PER_DELAY,
-        rounds: 2,
-        abort: { seeds: 20 },
-        traceDir: '.traces',
-        timeout: Number(process.env.MUTEX_TEST_TIMEOUT ?? 300_000),
-      });
-    }
-  });
-}
+maekawaCompliance([1, 2, 3, 4, 5, 7], 100, 120_000);
