@@ -7,7 +7,7 @@
 import { ConfigurationError, type CSFactory } from '@critsec/core';
 import { checkGroupQuorumSystem, type GroupQuorumSystem } from '@critsec/coteries';
 import { MaekawaM } from './maekawa-m.js';
-import type { GrantRule } from './maekawa-m-node.js';
+import type { Rules } from './maekawa-m-node.js';
 import { MaekawaS } from './maekawa-s.js';
 import { checkMaxLocks, makePlan } from './plan.js';
 
@@ -62,7 +62,7 @@ export interface GroupMutexOptions {
  *   `entry`, rejected, nothing sent) if the group is not an integer in `0..m-1`.
  */
 export function groupMutex(options: GroupMutexOptions): CSFactory<GroupId> {
-  return groupMutexWithRule(options, 'paper');
+  return groupMutexWithRules(options, 'default');
 }
 
 function isSystem(s: unknown): s is GroupQuorumSystem {
@@ -77,11 +77,12 @@ function isSystem(s: unknown): s is GroupQuorumSystem {
 }
 
 /**
- * {@link groupMutex} with a choice of grant rule; `'mutant-any-group'` grants a lock to any
- * group (E.4 / D.2 without the group test) — broken on purpose, for the mutant test.
+ * {@link groupMutex} with a choice of rules: `'mutant-any-group'` grants a lock to any group
+ * (E.4 / D.2 without the group test) and `'printed-locked'` counts every LOCKED as C.3 is
+ * printed (unsafe with abort) — both broken on purpose, for tests. Not part of the public API.
  * @internal
  */
-export function groupMutexWithRule(options: GroupMutexOptions, rule: GrantRule): CSFactory<GroupId> {
+export function groupMutexWithRules(options: GroupMutexOptions, rule: Rules): CSFactory<GroupId> {
   const system = options?.system;
   if (!isSystem(system)) {
     throw new ConfigurationError(

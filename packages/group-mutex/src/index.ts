@@ -25,7 +25,7 @@
  * @packageDocumentation
  */
 export { type GroupMutexBounds, groupMutexBounds } from './bounds.js';
-export { type GroupId, type GroupMutexOptions, groupMutex, groupMutexWithRule } from './group-mutex.js';
+export { type GroupId, type GroupMutexOptions, groupMutex, groupMutexWithRules } from './group-mutex.js';
 export type { MaekawaMSnapshot } from './maekawa-m.js';
 export type { MaekawaMNodeSnapshot } from './maekawa-m-node.js';
 export type { MaekawaSSnapshot } from './maekawa-s.js';

@@ -34,8 +34,13 @@ export interface MaekawaMNodeSnapshot {
   readonly has_priority: boolean;
 }
 
-/** The grant rule: the paper's, or a broken one for the mutant test. @internal */
-export type GrantRule = 'paper' | 'mutant-any-group';
+/**
+ * Rule set: `'default'` (Figs. 5–8 with the additions named in the file headers),
+ * `'mutant-any-group'` (E.4 / D.2 grant to any group — broken on purpose, for the mutant test),
+ * `'printed-locked'` (Maekawa_M counts every LOCKED while trying, as C.3 is printed — unsafe
+ * with abort, kept for the counterexample test). @internal
+ */
+export type Rules = 'default' | 'mutant-any-group' | 'printed-locked';
 
 /** Node i of Maekawa_M. The owner feeds it REQUEST/UNLOCK and gives it `send` and the clock. */
 export class MaekawaMNode {
@@ -50,7 +55,7 @@ export class MaekawaMNode {
     private readonly plan: QuorumPlan,
     private readonly clock: { sn: number },
     private readonly send: (to: ProcessId, msg: MaekawaMMessage) => void,
-    private readonly rule: GrantRule = 'paper',
+    private readonly rule: Rules = 'default',
   ) {}
 
   snapshot(): MaekawaMNodeSnapshot {

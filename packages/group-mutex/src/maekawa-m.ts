@@ -29,7 +29,7 @@ import {
   reach,
 } from '@critsec/core';
 import { tick, witness } from '@critsec/transport';
-import { type GrantRule, MaekawaMNode, type MaekawaMNodeSnapshot } from './maekawa-m-node.js';
+import { MaekawaMNode, type MaekawaMNodeSnapshot, type Rules } from './maekawa-m-node.js';
 import { checkGroup, type QuorumPlan } from './plan.js';
 import { type MaekawaMMessage, maekawaMProtocol } from './protocol-m.js';
 
@@ -60,6 +60,8 @@ export class MaekawaM extends CSObjectBase<number> {
   readonly #off: () => void;
   readonly #clock = { sn: 0 };
   readonly #node: MaekawaMNode;
+  /** C.3 as printed: any LOCKED counts while trying (unsafe with abort; tests only). */
+  readonly #printedLocked: boolean;
 
   // Fig. 5
   #group = NONE;
@@ -71,8 +73,9 @@ export class MaekawaM extends CSObjectBase<number> {
   #waiting: Deferred | null = null;
   #offAbort: () => void = () => {};
 
-  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: GrantRule) {
+  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules) {
     super(ctx.id, 'OutCS', { takesRequest: true });
+    this.#printedLocked = rule === 'printed-locked';
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
     this.#node = new MaekawaMNode(ctx.id, plan, this.#clock, (to, msg) => ctx.endpoint.send(to, msg), rule);
@@ -164,6 +167,7 @@ export class MaekawaM extends CSObjectBase<number> {
 
   /** C.1–C.4: receive LOCKED(i, t). */
   #onLocked(i: ProcessId, req: number): void {
+    if (this.#printedLocked && this.#waiting !== null) req = this.#req;
     if (req !== this.#req || this.#waiting === null) {
       if (req !== this.#req || this.#priority === NONE) {
         // a lock for a withdrawn (or forged) request: hand it back

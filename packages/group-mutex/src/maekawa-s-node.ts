@@ -16,6 +16,7 @@
  *   dropped when it arrives (it travels node to node, so it may come after the UNLOCK).
  */
 import { type ProcessId, reach } from '@critsec/core';
+import type { Rules } from './maekawa-m-node.js';
 import type { QuorumPlan } from './plan.js';
 import type { MaekawaSMessage } from './protocol-s.js';
 
@@ -45,9 +46,6 @@ export interface MaekawaSNodeSnapshot {
   readonly cancelled: readonly [ProcessId, number][];
 }
 
-/** The grant rule: the paper's, or a broken one for the mutant test. @internal */
-export type GrantRuleS = 'paper' | 'mutant-any-group';
-
 const tuple = (r: Req): [ProcessId, number, number] => [r.p, r.g, r.sn];
 
 /** Node i of Maekawa_S. */
@@ -68,7 +66,7 @@ export class MaekawaSNode {
     private readonly i: ProcessId,
     private readonly plan: QuorumPlan,
     private readonly send: (to: ProcessId, msg: MaekawaSMessage) => void,
-    private readonly rule: GrantRuleS = 'paper',
+    private readonly rule: Rules = 'default',
   ) {}
 
   snapshot(): MaekawaSNodeSnapshot {

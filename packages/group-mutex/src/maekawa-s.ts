@@ -28,7 +28,8 @@ import {
   ProtocolError,
   reach,
 } from '@critsec/core';
-import { type GrantRuleS, MaekawaSNode, type MaekawaSNodeSnapshot } from './maekawa-s-node.js';
+import type { Rules } from './maekawa-m-node.js';
+import { MaekawaSNode, type MaekawaSNodeSnapshot } from './maekawa-s-node.js';
 import { checkGroup, type QuorumPlan } from './plan.js';
 import { type MaekawaSMessage, maekawaSProtocol } from './protocol-s.js';
 
@@ -63,7 +64,7 @@ export class MaekawaS extends CSObjectBase<number> {
   #waiting: Deferred | null = null;
   #offAbort: () => void = () => {};
 
-  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: GrantRuleS) {
+  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules) {
     super(ctx.id, 'OutCS', { takesRequest: true });
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
