@@ -7,7 +7,7 @@ import {
 } from '@critsec/coteries';
 import type { SimCluster } from '@critsec/testing';
 import type { Rng, SimNetwork } from '@critsec/transport-sim';
-import type { MaekawaMSnapshot, MaekawaSSnapshot } from '../src/index.js';
+import { type MaekawaMSnapshot, type MaekawaSSnapshot, subgroupAssignment } from '../src/index.js';
 
 /** The systems of the issue's matrix: `[label, system]`. */
 export function systems(): [string, GroupQuorumSystem][] {
@@ -77,4 +77,26 @@ export function enter(
 ): Promise<void> {
   c.monitor.setRequest(i, g);
   return c.objects[i]!.entry(g, opts);
+}
+
+/** |Q| of the quorum P_i acquires for group g under the subgroup assignment (the default). */
+export function quorumSize(system: GroupQuorumSystem): (i: number, g: number) => number {
+  const { assignment } = subgroupAssignment(system);
+  return (i, g) => system.cartels[g]![assignment[i]![g]!]!.length;
+}
+
+/** Drives a cluster to rest after a workload: drains the network and exits every process InCS. */
+export async function drainToRest(cluster: SimCluster<number>): Promise<void> {
+  for (let round = 0; round < 1000; round++) {
+    await cluster.net.run();
+    let moved = false;
+    for (const cs of cluster.objects) {
+      if (cs.state === 'InCS' && cs.pending === null) {
+        moved = true;
+        await cs.exit();
+      }
+    }
+    if (!moved && cluster.net.inFlight === 0) return;
+  }
+  throw new Error('cluster did not come to rest');
 }
