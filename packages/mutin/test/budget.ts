@@ -1,7 +1,7 @@
 /**
  * Seed budget of the compliance matrix. `csCompliance` runs `seeds` seeds per delay model
  * (unit, uniform(0.1, 2), exponential(1)): the default gives each configuration ≥ 1,000 seeds
- * in total. `CRITSEC_SEEDS=<per delay model>` (the `test:nightly` script) raises it.
+ * in total. `CRITSEC_SEEDS=<per delay model>` overrides every count.
  */
 const fromEnv = Number(process.env.CRITSEC_SEEDS ?? '');
 
