@@ -102,9 +102,9 @@ export class MaekawaMNode {
     const entry: RequestEntry = { p, t, g, req };
     this.requests.set(p, entry); // E.3
     const grantable =
-      this.rule === 'mutant-any-group'
-        ? true
-        : this.lock_ps.size === 0 || (this.lock_group === g && this.has_priority);
+      this.lock_ps.size === 0 ||
+      (this.lock_group === g && this.has_priority) ||
+      (this.rule === 'mutant-any-group' && this.lock_ps.size < this.#max(g));
     if (grantable) {
       // E.4
       if (this.lock_ps.size < this.#max(g)) {

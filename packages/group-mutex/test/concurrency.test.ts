@@ -37,7 +37,11 @@ function track(c: SimCluster<number>): { max: () => number; area: () => number }
   return { max: () => max, area: () => area + inCS * (c.net.now - last) };
 }
 
-async function allAtOnce(options: GroupMutexOptions, requesters: readonly number[], g: number): Promise<number> {
+async function allAtOnce(
+  options: GroupMutexOptions,
+  requesters: readonly number[],
+  g: number,
+): Promise<number> {
   const { system } = options;
   const c = createCluster({ factory: groupMutex(options), spec: groupSpec(system.m, system.n), seed: 3 });
   const t = track(c);
@@ -67,7 +71,11 @@ describe('one group requests: all requesters are InCS at once', () => {
         }
         seen.push(`all ${system.n}`);
         // random subsets (deterministic): every other process, the first half, one process
-        for (const subset of [all.filter((i) => i % 2 === 1), all.slice(0, Math.ceil(system.n / 2)), [system.n - 1]]) {
+        for (const subset of [
+          all.filter((i) => i % 2 === 1),
+          all.slice(0, Math.ceil(system.n / 2)),
+          [system.n - 1],
+        ]) {
           expect(await allAtOnce({ system, variant }, subset, system.m - 1)).toBe(subset.length);
           seen.push(String(subset.length));
         }
@@ -75,7 +83,9 @@ describe('one group requests: all requesters are InCS at once', () => {
           // the system's own assignment (max[g] = n) concurs too
           expect(await allAtOnce({ system, variant, assignment: 'system' }, all, 0)).toBe(system.n);
         }
-        report.push(`concurrent entering, ${label}, Maekawa_${variant}: max InCS = requesters for ${seen.join(', ')}`);
+        report.push(
+          `concurrent entering, ${label}, Maekawa_${variant}: max InCS = requesters for ${seen.join(', ')}`,
+        );
       });
     }
   }
@@ -120,7 +130,10 @@ describe('occupancy against a plain mutex on the same workload', () => {
       }
       report.push(
         `occupancy (${workload}, n = 9, 4 rounds, think = hold = 2, unit delays, 5 seeds): ${rows
-          .map((r) => `${r.label}: max InCS ${r.max}, mean InCS ${r.occupancy.toFixed(2)}, makespan ${r.time.toFixed(1)}`)
+          .map(
+            (r) =>
+              `${r.label}: max InCS ${r.max}, mean InCS ${r.occupancy.toFixed(2)}, makespan ${r.time.toFixed(1)}`,
+          )
           .join('; ')}`,
       );
     }
