@@ -108,7 +108,7 @@ describe('malformed and forged messages are dropped and reported; the others fin
         variant === 'M' ? { type: 'REQUEST', req: 1, ts: 1, g: 0 } : { type: 'REQUEST', p: 1, g: 0, sn: 1 },
       ];
       // P1's group-0 quorum is {2, 3}: node 0 is not in it
-      bad.forEach((msg, k) => inject(c, 1 + k, 1, 0, msg));
+      for (const [k, msg] of bad.entries()) inject(c, 1 + k, 1, 0, msg);
       const r = await runWorkload(c, { rounds: 3, request: anyGroup(2) });
       expect(r.ok, r.failure ?? '').toBe(true);
       expect(c.errors.length).toBe(bad.length);
