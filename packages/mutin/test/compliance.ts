@@ -17,11 +17,10 @@
 import { type CSFactory, type CSState, globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
 import { ricartAgrawala } from '@critsec/mutex';
-import { centralMutex } from '@critsec/testing';
+import { centralMutex, roundsPerProcess } from '@critsec/testing';
 import { csCompliance } from '@critsec/testing/cs';
 import { describe, it } from 'vitest';
 import { mutin } from '../src/index.js';
-import { rounds } from './budget.js';
 
 interface Config {
   readonly coterie: Coterie;
@@ -83,7 +82,7 @@ export function mutinCompliance(seedsPerDelay: (base: number) => number): void {
         spec: globalSpec(c.l, n, n),
         initial: c.initial ?? Array.from({ length: n }, () => 'InCS' as const),
         seeds: seedsPerDelay(c.seeds ?? 334),
-        rounds: rounds(c.rounds),
+        rounds: roundsPerProcess(c.rounds),
         abort: false,
         coverage: c.coverage,
       });

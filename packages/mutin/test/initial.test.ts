@@ -8,9 +8,9 @@ import { type CSState, globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
 import { defaultDelays, runSeed } from '@critsec/testing/cs';
 import fc from 'fast-check';
+import { seedsPerDelay } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { mutin } from '../src/index.js';
-import { seedsPerDelay } from './budget.js';
 
 const coteries: Record<string, (n: number) => Coterie> = {
   majority,

@@ -17,6 +17,7 @@
  *
  * @packageDocumentation
  */
+export { roundsPerProcess, seedsPerDelay } from './budget.js';
 export { type ClusterOptions, createCluster, defaultInitial, SimCluster } from './cluster.js';
 export {
   type ExploreFailure,

@@ -9,9 +9,9 @@ import { complement } from '@critsec/complement';
 import { ricartAgrawala } from '@critsec/mutex';
 import { mutin } from '@critsec/mutin';
 import { csCompliance } from '@critsec/testing/cs';
+import { roundsPerProcess } from '@critsec/testing';
 import { describe, it } from 'vitest';
 import { kMutex } from '../src/index.js';
-import { rounds, seedsPerDelay } from './budget.js';
 import { type Config, configName } from './matrix.js';
 
 const ABORT = ['mutin:exit-aborted'];
@@ -37,32 +37,35 @@ const configs: Config[] = [
   { coterie: grid(9), l: 0, k: 3, mx: ['ricart-agrawala', ricartAgrawala()] },
 ];
 
-for (const c of configs) {
-  const n = c.coterie.n;
-  const name = configName('kmutex', c);
-  describe(name, () => {
-    csCompliance({
-      it,
-      name,
-      factory: kMutex({ k: c.k, coterie: c.coterie, ...(c.mx ? { mx: c.mx[1] } : {}) }),
-      spec: globalSpec(0, c.k, n),
-      seeds: seedsPerDelay(c.seeds),
-      rounds: rounds(c.rounds),
-      coverage: c.coverage,
-    });
-  });
-}
-
-describe('complement(mutin({ l: n − 1 })) is a plain mutual exclusion', () => {
-  for (const coterie of [majority(5), grid(9), projectivePlane(2)]) {
-    const n = coterie.n;
-    csCompliance({
-      it,
-      name: `co-mutin-${coterie.kind}-n${n}-l${n - 1}`,
-      factory: complement(mutin({ l: n - 1, coterie })),
-      spec: mutexSpec(n),
-      seeds: seedsPerDelay(),
-      rounds: rounds(),
+/** Registers the kMutex matrix with `seedsPerDelay(base)` seeds per delay model (`base` 334 unless the configuration says fewer). */
+export function kMutexCompliance(seedsPerDelay: (base: number) => number): void {
+  for (const c of configs) {
+    const n = c.coterie.n;
+    const name = configName('kmutex', c);
+    describe(name, () => {
+      csCompliance({
+        it,
+        name,
+        factory: kMutex({ k: c.k, coterie: c.coterie, ...(c.mx ? { mx: c.mx[1] } : {}) }),
+        spec: globalSpec(0, c.k, n),
+        seeds: seedsPerDelay(c.seeds ?? 334),
+        rounds: roundsPerProcess(c.rounds),
+        coverage: c.coverage,
+      });
     });
   }
-});
+
+  describe('complement(mutin({ l: n − 1 })) is a plain mutual exclusion', () => {
+    for (const coterie of [majority(5), grid(9), projectivePlane(2)]) {
+      const n = coterie.n;
+      csCompliance({
+        it,
+        name: `co-mutin-${coterie.kind}-n${n}-l${n - 1}`,
+        factory: complement(mutin({ l: n - 1, coterie })),
+        spec: mutexSpec(n),
+        seeds: seedsPerDelay(334),
+        rounds: roundsPerProcess(),
+      });
+    }
+  });
+}

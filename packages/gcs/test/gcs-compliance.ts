@@ -7,11 +7,10 @@
 import { globalSpec } from '@critsec/core';
 import { grid, majority, projectivePlane } from '@critsec/coteries';
 import { ricartAgrawala } from '@critsec/mutex';
-import { centralMutex } from '@critsec/testing';
+import { centralMutex, roundsPerProcess } from '@critsec/testing';
 import { csCompliance } from '@critsec/testing/cs';
 import { describe, it } from 'vitest';
 import { gcs } from '../src/index.js';
-import { rounds, seedsPerDelay } from './budget.js';
 import { type Config, configName } from './matrix.js';
 
 const RARE = ['mutin:response2-sent', 'mutin:response2-unblocks', 'mutin:exit-aborted'];
@@ -39,18 +38,21 @@ const configs: Config[] = [
   { coterie: grid(9), l: 2, k: 5, mx: ['central', centralMutex()] },
 ];
 
-for (const c of configs) {
-  const n = c.coterie.n;
-  const name = configName('gcs', c);
-  describe(name, () => {
-    csCompliance({
-      it,
-      name,
-      factory: gcs({ l: c.l, k: c.k, coterie: c.coterie, ...(c.mx ? { mx: c.mx[1] } : {}) }),
-      spec: globalSpec(c.l, c.k, n),
-      seeds: seedsPerDelay(c.seeds),
-      rounds: rounds(c.rounds),
-      coverage: c.coverage,
+/** Registers the (l,k)-GCS matrix with `seedsPerDelay(base)` seeds per delay model (`base` 334 unless the configuration says fewer). */
+export function gcsCompliance(seedsPerDelay: (base: number) => number): void {
+  for (const c of configs) {
+    const n = c.coterie.n;
+    const name = configName('gcs', c);
+    describe(name, () => {
+      csCompliance({
+        it,
+        name,
+        factory: gcs({ l: c.l, k: c.k, coterie: c.coterie, ...(c.mx ? { mx: c.mx[1] } : {}) }),
+        spec: globalSpec(c.l, c.k, n),
+        seeds: seedsPerDelay(c.seeds ?? 334),
+        rounds: roundsPerProcess(c.rounds),
+        coverage: c.coverage,
+      });
     });
-  });
+  }
 }

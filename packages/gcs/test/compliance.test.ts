@@ -1,0 +1,7 @@
+/** The (l,k)-GCS and kMutex compliance matrices, fast: a quarter of each configuration's weight (84 seeds per delay model for most). */
+import { seedsPerDelay } from '@critsec/testing';
+import { gcsCompliance } from './gcs-compliance.js';
+import { kMutexCompliance } from './kmutex-compliance.js';
+
+gcsCompliance((base) => seedsPerDelay(Math.ceil(base / 4)));
+kMutexCompliance((base) => seedsPerDelay(Math.ceil(base / 4)));
