@@ -62,5 +62,6 @@ export {
   localSpec,
   mutexSpec,
   type ProblemSpec,
+  type SafetyBound,
   type SpecViolation,
 } from './spec.js';

@@ -156,38 +156,52 @@ export interface SpecViolation {
 }
 
 /**
+ * Which half of a safety condition {@link checkConfiguration} checks: `'upper'` — the bounds a
+ * process too many InCS breaks (k, k_i, units held ≤ k, one group at a time); `'lower'` — the
+ * bounds a process too few InCS breaks (l, l_i; h-out-of-k and group mutex have none); `'both'`
+ * (default). A checker that only knows a subset of the processes InCS for sure (and a superset
+ * of those possibly InCS) checks `'upper'` on the first and `'lower'` on the second.
+ */
+export type SafetyBound = 'upper' | 'lower' | 'both';
+
+/**
  * Checks one configuration against a spec: the safety condition of each problem.
  *
  * `requests[i]` is the request of process i while InCS (units h, or a group); ignored for
- * global and local specs. Returns `null` when safe.
+ * global and local specs. `bound` restricts the check to one half of the condition
+ * ({@link SafetyBound}). Returns `null` when safe.
  */
 export function checkConfiguration(
   spec: ProblemSpec,
   states: readonly CSState[],
   requests?: readonly unknown[],
+  bound: SafetyBound = 'both',
 ): SpecViolation | null {
+  const upper = bound !== 'lower';
+  const lower = bound !== 'upper';
   if (states.length !== spec.n) {
     return { message: `configuration has ${states.length} states, spec has n = ${spec.n}` };
   }
   switch (spec.kind) {
     case 'global': {
       const c = countInCS(states);
-      if (c < spec.l) return { message: `${c} processes InCS, fewer than l = ${spec.l}` };
-      if (c > spec.k) return { message: `${c} processes InCS, more than k = ${spec.k}` };
+      if (lower && c < spec.l) return { message: `${c} processes InCS, fewer than l = ${spec.l}` };
+      if (upper && c > spec.k) return { message: `${c} processes InCS, more than k = ${spec.k}` };
       return null;
     }
     case 'local': {
       for (let i = 0; i < spec.n; i++) {
         let c = states[i] === 'InCS' ? 1 : 0;
         for (const j of spec.graph.neighbors[i]!) if (states[j] === 'InCS') c++;
-        if (c < spec.l[i]!)
+        if (lower && c < spec.l[i]!)
           return { at: i, message: `${c} InCS in N_${i} ∪ {${i}}, fewer than l_${i} = ${spec.l[i]}` };
-        if (c > spec.k[i]!)
+        if (upper && c > spec.k[i]!)
           return { at: i, message: `${c} InCS in N_${i} ∪ {${i}}, more than k_${i} = ${spec.k[i]}` };
       }
       return null;
     }
     case 'h-out-of-k': {
+      if (!upper) return null;
       let units = 0;
       for (let i = 0; i < spec.n; i++) {
         if (states[i] !== 'InCS') continue;
@@ -200,6 +214,7 @@ export function checkConfiguration(
       return null;
     }
     case 'group': {
+      if (!upper) return null;
       let group: unknown;
       let holder = -1;
       for (let i = 0; i < spec.n; i++) {

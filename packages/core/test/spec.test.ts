@@ -108,3 +108,33 @@ describe('initialConfiguration', () => {
     expect(() => initialConfiguration(1, ['Maybe' as CSState])).toThrow(/'InCS' or 'OutCS'/);
   });
 });
+
+describe('checking one half of a safety condition', () => {
+  it('upper checks only the bounds one process too many breaks, lower only the others', () => {
+    const g = globalSpec(1, 2, 4);
+    expect(checkConfiguration(g, S('0000'), undefined, 'upper')).toBeNull();
+    expect(checkConfiguration(g, S('0000'), undefined, 'lower')?.message).toMatch(/fewer than l = 1/);
+    expect(checkConfiguration(g, S('1110'), undefined, 'lower')).toBeNull();
+    expect(checkConfiguration(g, S('1110'), undefined, 'upper')?.message).toMatch(/more than k = 2/);
+
+    const ring = graphFromEdges(4, [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 0],
+    ]);
+    const local = localSpec(ring, [1, 1, 1, 1], [2, 2, 2, 2]);
+    expect(checkConfiguration(local, S('0000'), undefined, 'upper')).toBeNull();
+    expect(checkConfiguration(local, S('0000'), undefined, 'lower')).toMatchObject({ at: 0 });
+    expect(checkConfiguration(local, S('1110'), undefined, 'lower')).toBeNull();
+    expect(checkConfiguration(local, S('1110'), undefined, 'upper')).toMatchObject({ at: 1 });
+
+    const units = hOutOfKSpec(3, 3);
+    expect(checkConfiguration(units, S('110'), [2, 2, 0], 'lower')).toBeNull();
+    expect(checkConfiguration(units, S('110'), [2, 2, 0], 'upper')?.message).toMatch(/4 units/);
+    const groups = groupSpec(2, 3);
+    expect(checkConfiguration(groups, S('110'), [0, 1, 0], 'lower')).toBeNull();
+    expect(checkConfiguration(groups, S('110'), [0, 1, 0], 'upper')?.message).toMatch(/together/);
+    expect(checkConfiguration(groups, S('110'), [0, 1, 0])?.message).toMatch(/together/);
+  });
+});
