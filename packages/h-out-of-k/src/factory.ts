@@ -1,0 +1,109 @@
+/**
+ * The public factory of the h-out-of-k algorithm (h-out-of-k paper, Sec. 4, Fig. 1) and its
+ * settings checks; the protocol itself is in `h-out-of-k.ts`.
+ */
+import { ConfigurationError, type CSFactory, type ProcessId } from '@critsec/core';
+import type { Coterie, HKArbiter, HKArbiterJSON, KArbiter } from '@critsec/coteries';
+import { makeFactory } from './h-out-of-k.js';
+import type { HOutOfKOptions, Rules } from './types.js';
+
+function isHKArbiter(a: unknown): a is HKArbiter {
+  return (
+    typeof a === 'object' &&
+    a !== null &&
+    typeof (a as HKArbiter).n === 'number' &&
+    typeof (a as HKArbiter).k === 'number' &&
+    typeof (a as HKArbiter).quorumOf === 'function' &&
+    typeof (a as HKArbiter).reportersOf === 'function'
+  );
+}
+
+/**
+ * h-out-of-k mutual exclusion (h-out-of-k paper, Sec. 4, Fig. 1): k identical units shared by
+ * the n processes with no central server; `entry(h)` takes h units **at once** (1 ≤ h ≤ k),
+ * `exit()` gives them all back; at every instant the units held InCS sum to at most k. Process
+ * `P_i` asks the arbiters of `arbiter.quorumOf(i, h)` (`|q_{h,k}|` of them, itself included when
+ * it is in that quorum); conflicts are settled by `(Lamport clock, id)` priority with
+ * `OK` / `cancel` / `cancelled` (Theorems 5–6: no deadlock, no starvation).
+ *
+ * Costs, counting messages a process sends to itself (Sec. 4.3): exactly `3·|q_{h,k}|` messages
+ * per request without contention (request, OK, release); under contention at most
+ * `(3h+3)·|q_{h,k}|`. Waiting time with unit delays and no contention: entry 2 time units, exit 0
+ * (release is fire and forget). See {@link hOutOfKBounds}.
+ *
+ * `entry(h, { signal })` can be aborted while waiting: `release` goes to every arbiter of the
+ * quorum, which gives back every unit granted or in flight; the promise rejects with
+ * `AbortError`. Objects expose `units` (held now) and `inspect()` (every variable of Fig. 1).
+ *
+ * @param options `{ k, arbiter }`.
+ * @returns a `CSFactory<number>` (the request is h).
+ * @throws ConfigurationError (at once) if `k` is not an integer ≥ 1, `arbiter` is not an
+ *   (h,k)-arbiter, or it is built for another k; (from the factory) if it is built for another n
+ *   or a process starts InCS (Fig. 1 starts every process OutCS). `entry(h)` rejects with
+ *   `ConfigurationError` for h that is not an integer in 1..k, sending nothing.
+ */
+export function hOutOfK(options: HOutOfKOptions): CSFactory<number> {
+  return hOutOfKWithRules(options, 'fig1');
+}
+
+/**
+ * {@link hOutOfK} with a choice of rules; the mutants exist to show the tests catch them.
+ * Not part of the public API.
+ * @internal
+ */
+export function hOutOfKWithRules(options: HOutOfKOptions, rules: Rules): CSFactory<number> {
+  const k = options?.k;
+  const arbiter = options?.arbiter;
+  if (typeof k !== 'number' || !Number.isSafeInteger(k) || k < 1) {
+    throw new ConfigurationError(`hOutOfK({ k }): k (units) must be an integer ≥ 1, got k = ${String(k)}`);
+  }
+  if (!isHKArbiter(arbiter)) {
+    throw new ConfigurationError(
+      'hOutOfK({ arbiter }): arbiter must be an (h,k)-arbiter from @critsec/coteries (uniformHKArbiter(n, k), cubeHKArbiter(n, k), fromHKQuorums(…), asHKArbiter(kArbiter))',
+    );
+  }
+  if (arbiter.k !== k) {
+    throw new ConfigurationError(
+      `hOutOfK({ k, arbiter }): the arbiter (${arbiter.kind}) is built for k = ${arbiter.k} units, but k = ${k}; build it with k = ${k}`,
+    );
+  }
+  return makeFactory(k, arbiter, rules);
+}
+
+/**
+ * A k-arbiter (Def. 2) used as an (h,k)-arbiter: the same quorum for every h — the algorithm "for
+ * a k-arbiter" that Sec. 3.1 generalizes (its quorums are never smaller than an (h,k)-arbiter's).
+ * For comparisons: `hOutOfK({ k, arbiter: asHKArbiter(uniformKArbiter(n, k)) })`.
+ * @throws ConfigurationError unless `karbiter` is a k-arbiter with an integer `k ≥ 1`.
+ */
+export function asHKArbiter(karbiter: KArbiter): HKArbiter {
+  const k = karbiter?.k;
+  if (typeof k !== 'number' || !Number.isSafeInteger(k) || k < 1 || typeof karbiter.quorumOf !== 'function') {
+    throw new ConfigurationError(
+      `asHKArbiter(karbiter): expected a k-arbiter (uniformKArbiter(n, k), cubeKArbiter(n, k)), got k = ${String(k)}`,
+    );
+  }
+  const set = (h: number): Coterie => {
+    if (!Number.isInteger(h) || h < 1 || h > k) {
+      throw new ConfigurationError(
+        `(h,k)-arbiter: h must be an integer with 1 ≤ h ≤ k = ${k}, got h = ${String(h)}`,
+      );
+    }
+    return karbiter;
+  };
+  return Object.freeze({
+    n: karbiter.n,
+    k,
+    kind: karbiter.kind,
+    description: `${karbiter.description} (same quorum for every h)`,
+    quorumSet: set,
+    quorumOf: (i: ProcessId, h: number) => set(h).quorumOf(i),
+    reportersOf: (i: ProcessId, h: number) => set(h).reportersOf(i),
+    toJSON: (): HKArbiterJSON => ({
+      n: karbiter.n,
+      k,
+      kind: karbiter.kind,
+      assignments: Array.from({ length: k }, () => karbiter.toJSON().assignment),
+    }),
+  });
+}

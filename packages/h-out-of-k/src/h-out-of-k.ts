@@ -1,0 +1,392 @@
+/**
+ * Distributed h-out-of-k mutual exclusion with an (h,k)-arbiter.
+ *
+ * Source: Y. Manabe and N. Tajima, "(h,k)-arbiters for h-out of-k mutual exclusion problem",
+ * Sec. 2.2 (the problem), Sec. 3.1 (a process requesting h units uses a quorum of `Q_{h,k}`),
+ * Sec. 4.1 and **Fig. 1** (the algorithm; "Program MutualExclusion; /* Program for process p. *\/"),
+ * Sec. 4.2 (Theorems 5–6: no deadlock, no starvation), Sec. 4.3 (3·|q_{h,k}| messages per request
+ * without conflict, (3h+3)·|q_{h,k}| in the worst case). A process plays both roles of Fig. 1:
+ * requester (`Q`, `K`, `In`, `h`) and arbiter (`x`, `Que`, `Quelength`); `c` is its Lamport clock.
+ *
+ * ## The rules implemented (Fig. 1, names as printed)
+ *
+ * Requester p:
+ * - "When p wants to use h units": `c := c + 1`; `Q := quorumOf(p, h)`; `K := φ`; send
+ *   `request(h, p, c)` to every `r ∈ Q`.
+ * - "When OK is arrived from p'": `K := K ∪ {p'}`; if `K = Q`: `In := true` (InCS).
+ * - Exit: `In := false`; send `release` to every `r ∈ Q`.
+ * - "When cancel is arrived from p'": if `In = false` and `p' ∈ K`: send `cancelled`, `K := K − {p'}`.
+ *
+ * Arbiter r (initially `x = k`, `Que` empty):
+ * - "When request(h', p', c') is arrived": insert `(c', p', h', wait)` in `Que` by priority; if
+ *   `Σ_{i ≤ j} Que[i].units ≤ k` and `x ≥ h'`: send OK, status ok, `x := x − h'`. Then with i the
+ *   largest index with `Σ_{j ≤ i} Que[j].units ≤ k`, every later entry with status ok gets
+ *   `cancel` and status cancel.
+ * - "When release is arrived": `x := x + units`, delete the entry, `NewChance`.
+ * - "When cancelled is arrived": status wait, `x := x + units`, `NewChance`.
+ * - `NewChance`: in priority order, for each waiting entry: if `x < units` stop; else send OK,
+ *   status ok, `x := x − units`.
+ *
+ * Priorities (Sec. 4.1): `(h, p, c)` beats `(h', p', c')` iff `c < c'` or `c = c' ∧ p < p'`. Clocks
+ * (Sec. 4.1): every message piggybacks `c`; on receipt `c := max(c, c_m) + 1` — here with the
+ * saturating `witness`/`tick` of `@critsec/transport` (no accepted clock can overflow).
+ *
+ * ## Precisions beyond the figure (none changes a rule of Fig. 1)
+ *
+ * - **Tags.** Every `OK`/`cancel`/`cancelled`/`release` names its request by `c`; anything about
+ *   another request is ignored (`h-out-of-k:stale-ignored`). Fig. 1 never resets `K` at exit, so a
+ *   `cancel` that crosses the `release` would be answered after the CS; here the requester answers
+ *   only while it waits in `entry()` (the issue's "only while not yet in the CS"), and an arbiter
+ *   takes `cancelled` only for an entry in status cancel — a forged or stale one can never raise `x`.
+ * - **Abort** (an extension; the paper has no abort): the requester sends `release` to every
+ *   `r ∈ Q` (FIFO puts it behind the `request`) and forgets the request; an arbiter deleting an
+ *   entry gives its units back to `x` only if they were taken (status ok or cancel), then runs
+ *   `NewChance`. Every unit granted or in flight returns.
+ * - **Validation.** An arbiter accepts `request` only from a process whose quorum for `h'` contains
+ *   it; every other message only from a process of the current quorum (`ProtocolError`, dropped).
+ *
+ * Invariant of each arbiter (all handlers are atomic): `x = k − Σ units of entries with status ok
+ * or cancel ≥ 0`, and every entry with status ok lies within the prefix of `Que` whose units sum
+ * to at most k. `NewChance` grants only within that prefix, because it stops at the first waiting
+ * entry that does not fit.
+ */
+import {
+  AbortError,
+  type CSFactory,
+  CSObjectBase,
+  ConfigurationError,
+  Deferred,
+  type Endpoint,
+  onAbort,
+  type ProcessContext,
+  type ProcessId,
+  ProtocolError,
+  reach,
+} from '@critsec/core';
+import type { HKArbiter } from '@critsec/coteries';
+import { tick, witness } from '@critsec/transport';
+import type { HOutOfKMessage } from './messages.js';
+import { hOutOfKProtocol } from './messages.js';
+import { Que } from './que.js';
+import type { HOutOfKSnapshot, Rules } from './types.js';
+
+const NONE = -1;
+
+/** One process of the h-out-of-k algorithm (Fig. 1, "Program for process p"). */
+export class HOutOfKCS extends CSObjectBase<number> {
+  /** Number of units k. */
+  readonly k: number;
+  readonly #endpoint: Endpoint;
+  readonly #off: () => void;
+  readonly #arbiter: HKArbiter;
+  readonly #rules: Rules;
+  /** `reporter[h−1][p'] = 1`: p' asks this arbiter when it requests h units. */
+  readonly #reporter: Uint8Array[];
+
+  /** Fig. 1 `c`: the Lamport clock. */
+  #c = 0;
+
+  // requester (Fig. 1: h, In, Q, K)
+  /** Fig. 1 `h`: units of the current request (0 when none). */
+  #h = 0;
+  /** Fig. 1 `In`. */
+  #In = false;
+  /** Fig. 1 `Q`: the quorum of the current request. */
+  #Q: readonly ProcessId[] = [];
+  /** `inQ[r] = 1`: r ∈ Q. */
+  readonly #inQ: Uint8Array;
+  /** Fig. 1 `K` as a membership array over processes, with its size. */
+  readonly #K: Uint8Array;
+  #Ksize = 0;
+  /** `gaveBack[r] = 1`: r's OK was given back with `cancelled` during this request. */
+  readonly #gaveBack: Uint8Array;
+  /** `c` of the current request (−1: none). */
+  #request = NONE;
+  #waiting: Deferred | null = null;
+  #offAbort: () => void = () => {};
+
+  // arbiter (Fig. 1: x, Que, Quelength)
+  /** Fig. 1 `x`: free units ("Number of current tokens"). */
+  #x: number;
+  /** Fig. 1 `Que` (its length is `Quelength`). */
+  readonly #Que = new Que();
+
+  constructor(ctx: ProcessContext, k: number, arbiter: HKArbiter, rules: Rules) {
+    super(ctx.id, 'OutCS', { takesRequest: true });
+    this.k = k;
+    this.#x = k;
+    this.#arbiter = arbiter;
+    this.#rules = rules;
+    this.#endpoint = ctx.endpoint;
+    this.#inQ = new Uint8Array(ctx.n);
+    this.#K = new Uint8Array(ctx.n);
+    this.#gaveBack = new Uint8Array(ctx.n);
+    this.#reporter = [];
+    for (let h = 1; h <= k; h++) {
+      const r = new Uint8Array(ctx.n);
+      for (const p of arbiter.reportersOf(ctx.id, h)) r[p] = 1;
+      this.#reporter.push(r);
+    }
+    this.#off = hOutOfKProtocol(k).listen(
+      ctx.endpoint,
+      (from, msg) => this.#onMessage(from, msg),
+      (err) => this.reportError(err),
+    );
+  }
+
+  /** Units this process holds: `h` while InCS, else 0. */
+  get units(): number {
+    return this.state === 'InCS' ? this.#h : 0;
+  }
+
+  /** Every protocol variable of Fig. 1 (JSON-serializable; for exploration and debugging). */
+  inspect(): HOutOfKSnapshot {
+    const K = this.#Q.filter((r) => this.#K[r] === 1);
+    return {
+      c: this.#c,
+      requester: { request: this.#request, h: this.#h, In: this.#In, waiting: this.#waiting !== null, K },
+      arbiter: { x: this.#x, Que: this.#Que.toArray() },
+    };
+  }
+
+  // ---------------------------------------------------------------- requester
+
+  protected doEntry(h: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!Number.isSafeInteger(h) || h < 1 || h > this.k) {
+      throw new ConfigurationError(
+        `hOutOfK: entry(h) needs an integer h with 1 ≤ h ≤ k = ${this.k}, got h = ${String(h)}`,
+      );
+    }
+    this.#c = tick(this.#c);
+    const c = this.#c;
+    this.#h = h;
+    this.#clearK();
+    this.#Q = this.#arbiter.quorumOf(this.id, h);
+    for (const r of this.#Q) this.#inQ[r] = 1;
+    this.#request = c;
+    const waiting = new Deferred();
+    this.#waiting = waiting;
+    for (const r of this.#Q) this.#endpoint.send(r, { type: 'request', h, c });
+    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
+    return waiting.promise;
+  }
+
+  protected async doExit(): Promise<void> {
+    const c = this.#request;
+    const Q = this.#Q;
+    this.#In = false;
+    this.#forget();
+    this.setState('OutCS');
+    for (const r of Q) this.#endpoint.send(r, { type: 'release', c, ts: this.#c });
+  }
+
+  protected doClose(): void {
+    this.#off();
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    this.#offAbort();
+    waiting?.reject(new AbortError(`hOutOfK: P${this.id} was closed while waiting in entry()`));
+  }
+
+  /** Abort of a waiting entry: `release` to every `r ∈ Q` gives back every unit granted or in flight. */
+  #abort(waiting: Deferred, reason: unknown): void {
+    if (waiting !== this.#waiting || waiting.settled) return;
+    const c = this.#request;
+    const Q = this.#Q;
+    this.#waiting = null;
+    this.#forget();
+    if (!this.closed) for (const r of Q) this.#endpoint.send(r, { type: 'release', c, ts: this.#c });
+    waiting.reject(new AbortError(`hOutOfK: P${this.id} entry() aborted`, { cause: reason }));
+  }
+
+  #clearK(): void {
+    for (const r of this.#Q) {
+      this.#inQ[r] = 0;
+      this.#K[r] = 0;
+      this.#gaveBack[r] = 0;
+    }
+    this.#Ksize = 0;
+  }
+
+  #forget(): void {
+    this.#clearK();
+    this.#request = NONE;
+    this.#h = 0;
+    this.#Q = [];
+  }
+
+  /** True when `msg` from `r` belongs to the request this process waits for. */
+  #current(r: ProcessId, msg: HOutOfKMessage & { c: number }): boolean {
+    if (this.#waiting === null || msg.c !== this.#request) {
+      reach('h-out-of-k:stale-ignored');
+      return false;
+    }
+    if (this.#inQ[r] !== 1) {
+      this.reportError(
+        new ProtocolError(
+          `hOutOfK: P${this.id} got ${msg.type} from P${r}, which is not in its quorum Q = {${this.#Q.join(', ')}}`,
+          { from: r },
+        ),
+      );
+      return false;
+    }
+    return true;
+  }
+
+  /** Fig. 1 "When OK is arrived from p'". */
+  #onOK(r: ProcessId, msg: HOutOfKMessage & { c: number }): void {
+    if (!this.#current(r, msg) || this.#K[r] === 1) return;
+    if (this.#gaveBack[r] === 1) reach('h-out-of-k:ok-after-cancelled');
+    this.#K[r] = 1;
+    this.#Ksize++;
+    if (this.#Ksize !== this.#Q.length) return; // wait for another OK
+    this.#In = true;
+    const waiting = this.#waiting!;
+    this.#waiting = null;
+    this.#offAbort();
+    this.setState('InCS');
+    waiting.resolve();
+  }
+
+  /** Fig. 1 "When cancel is arrived from p'": answered only while waiting (In = false, p' ∈ K). */
+  #onCancel(r: ProcessId, msg: HOutOfKMessage & { c: number }): void {
+    if (msg.c === this.#request && this.#In) {
+      reach('h-out-of-k:cancel-after-entry');
+      return;
+    }
+    if (!this.#current(r, msg) || this.#K[r] === 0) return;
+    reach('h-out-of-k:cancelled');
+    this.#K[r] = 0;
+    this.#Ksize--;
+    this.#gaveBack[r] = 1;
+    this.#endpoint.send(r, { type: 'cancelled', c: msg.c, ts: this.#c });
+  }
+
+  // ---------------------------------------------------------------- arbiter
+
+  /** Fig. 1 "When request(h', p', c') is arrived from p'". */
+  #onRequest(p: ProcessId, h: number, c: number): void {
+    if (this.#reporter[h - 1]![p] !== 1) {
+      this.reportError(
+        new ProtocolError(
+          `hOutOfK: P${this.id} got request(h = ${h}) from P${p}, whose quorum for ${h} units does not contain P${this.id}`,
+          { from: p },
+        ),
+      );
+      return;
+    }
+    const old = this.#Que.indexOf(p);
+    if (old !== NONE) {
+      // only a reordering network or a forged message gets here: a newer request ends the old one
+      if (c <= this.#Que.at(old).clock) return;
+      this.#onRelease(p, this.#Que.at(old).clock);
+    }
+    const j = this.#Que.insert({ clock: c, process: p, units: h, status: 'wait' });
+    const fits = this.#Que.unitsThrough(j) <= this.k;
+    const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
+    if (fits && enough) {
+      if (j > 0 && this.#Que.at(j - 1).status === 'wait') reach('h-out-of-k:grant-bypass');
+      this.#grant(j);
+    }
+    if (this.#rules === 'mutant-no-cancel') return;
+    // Try to cancel "OK" for lower priority requests
+    let cancels = 0;
+    for (let i = this.#Que.prefixEnd(this.k) + 1; i < this.#Que.length; i++) {
+      const e = this.#Que.at(i);
+      if (e.status !== 'ok') continue;
+      e.status = 'cancel';
+      cancels++;
+      reach('h-out-of-k:cancel');
+      this.#endpoint.send(e.process, { type: 'cancel', c: e.clock, ts: this.#c });
+    }
+    if (cancels > 1) reach('h-out-of-k:multi-cancel');
+  }
+
+  /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request). */
+  #onRelease(p: ProcessId, c: number): void {
+    const j = this.#Que.indexOf(p);
+    if (j === NONE || this.#Que.at(j).clock !== c) {
+      reach('h-out-of-k:stale-ignored');
+      return;
+    }
+    const e = this.#Que.removeAt(j);
+    if (e.status === 'wait') reach('h-out-of-k:release-waiting');
+    else this.#x += e.units;
+    this.#newChance();
+  }
+
+  /** Fig. 1 "When cancelled is arrived from p'". */
+  #onCancelled(p: ProcessId, c: number): void {
+    const j = this.#Que.indexOf(p);
+    if (j === NONE || this.#Que.at(j).clock !== c || this.#Que.at(j).status !== 'cancel') {
+      reach('h-out-of-k:stale-ignored');
+      return;
+    }
+    const e = this.#Que.at(j);
+    e.status = 'wait';
+    this.#x += e.units;
+    this.#newChance();
+  }
+
+  /** Fig. 1 `procedure NewChance; /* When tokens are released. *\/`. */
+  #newChance(): void {
+    for (let i = 0; i < this.#Que.length; i++) {
+      const e = this.#Que.at(i);
+      if (e.status !== 'wait') continue;
+      if (this.#x < e.units) {
+        if (i + 1 < this.#Que.length) reach('h-out-of-k:newchance-blocked');
+        return;
+      }
+      this.#grant(i);
+    }
+  }
+
+  #grant(j: number): void {
+    const e = this.#Que.at(j);
+    e.status = 'ok';
+    this.#x -= e.units;
+    this.#endpoint.send(e.process, { type: 'OK', c: e.clock, ts: this.#c });
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  #onMessage(from: ProcessId, msg: HOutOfKMessage): void {
+    // Sec. 4.1: c_p := max(c_p, c_m) + 1 on every receipt (saturating)
+    this.#c = tick(witness(this.#c, msg.type === 'request' ? msg.c : msg.ts));
+    switch (msg.type) {
+      case 'request':
+        this.#onRequest(from, msg.h, msg.c);
+        return;
+      case 'release':
+        this.#onRelease(from, msg.c);
+        return;
+      case 'cancelled':
+        this.#onCancelled(from, msg.c);
+        return;
+      case 'OK':
+        this.#onOK(from, msg);
+        return;
+      case 'cancel':
+        this.#onCancel(from, msg);
+        return;
+    }
+  }
+}
+
+/** @internal the factory with a choice of rules (tests use the mutants). */
+export function makeFactory(k: number, arbiter: HKArbiter, rules: Rules): CSFactory<number> {
+  return (ctx) => {
+    if (arbiter.n !== ctx.n) {
+      throw new ConfigurationError(
+        `hOutOfK: the arbiter (${arbiter.kind}) is built for n = ${arbiter.n} processes but the cluster has n = ${ctx.n}; build it for n = ${ctx.n}`,
+      );
+    }
+    const inCS = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
+    if (inCS.length > 0) {
+      throw new ConfigurationError(
+        `hOutOfK: every process starts OutCS (Fig. 1: In = false, x = k), got InCS initially: ${inCS.map((i) => `P${i}`).join(', ')}`,
+      );
+    }
+    return new HOutOfKCS(ctx, k, arbiter, rules);
+  };
+}

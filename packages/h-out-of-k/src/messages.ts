@@ -1,0 +1,64 @@
+/**
+ * The messages of the h-out-of-k algorithm — h-out-of-k paper (Manabe & Tajima), Sec. 4.1 and
+ * Fig. 1: `request(h, p, c)`, `OK`, `cancel`, `cancelled`, `release`, each carrying the sender's
+ * Lamport clock (Sec. 4.1: "the current value of c_p is piggybacked on m").
+ *
+ * Every field a peer can send is bounded, so no accepted message can put the receiver in a state
+ * whose own messages fail validation: clocks are timestamps (0 … `CLOCK_MAX`, kept in range by the
+ * saturating `tick`/`witness` of `@critsec/transport`), unit counts are integers `1..k`.
+ */
+import { defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
+import * as v from 'valibot';
+
+const answer = <T extends string>(type: T) =>
+  v.object({ type: v.literal(type), c: timestampSchema, ts: timestampSchema });
+
+function schemaFor(k: number) {
+  return v.variant('type', [
+    v.object({
+      type: v.literal('request'),
+      h: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(k)),
+      c: timestampSchema,
+    }),
+    answer('OK'),
+    answer('cancel'),
+    answer('cancelled'),
+    answer('release'),
+  ]);
+}
+
+/**
+ * A message of the algorithm. `p` of the paper is the transport's sender.
+ *
+ * - `request` requester → arbiter: `request(h, p, c)`, h units with priority `(c, p)`; `c` is
+ *   also the piggybacked clock.
+ * - `OK` arbiter → requester: the arbiter set aside `h` of its `x` units for request `c`.
+ * - `cancel` arbiter → requester: give the OK for request `c` back (a higher-priority request
+ *   no longer leaves room for it within k units).
+ * - `cancelled` requester → arbiter: the OK for request `c` is given back (sent only while
+ *   waiting, never InCS).
+ * - `release` requester → arbiter: request `c` is over (after the CS, or withdrawn by an abort).
+ *
+ * `c` names the request a message belongs to; `ts` is the sender's clock.
+ */
+export type HOutOfKMessage = v.InferOutput<ReturnType<typeof schemaFor>>;
+
+const protocols = new Map<number, Protocol<HOutOfKMessage>>();
+
+/**
+ * The validated protocol for k units (one per k, shared by every factory with that k, so its
+ * `dropped` count covers them all). A message that fails it — unknown type, a missing field, a
+ * clock outside `0..CLOCK_MAX`, `h ∉ 1..k` — is dropped, counted and reported as a
+ * `ProtocolError` through the object's `error` event.
+ * @throws RangeError unless k is an integer ≥ 1.
+ */
+export function hOutOfKProtocol(k: number): Protocol<HOutOfKMessage> {
+  if (!Number.isSafeInteger(k) || k < 1)
+    throw new RangeError(`hOutOfKProtocol: k must be an integer ≥ 1, got ${k}`);
+  let p = protocols.get(k);
+  if (p === undefined) {
+    p = defineProtocol(`h-out-of-${k}`, schemaFor(k)) as Protocol<HOutOfKMessage>;
+    protocols.set(k, p);
+  }
+  return p;
+}

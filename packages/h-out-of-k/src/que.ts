@@ -1,0 +1,92 @@
+/**
+ * `Que`, the priority queue of one arbiter — h-out-of-k paper (Manabe & Tajima), Sec. 4.1 and
+ * Fig. 1: "Que = null: queue; /* Priority queue of the requests. *\/" with the fields
+ * `Que[j].clock`, `Que[j].process`, `Que[j].units`, `Que[j].status`.
+ *
+ * Priority: request `(h, p, c)` is higher than `(h', p', c')` iff `c < c'` or `c = c' ∧ p < p'`
+ * (Sec. 4.1). Index 0 is the highest (the paper counts from 1). At most one entry per process
+ * (a process has one request at a time). Internal to `@critsec/h-out-of-k`.
+ */
+import type { ProcessId } from '@critsec/core';
+
+/** `Que[j].status` (Fig. 1): `'wait'`, `'ok'` (OK sent, units taken from `x`), `'cancel'` (cancel sent, units still taken). */
+export type QueStatus = 'wait' | 'ok' | 'cancel';
+
+/** One entry `Que[j]` of Fig. 1. */
+export interface QueEntry {
+  /** `Que[j].clock`: the request's Lamport timestamp `c`. */
+  readonly clock: number;
+  /** `Que[j].process`: the requester `p`. */
+  readonly process: ProcessId;
+  /** `Que[j].units`: the request's `h`. */
+  readonly units: number;
+  /** `Que[j].status`. */
+  status: QueStatus;
+}
+
+/** True when request `(ca, a)` has the higher priority than `(cb, b)` (Sec. 4.1). */
+export function higher(ca: number, a: ProcessId, cb: number, b: ProcessId): boolean {
+  return ca < cb || (ca === cb && a < b);
+}
+
+/** The priority queue `Que` of Fig. 1, highest priority first. */
+export class Que {
+  readonly #entries: QueEntry[] = [];
+
+  /** `Quelength`. */
+  get length(): number {
+    return this.#entries.length;
+  }
+
+  /** `Que[j]` (0-based). */
+  at(j: number): QueEntry {
+    return this.#entries[j]!;
+  }
+
+  /** Index of `p`'s entry, or −1. */
+  indexOf(p: ProcessId): number {
+    return this.#entries.findIndex((e) => e.process === p);
+  }
+
+  /** "Insert this request to Que according to the priority (p', c')"; returns its index j. */
+  insert(entry: QueEntry): number {
+    let j = this.#entries.length;
+    while (
+      j > 0 &&
+      higher(entry.clock, entry.process, this.#entries[j - 1]!.clock, this.#entries[j - 1]!.process)
+    )
+      j--;
+    this.#entries.splice(j, 0, entry);
+    return j;
+  }
+
+  /** "Delete the entry Que[j] from Que". */
+  removeAt(j: number): QueEntry {
+    return this.#entries.splice(j, 1)[0]!;
+  }
+
+  /**
+   * The last index i (0-based, −1 if none) with `Σ_{j ≤ i} Que[j].units ≤ k`: "i := maximum
+   * integer (≤ Quelength) that satisfies Σ_{j=1}^{i} Que[j].units ≤ k" (Fig. 1), minus one.
+   */
+  prefixEnd(k: number): number {
+    let sum = 0;
+    for (let i = 0; i < this.#entries.length; i++) {
+      sum += this.#entries[i]!.units;
+      if (sum > k) return i - 1;
+    }
+    return this.#entries.length - 1;
+  }
+
+  /** `Σ_{i ≤ j} Que[i].units`. */
+  unitsThrough(j: number): number {
+    let sum = 0;
+    for (let i = 0; i <= j; i++) sum += this.#entries[i]!.units;
+    return sum;
+  }
+
+  /** Snapshot `[process, clock, units, status]` per entry, highest first. */
+  toArray(): [ProcessId, number, number, QueStatus][] {
+    return this.#entries.map((e) => [e.process, e.clock, e.units, e.status]);
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The rare paths of the h-out-of-k algorithm, marked with `reach()` from `@critsec/core` so a
+ * test can assert that each was taken across its seeds:
+ *
+ * - `h-out-of-k:cancel` an arbiter sent `cancel` (an OK fell outside the k-unit prefix of `Que`);
+ * - `h-out-of-k:multi-cancel` one request made an arbiter cancel two or more OKs;
+ * - `h-out-of-k:cancelled` a waiting requester gave an OK back with `cancelled`;
+ * - `h-out-of-k:ok-after-cancelled` an OK arrived from an arbiter whose OK had been given back;
+ * - `h-out-of-k:cancel-after-entry` a `cancel` arrived InCS and was ignored (released at exit);
+ * - `h-out-of-k:grant-bypass` a request was granted at arrival while a higher one waited;
+ * - `h-out-of-k:newchance-blocked` `NewChance` stopped at a waiting request that did not fit;
+ * - `h-out-of-k:release-waiting` `release` withdrew a request never granted (an abort);
+ * - `h-out-of-k:stale-ignored` a message about another request was ignored.
+ */
+export const hOutOfKRarePaths = [
+  'h-out-of-k:cancel',
+  'h-out-of-k:multi-cancel',
+  'h-out-of-k:cancelled',
+  'h-out-of-k:ok-after-cancelled',
+  'h-out-of-k:cancel-after-entry',
+  'h-out-of-k:grant-bypass',
+  'h-out-of-k:newchance-blocked',
+  'h-out-of-k:release-waiting',
+  'h-out-of-k:stale-ignored',
+] as const;

@@ -1,0 +1,48 @@
+import type { HKArbiter } from '@critsec/coteries';
+import type { QueStatus } from './que.js';
+
+/** Options of {@link hOutOfK}. */
+export interface HOutOfKOptions {
+  /** Number of identical units k (an integer ≥ 1); `entry(h)` takes `1 ≤ h ≤ k` of them. */
+  readonly k: number;
+  /**
+   * The (h,k)-arbiter (Sec. 3): `P_i` requesting h units asks `arbiter.quorumOf(i, h)`. Any
+   * `HKArbiter` of `@critsec/coteries` — `uniformHKArbiter(n, k)`, `cubeHKArbiter(n, k)`,
+   * `fromHKQuorums(…)`, or a k-arbiter through {@link asHKArbiter} — built for the same n and k.
+   */
+  readonly arbiter: HKArbiter;
+}
+
+/** Protocol variables of one process (Fig. 1 names), as returned by `inspect()`. */
+export interface HOutOfKSnapshot {
+  /** Lamport clock `c`. */
+  readonly c: number;
+  /** Requester role. */
+  readonly requester: {
+    /** `c` of the current request, −1 when none. */
+    readonly request: number;
+    /** `h`: units of the current request (0 when none). */
+    readonly h: number;
+    /** `In`: true InCS. */
+    readonly In: boolean;
+    /** True while `entry` waits. */
+    readonly waiting: boolean;
+    /** `K`: arbiters whose OK is held. */
+    readonly K: readonly number[];
+  };
+  /** Arbiter role. */
+  readonly arbiter: {
+    /** `x`: free units. */
+    readonly x: number;
+    /** `Que`: `[process, clock, units, status]`, highest priority first (`Quelength` = its length). */
+    readonly Que: readonly [number, number, number, QueStatus][];
+  };
+}
+
+/**
+ * `'fig1'`: the algorithm of Fig. 1. The mutants exist only so tests can show they are caught:
+ * `'mutant-grant'` grants a request that fits within k without checking `x ≥ h'`;
+ * `'mutant-no-cancel'` never cancels an OK of a lower-priority request.
+ * @internal
+ */
+export type Rules = 'fig1' | 'mutant-grant' | 'mutant-no-cancel';
