@@ -47,14 +47,21 @@ export interface MaekawaSNodeSnapshot {
 }
 
 const tuple = (r: Req): [ProcessId, number, number] => [r.p, r.g, r.sn];
+const key = (r: Req): string => `${r.p}:${r.sn}`;
 
 /** Node i of Maekawa_S. */
 export class MaekawaSNode {
-  readonly lock_ps = new Map<ProcessId, Req>();
+  /**
+   * `lock_ps`, keyed by request (`p:sn`): with abort, a withdrawn request of p may still be
+   * granted here (its UNLOCK is behind it) while p's next request is too; each is released by
+   * its own UNLOCK.
+   */
+  readonly lock_ps = new Map<string, Req>();
   deferred_req: Req[] = [];
   early_requests: Req[] = [];
   lock_group = NONE;
-  reference = NONE;
+  /** The reference request (the paper's reference process p, with its sn); `null` for ⊥. */
+  reference: Req | null = null;
   /**
    * `cancelled[p]`: sns of p's requests withdrawn before their REQUEST reached i. Each is
    * consumed when that REQUEST arrives; at most {@link CANCELLED_MAX} are kept per process (the
@@ -75,7 +82,7 @@ export class MaekawaSNode {
       deferred_req: this.deferred_req.map(tuple),
       early_requests: this.early_requests.map(tuple),
       lock_group: this.lock_group,
-      reference: this.reference,
+      reference: this.reference === null ? NONE : this.reference.p,
       cancelled: [...this.#cancelled].flatMap(([p, set]) =>
         [...set].map((sn): [ProcessId, number] => [p, sn]),
       ),
@@ -99,6 +106,12 @@ export class MaekawaSNode {
     else this.send(Q[at + 1]!, { type: 'REQUEST', p: r.p, g: r.g, sn: r.sn });
   }
 
+  /** p ∈ lock_ps. */
+  #holds(p: ProcessId): boolean {
+    for (const r of this.lock_ps.values()) if (r.p === p) return true;
+    return false;
+  }
+
   /** D.1: receive REQUEST(p, g, Q, sn). */
   onRequest(r: Req): void {
     const cancelled = this.#cancelled.get(r.p);
@@ -108,15 +121,16 @@ export class MaekawaSNode {
       return;
     }
     const sameGroup = this.lock_group === r.g || this.rule === 'mutant-any-group';
-    if (this.lock_ps.size === 0 || (sameGroup && this.reference !== NONE && !this.lock_ps.has(r.p))) {
+    const holds = this.#holds(r.p);
+    if (this.lock_ps.size === 0 || (sameGroup && this.reference !== null && !holds)) {
       // D.2–D.9: grant the request
       if (this.lock_ps.size === 0) {
         this.lock_group = r.g; // D.4
-        this.reference = r.p; // D.5
+        this.reference = r; // D.5
       } else reach('group-mutex-s:joined-reference');
       this.#pass(r);
-      this.lock_ps.set(r.p, r); // D.8
-    } else if (this.lock_ps.has(r.p)) {
+      this.lock_ps.set(key(r), r); // D.8
+    } else if (holds) {
       // D.10–D.11: p's request arrives before its previous unlock message
       reach('group-mutex-s:early-request');
       this.early_requests.push(r);
@@ -129,33 +143,35 @@ export class MaekawaSNode {
 
   /** E.1: receive UNLOCK(p) for p's request `sn`. */
   onUnlock(p: ProcessId, sn: number): void {
-    const held = this.lock_ps.get(p);
-    if (held === undefined || held.sn !== sn) {
+    const held = this.lock_ps.get(`${p}:${sn}`);
+    if (held === undefined) {
       this.#withdraw(p, sn);
       return;
     }
-    this.lock_ps.delete(p); // E.2
-    if (this.reference === p) {
+    this.lock_ps.delete(key(held)); // E.2
+    if (this.reference === held) {
       // E.4–E.7
       if (this.lock_ps.size > 0 && this.deferred_req.length === 0) {
         reach('group-mutex-s:new-reference');
-        this.reference = this.lock_ps.keys().next().value!;
-      } else this.reference = NONE;
+        this.reference = this.lock_ps.values().next().value!;
+      } else this.reference = null;
     }
     this.#grantDeferred();
-    // E.17–E.19: process p's early request
-    const at = this.early_requests.findIndex((e) => e.p === p);
-    if (at >= 0) {
-      const [e] = this.early_requests.splice(at, 1);
-      this.send(this.i, { type: 'REQUEST', p: e!.p, g: e!.g, sn: e!.sn });
-    }
+    // E.17–E.19: process p's early requests once p holds no lock here — all of them, in order
+    // (with abort, p may have several: the first may be withdrawn and dropped)
+    if (this.#holds(p)) return;
+    const early = this.early_requests.filter((e) => e.p === p);
+    if (early.length === 0) return;
+    if (early.length > 1) reach('group-mutex-s:early-several');
+    this.early_requests = this.early_requests.filter((e) => e.p !== p);
+    for (const e of early) this.send(this.i, { type: 'REQUEST', p: e.p, g: e.g, sn: e.sn });
   }
 
   /** E.8–E.16: lock_ps = ∅ ∧ deferred_req ≠ ∅ — grant requests from the earliest group. */
   #grantDeferred(): void {
     if (this.lock_ps.size > 0 || this.deferred_req.length === 0) return;
     const first = this.deferred_req[0]!;
-    this.reference = first.p;
+    this.reference = first;
     this.lock_group = first.g;
     const rest: Req[] = [];
     for (const r of this.deferred_req) {
@@ -164,7 +180,7 @@ export class MaekawaSNode {
         continue;
       }
       this.#pass(r);
-      this.lock_ps.set(r.p, r);
+      this.lock_ps.set(key(r), r);
     }
     this.deferred_req = rest;
   }

@@ -146,4 +146,38 @@ describe('Maekawa_S rare rules, scripted', () => {
     await again;
     expect(c.objects[1]!.state).toBe('InCS');
   });
+
+  it('two early requests of one process, the first withdrawn: both are re-sent when the old lock goes (found by the long abort runs, seed 500086)', async () => {
+    const c = controlled();
+    const first = enter(c, 1, 1); // Q = {1, 3}
+    await c.net.settle();
+    await deliverAll(c.net);
+    await first;
+    await c.objects[1]!.exit(); // UNLOCK(1) 1→1 and 1→3 in flight
+    await deliver(c.net, 1, 1, 'UNLOCK');
+    const ac = new AbortController();
+    const second = enter(c, 1, 0, { signal: ac.signal }); // sn 2, Q = {2, 3}
+    await c.net.settle();
+    await deliver(c.net, 1, 2, 'REQUEST');
+    await deliver(c.net, 2, 3, 'REQUEST'); // early: node 3 still holds sn 1
+    ac.abort();
+    await expect(second).rejects.toSatisfy(isAbortError);
+    const third = enter(c, 1, 0); // sn 3
+    await c.net.settle();
+    await deliver(c.net, 1, 2, 'UNLOCK'); // node 2 frees sn 2
+    await deliver(c.net, 1, 2, 'REQUEST'); // grants sn 3, forwards it
+    await deliver(c.net, 2, 3, 'REQUEST'); // early too
+    expect(inspectS(c, 3).node.early_requests).toEqual([
+      [1, 0, 2],
+      [1, 0, 3],
+    ]);
+    await deliver(c.net, 1, 3, 'UNLOCK'); // sn 1 released: both early requests go to node 3 itself
+    expect(queuedList(c.net).filter((e) => e === '3→3 REQUEST')).toHaveLength(2);
+    expect(reached.counts.get('group-mutex-s:early-several')).toBe(1);
+    await deliver(c.net, 1, 3, 'UNLOCK'); // the abort's UNLOCK(2): remembered
+    await deliverAll(c.net); // REQUEST(2) dropped, REQUEST(3) granted
+    expect(reached.counts.get('group-mutex-s:cancelled-request-dropped')).toBe(1);
+    await third;
+    expect(c.objects[1]!.state).toBe('InCS');
+  });
 });
