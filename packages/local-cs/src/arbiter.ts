@@ -1,0 +1,198 @@
+/**
+ * The permission-granting half of li-LMUTIN and LKCS (Kamei & Kakugawa 2017, Sec. 3, Algorithm 2
+ * "On receipt of a Request / Release / Relinquish message"; Sec. 5.2, Algorithms 5 and 7 for one
+ * algorithm type `at`). Every process is the arbiter of its closed neighbourhood N_i ∪ {P_i}: it
+ * hands out at most `limit` grants at a time (`|N_i| − l_i + 1` exits for LMUTIN, `K_i` entries
+ * or `|N_i| − L_i + 1` exits for LKCS), queues the rest in `pendingReq` by timestamp `(ts, P)`,
+ * and preempts the latest grant (`Preempt`) when an earlier request waits, one preemption at a
+ * time (`preemptingNow`).
+ *
+ * Every grant carries its request's timestamp as a **tag**, so Preempt / Relinquish / Release
+ * name the request they are about (the `'tagged'` rules, the default). `'printed'` keeps the
+ * untagged handlers of Algorithm 2 as printed — see the README: a Relinquish that deletes nothing
+ * still grants the head of `pendingReq`, one grant too many.
+ */
+import { reach, type ProcessId } from '@critsec/core';
+
+/** `'tagged'`: the default, safe rules. `'printed'`: Algorithm 2's handlers as printed (unsafe). */
+export type ArbiterRules = 'tagged' | 'printed';
+
+/** The arbiter's side effects: a grant (`Grant`) or a preemption (`Preempt`), with the tag. */
+export interface ArbiterSink {
+  grant(to: ProcessId, tag: number): void;
+  preempt(to: ProcessId, tag: number): void;
+}
+
+/** Snapshot of one arbiter (the paper's variables): `[P, ts]` pairs in priority order. */
+export interface ArbiterSnapshot {
+  readonly grantedTo: readonly (readonly [ProcessId, number])[];
+  readonly pendingReq: readonly (readonly [ProcessId, number])[];
+  /** `[P, ts]` of the preemption in progress, or `null` (the paper's nil). */
+  readonly preemptingNow: readonly [ProcessId, number] | null;
+}
+
+/** `(ts_a, a) < (ts_b, b)`: the paper's timestamp order (Sec. 3). */
+export function earlier(tsA: number, a: ProcessId, tsB: number, b: ProcessId): boolean {
+  return tsA < tsB || (tsA === tsB && a < b);
+}
+
+function minOf(m: ReadonlyMap<ProcessId, number>): ProcessId {
+  let best = -1;
+  let bestTs = 0;
+  for (const [p, ts] of m) if (best === -1 || earlier(ts, p, bestTs, best)) [best, bestTs] = [p, ts];
+  return best;
+}
+
+function maxOf(m: ReadonlyMap<ProcessId, number>): ProcessId {
+  let best = -1;
+  let bestTs = 0;
+  for (const [p, ts] of m) if (best === -1 || earlier(bestTs, best, ts, p)) [best, bestTs] = [p, ts];
+  return best;
+}
+
+function sorted(m: ReadonlyMap<ProcessId, number>): [ProcessId, number][] {
+  return [...m].sort(([a, ta], [b, tb]) => (earlier(ta, a, tb, b) ? -1 : 1));
+}
+
+/** One arbiter: `grantedTo`, `pendingReq`, `preemptingNow` of Algorithms 1–2 / 3 and 5. */
+export class Arbiter {
+  /** `grantedTo`: process → timestamp of its granted request (at most one per process). */
+  readonly grantedTo = new Map<ProcessId, number>();
+  /** `pendingReq`: process → timestamp of its waiting request. */
+  readonly pendingReq = new Map<ProcessId, number>();
+  /** `preemptingNow` (with the preempted grant's timestamp), or null. */
+  preemptingNow: { pid: ProcessId; ts: number } | null = null;
+
+  constructor(
+    /** Grants handed out at a time when nothing uses the sidetrack (`Cond_i`). */
+    readonly limit: number,
+    private readonly sink: ArbiterSink,
+    private readonly rules: ArbiterRules,
+    private readonly label: string,
+  ) {}
+
+  /** `Cond_i` of Algorithm 3 for this `at` (Algorithm 2: `|grantedTo_i| < |N_i| − l_i + 1`). */
+  get cond(): boolean {
+    return this.grantedTo.size < this.limit;
+  }
+
+  /** On receipt of ⟨Request, ts_j, P_j⟩ (Algorithm 2; Algorithm 5 for `at`). */
+  onRequest(j: ProcessId, ts: number): void {
+    const had = this.grantedTo.get(j) ?? this.pendingReq.get(j);
+    if (had !== undefined) {
+      // never on a FIFO link (a request ends with its Release); a forged or replayed one
+      if (ts <= had) return;
+      this.onRelease(j, had);
+    }
+    this.pendingReq.set(j, ts);
+    if (this.cond) this.#grantMin();
+    else this.#preemptIfEarlier();
+  }
+
+  /**
+   * Algorithm 2's preemption: if no preemption is in progress and the earliest pending request
+   * beats the latest grant, send Preempt to its holder. Run on Request (as printed) and, in the
+   * `'tagged'` rules, after a Release or RequestByTrigger that freed `preemptingNow` without a
+   * grant — otherwise a request that arrived during a preemption would never cause one.
+   */
+  #preemptIfEarlier(): void {
+    if (this.preemptingNow !== null || this.pendingReq.size === 0 || this.grantedTo.size === 0) return;
+    const j = minOf(this.pendingReq);
+    const h = maxOf(this.grantedTo);
+    const tsh = this.grantedTo.get(h)!;
+    if (earlier(this.pendingReq.get(j)!, j, tsh, h)) {
+      reach(`${this.label}:preempt`);
+      this.preemptingNow = { pid: h, ts: tsh };
+      this.sink.preempt(h, tsh);
+    }
+  }
+
+  /**
+   * On receipt of ⟨Release, P_j⟩: `tag` names the released request (`null`: any, as printed in
+   * Algorithm 5). A Release of a request still pending withdraws it (an aborted exit/entry).
+   */
+  onRelease(j: ProcessId, tag: number | null): void {
+    if (this.rules === 'printed') {
+      if (this.preemptingNow?.pid === j) this.preemptingNow = null;
+      this.grantedTo.delete(j);
+      if (this.pendingReq.size > 0) this.#grantMin();
+      return;
+    }
+    const held = this.grantedTo.get(j);
+    if (held !== undefined && (tag === null || held === tag)) {
+      if (this.preemptingNow?.pid === j) this.preemptingNow = null;
+      this.grantedTo.delete(j);
+      // grant only within the bound: after a sidetrack grant the size can exceed it (Algorithm 7)
+      let granted = false;
+      while (this.cond && this.pendingReq.size > 0) {
+        this.#grantMin();
+        granted = true;
+      }
+      // nothing granted (over the bound after a sidetrack grant): a waiting request may preempt
+      if (!granted) this.#preemptIfEarlier();
+      return;
+    }
+    const queued = this.pendingReq.get(j);
+    if (queued !== undefined && (tag === null || queued === tag)) {
+      reach(`${this.label}:cancel-pending`);
+      this.pendingReq.delete(j);
+    }
+  }
+
+  /** On receipt of ⟨Relinquish, P_j⟩ for the grant tagged `tag`. */
+  onRelinquish(j: ProcessId, tag: number): void {
+    if (this.rules === 'printed') {
+      this.preemptingNow = null;
+      const held = this.grantedTo.get(j);
+      if (held !== undefined) {
+        this.grantedTo.delete(j);
+        this.pendingReq.set(j, held);
+      }
+      if (this.pendingReq.size > 0) this.#grantMin();
+      return;
+    }
+    if (this.grantedTo.get(j) !== tag) {
+      if (this.preemptingNow?.pid === j) this.preemptingNow = null;
+      return;
+    }
+    reach(`${this.label}:relinquished`);
+    this.preemptingNow = null;
+    this.grantedTo.delete(j);
+    this.pendingReq.set(j, tag);
+    const h = this.#grantMin();
+    if (h === j) reach(`${this.label}:regrant-relinquisher`);
+  }
+
+  /**
+   * On receipt of ⟨RequestByTrigger, at, P_j⟩ (Algorithm 7): cancel P_j's request here and grant
+   * it through the sidetrack with timestamp 0 (never preempted: every request has ts ≥ 1).
+   */
+  onRequestByTrigger(j: ProcessId): void {
+    reach(`${this.label}:sidetrack-grant`);
+    this.pendingReq.delete(j);
+    this.grantedTo.delete(j);
+    // the preemption of P_j's old grant can never be answered now (see the README)
+    if (this.preemptingNow?.pid === j) this.preemptingNow = null;
+    this.grantedTo.set(j, 0);
+    this.sink.grant(j, 0);
+    this.#preemptIfEarlier();
+  }
+
+  /** deleteMin(pendingReq), add it to grantedTo, send Grant. Returns the process granted. */
+  #grantMin(): ProcessId {
+    const h = minOf(this.pendingReq);
+    const ts = this.pendingReq.get(h)!;
+    this.pendingReq.delete(h);
+    this.grantedTo.set(h, ts);
+    this.sink.grant(h, ts);
+    return h;
+  }
+
+  snapshot(): ArbiterSnapshot {
+    return {
+      grantedTo: sorted(this.grantedTo),
+      pendingReq: sorted(this.pendingReq),
+      preemptingNow: this.preemptingNow && [this.preemptingNow.pid, this.preemptingNow.ts],
+    };
+  }
+}

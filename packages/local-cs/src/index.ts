@@ -1,0 +1,62 @@
+/**
+ * `@critsec/local-cs` — the generalized local (l_i,k_i)-critical section on any graph (Kamei &
+ * Kakugawa, Algorithms 10(2):38, 2017): each process P_i keeps at least l_i and at most k_i of
+ * N_i ∪ {P_i} in the CS, with messages only between neighbours. `lmutin` (Sec. 3, (l_i, |N_i|+1)),
+ * `lmutex` (Sec. 4, its complement: (0, k_i)), `lkcs` (Sec. 5, arbitrary (l_i, k_i), partial),
+ * graph builders, the Abilene backbone, safe initial configurations and the paper's bounds.
+ *
+ * @example
+ * ```ts
+ * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { localBounds, lmutin, ring, safeInitial } from '@critsec/local-cs';
+ *
+ * const graph = ring(6);
+ * const spec = localBounds(graph, 1, 3); // at least 1 of each P_i and its 2 neighbours InCS
+ * const cluster = createCluster({ factory: lmutin({ graph, l: 1 }), spec, initial: safeInitial(spec) });
+ * const r = await runWorkload(cluster, { rounds: 3 });
+ * console.log(r.ok, r.violation); // true null
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { ABILENE_LINKS, ABILENE_NODES, abilene } from './abilene.js';
+export type { ArbiterSnapshot } from './arbiter.js';
+export { type LocalCsAlgorithm, type LocalCsBounds, localCsBounds } from './bounds.js';
+export {
+  assertSafeInitial,
+  type Bounds,
+  expandBounds,
+  localBounds,
+  misInitial,
+  safeInitial,
+} from './config.js';
+export {
+  complete,
+  distances,
+  graphFromJson,
+  grid,
+  parseGraph,
+  randomGraph,
+  ring,
+  star,
+} from './graphs.js';
+export { LkcsCS, lkcs } from './lkcs.js';
+export { type LkcsPlan, leaderProblem, lkcsPlan } from './lkcs-plan.js';
+export {
+  type At,
+  type LkcsMessage,
+  type LkcsOptions,
+  type LkcsSnapshot,
+  lkcsProtocol,
+  lkcsRarePaths,
+} from './lkcs-protocol.js';
+export { type LmutexOptions, lmutex } from './lmutex.js';
+export {
+  type LmutinMessage,
+  type LmutinOptions,
+  type LmutinSnapshot,
+  LmutinCS,
+  lmutin,
+  lmutinProtocol,
+  lmutinRarePaths,
+} from './lmutin.js';

@@ -1,0 +1,392 @@
+/**
+ * LKCS — the generalized local (l_i, k_i)-CS for arbitrary 0 ≤ l_i < k_i ≤ |N_i| + 1, a partial
+ * solution (the paper's words; see the README for exactly what it guarantees).
+ *
+ * Source: Kamei & Kakugawa 2017, Section 5, Algorithms 3 (variables, macros L_i, K_i, Grant_LDR,
+ * Waiting_LDR, Cond_i), 4 (exit- and entry-sequence), 5 (handlers (1)), 6 (TriggerNomination) and
+ * 7 (handlers (2): Trigger, RequestByTrigger); Lemmas 4–6.
+ *
+ * The composition of li-LMUTIN (`at = MUTIN`, grants to leave the CS) and ki-LMUTEX (`at = MUTEX`,
+ * grants to enter it): Exit-Sequence = LMUTIN's exit then LMUTEX's exit (Release MUTEX),
+ * Entry-Sequence = LMUTEX's entry then LMUTIN's entry (Release MUTIN). Processes within two hops of
+ * the leader P_LDR keep (L_i, K_i) = (l_i + 1, k_i − 1) in normal operation; when P_LDR and all its
+ * neighbours wait (Waiting_LDR = |N_LDR| + 1), the leader nominates one of them as a trigger, which
+ * re-requests with RequestByTrigger and is granted by everyone through the "sidetrack" (ts 0).
+ *
+ * Deviations (README "Deviations"): grants on Release only while Cond_i holds (the printed handler
+ * grants one regardless, which reuses the sidetrack's slack); TriggerNomination tests the full
+ * grant lists (|N_LDR| − L_LDR + 1 and K_LDR, the proof's values) and classifies candidates by the
+ * type of their last Request (not by ts arithmetic, which the Lamport clock breaks) and sends a
+ * candidate's own request timestamp; RequestByTrigger ends a preemption of the same process;
+ * Preempt is ignored unless it names the request the process waits on (tags, as in LMUTIN).
+ */
+import {
+  type CSFactory,
+  CSObjectBase,
+  closedNeighborhood,
+  ConfigurationError,
+  Deferred,
+  type Endpoint,
+  type ProcessContext,
+  type ProcessId,
+  ProtocolError,
+  reach,
+  AbortError,
+} from '@critsec/core';
+import { tick, witness } from '@critsec/transport';
+import { Arbiter } from './arbiter.js';
+import { assertSafeInitial } from './config.js';
+import { type LkcsPlan, lkcsPlan } from './lkcs-plan.js';
+import {
+  type At,
+  type LkcsMessage,
+  type LkcsNomination,
+  type LkcsOptions,
+  type LkcsSnapshot,
+  lkcsProtocol,
+} from './lkcs-protocol.js';
+import { assertGraph } from './validate.js';
+
+/** One LKCS process (Algorithms 3–7). */
+export class LkcsCS extends CSObjectBase {
+  readonly neighborhood: readonly ProcessId[];
+  readonly isLeader: boolean;
+  /** L_i and K_i (Algorithm 3's macros). */
+  readonly L: number;
+  readonly K: number;
+  readonly #endpoint: Endpoint;
+  readonly #leader: ProcessId;
+  readonly #member: Uint8Array;
+  readonly #off: () => void;
+  readonly #arb: Record<At, Arbiter>;
+  #ts = 1;
+  readonly #request: Record<At, number> = { MUTIN: 0, MUTEX: 0 };
+  readonly #nGrants: Record<At, Set<ProcessId>> = { MUTIN: new Set(), MUTEX: new Set() };
+  readonly #triggered: Record<At, boolean> = { MUTIN: false, MUTEX: false };
+  #waiting: { at: At; done: Deferred } | null = null;
+  /** Leader: the algorithm type of each neighbour's last Request (for TriggerNomination's candidates). */
+  readonly #lastAt = new Map<ProcessId, At>();
+  /**
+   * Leader: the trigger nominated per type, until its sidetrack grant is returned (`'sidetrack'`
+   * ends with its Release of that type) or it completed normally (`'nominated'` ends with its
+   * Release of the other type). At most one per type: the slack of one is used once at a time.
+   */
+  /** `'printed'` only: a nomination is out (Algorithm 4's `wait until (Waiting_LDR < |N_LDR| + 1)`). */
+  #nominated = false;
+  readonly #nomination: LkcsNomination;
+  readonly #outstanding: Record<At, { pid: ProcessId; phase: 'nominated' | 'sidetrack' } | null> = {
+    MUTIN: null,
+    MUTEX: null,
+  };
+
+  constructor(ctx: ProcessContext, plan: LkcsPlan, nomination: LkcsNomination = 'one-per-type') {
+    super(ctx.id, ctx.initial[ctx.id]!);
+    this.#nomination = nomination;
+    const i = ctx.id;
+    this.#endpoint = ctx.endpoint;
+    this.#leader = plan.leader;
+    this.isLeader = i === plan.leader;
+    this.neighborhood = closedNeighborhood(plan.spec.graph, i);
+    this.#member = new Uint8Array(ctx.n);
+    for (const j of this.neighborhood) this.#member[j] = 1;
+    this.L = plan.tightened.l[i]!;
+    this.K = plan.tightened.k[i]!;
+    const size = this.neighborhood.length;
+    const sink = (at: At) => ({
+      grant: (to: ProcessId, tag: number) => this.#send(to, 'Grant', at, tag),
+      preempt: (to: ProcessId, tag: number) => this.#send(to, 'Preempt', at, tag),
+    });
+    // Cond_i: |grantedTo[MUTIN]| < |N_i| − L_i + 1, |grantedTo[MUTEX]| < K_i
+    this.#arb = {
+      MUTIN: new Arbiter(size - this.L, sink('MUTIN'), 'tagged', 'lkcs-MUTIN'),
+      MUTEX: new Arbiter(this.K, sink('MUTEX'), 'tagged', 'lkcs-MUTEX'),
+    };
+    // Algorithm 3: grantedTo[MUTIN] = {(1, P_j) OutCS}, grantedTo[MUTEX] = {(1, P_j) InCS}
+    for (const j of this.neighborhood) {
+      this.#arb[ctx.initial[j] === 'OutCS' ? 'MUTIN' : 'MUTEX'].grantedTo.set(j, 1);
+    }
+    const held: At = this.state === 'OutCS' ? 'MUTIN' : 'MUTEX';
+    this.#request[held] = 1;
+    for (const j of this.neighborhood) this.#nGrants[held].add(j);
+    this.#off = lkcsProtocol.listen(
+      ctx.endpoint,
+      (from, m) => this.#onMessage(from, m),
+      (err) => this.reportError(err),
+    );
+  }
+
+  inspect(): LkcsSnapshot {
+    const ids = (s: Set<ProcessId>) => [...s].sort((a, b) => a - b);
+    return {
+      ts: this.#ts,
+      waiting: this.#waiting?.at ?? null,
+      request: { ...this.#request },
+      triggered: { ...this.#triggered },
+      nGrants: { MUTIN: ids(this.#nGrants.MUTIN), MUTEX: ids(this.#nGrants.MUTEX) },
+      arbiter: { MUTIN: this.#arb.MUTIN.snapshot(), MUTEX: this.#arb.MUTEX.snapshot() },
+      outstanding: {
+        MUTIN: this.#outstanding.MUTIN && [this.#outstanding.MUTIN.pid, this.#outstanding.MUTIN.phase],
+        MUTEX: this.#outstanding.MUTEX && [this.#outstanding.MUTEX.pid, this.#outstanding.MUTEX.phase],
+      },
+    };
+  }
+
+  /** Algorithm 4, Exit-Sequence: LMUTIN's exit (wait for every MUTIN grant), then Release MUTEX. */
+  protected doExit(): Promise<void> {
+    this.#ts = tick(this.#ts);
+    return this.#request_('MUTIN', this.#ts);
+  }
+
+  /** Algorithm 4, Entry-Sequence: LMUTEX's entry (wait for every MUTEX grant), then Release MUTIN. */
+  protected doEntry(): Promise<void> {
+    return this.#request_('MUTEX', this.#ts);
+  }
+
+  #request_(at: At, ts: number): Promise<void> {
+    this.#request[at] = ts;
+    this.#nGrants[at].clear();
+    this.#triggered[at] = false;
+    const done = new Deferred();
+    this.#waiting = { at, done };
+    this.#multicast('Request', at, ts);
+    this.#leaderLoop();
+    return done.promise;
+  }
+
+  protected doClose(): void {
+    this.#off();
+    const w = this.#waiting;
+    this.#waiting = null;
+    w?.done.reject(new AbortError(`LKCS: P${this.id} was closed while waiting`));
+  }
+
+  #complete(): void {
+    const w = this.#waiting!;
+    this.#waiting = null;
+    const other: At = w.at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    this.setState(w.at === 'MUTIN' ? 'OutCS' : 'InCS');
+    this.#nGrants[other].clear();
+    this.#multicast('Release', other, this.#request[other]);
+    w.done.resolve();
+  }
+
+  #onGrant(j: ProcessId, at: At, tag: number): void {
+    const w = this.#waiting;
+    if (w === null || w.at !== at || !(tag === this.#request[at] || (tag === 0 && this.#triggered[at]))) {
+      reach('lkcs:stale-grant');
+      return;
+    }
+    this.#nGrants[at].add(j);
+    if (this.#nGrants[at].size === this.neighborhood.length) this.#complete();
+  }
+
+  /** Algorithm 5, Preempt: relinquish P_j's grant if this process still waits with it. */
+  #onPreempt(j: ProcessId, at: At, tag: number): void {
+    if (
+      this.#waiting?.at !== at ||
+      tag !== this.#request[at] ||
+      this.#triggered[at] ||
+      !this.#nGrants[at].has(j)
+    ) {
+      reach('lkcs:preempt-ignored');
+      return;
+    }
+    reach('lkcs:relinquish');
+    this.#nGrants[at].delete(j);
+    this.#send(j, 'Relinquish', at, tag);
+  }
+
+  /** Algorithm 7, Trigger: re-request by the sidetrack if still waiting for that request. */
+  #onTrigger(from: ProcessId, at: At, tag: number): void {
+    if (from !== this.#leader) {
+      this.reportError(
+        new ProtocolError(`LKCS: P${this.id} got Trigger from P${from}, not the leader P${this.#leader}`, {
+          from,
+        }),
+      );
+      return;
+    }
+    const w = this.#waiting;
+    if (
+      w === null ||
+      w.at !== at ||
+      tag !== this.#request[at] ||
+      this.#triggered[at] ||
+      this.#nGrants[at].size === this.neighborhood.length
+    ) {
+      reach('lkcs:trigger-ignored');
+      return;
+    }
+    reach('lkcs:trigger');
+    this.#nGrants[at].clear();
+    this.#triggered[at] = true;
+    this.#multicast('RequestByTrigger', at, tag);
+  }
+
+  #onMessage(from: ProcessId, m: LkcsMessage): void {
+    if (this.#member[from] !== 1) {
+      this.reportError(
+        new ProtocolError(
+          `LKCS: P${this.id} got ${m.type} from P${from}, which is not in N_${this.id} ∪ {P${this.id}}`,
+          { from },
+        ),
+      );
+      return;
+    }
+    this.#ts = witness(this.#ts, m.ts);
+    const arb = this.#arb[m.at];
+    switch (m.type) {
+      case 'Request':
+        this.#lastAt.set(from, m.at);
+        arb.onRequest(from, m.req);
+        break;
+      case 'Release':
+        if (this.isLeader) this.#trackRelease(from, m.at);
+        arb.onRelease(from, null);
+        break;
+      case 'Relinquish':
+        arb.onRelinquish(from, m.req);
+        break;
+      case 'RequestByTrigger':
+        if (this.#outstanding[m.at]?.pid === from) this.#outstanding[m.at]!.phase = 'sidetrack';
+        arb.onRequestByTrigger(from);
+        break;
+      case 'Grant':
+        this.#onGrant(from, m.at, m.req);
+        break;
+      case 'Preempt':
+        this.#onPreempt(from, m.at, m.req);
+        break;
+      case 'Trigger':
+        this.#onTrigger(from, m.at, m.req);
+        break;
+    }
+    this.#leaderLoop();
+  }
+
+  // ---------------------------------------------------------------- leader (Algorithms 4 and 6)
+
+  /** Waiting_LDR = |pendingReq[MUTIN]| + |pendingReq[MUTEX]| + |Grant_LDR|. */
+  #waitingLDR(): number {
+    let both = 0;
+    for (const p of this.#arb.MUTIN.grantedTo.keys()) if (this.#arb.MUTEX.grantedTo.has(p)) both++;
+    return this.#arb.MUTIN.pendingReq.size + this.#arb.MUTEX.pendingReq.size + both;
+  }
+
+  /** Leader: a Release from P_j ends its nomination (see `#outstanding`). */
+  #trackRelease(j: ProcessId, at: At): void {
+    const same = this.#outstanding[at];
+    if (same?.pid === j && same.phase === 'sidetrack') this.#outstanding[at] = null;
+    const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    const o = this.#outstanding[other];
+    if (o?.pid === j && o.phase === 'nominated') {
+      reach('lkcs:nominee-completed');
+      this.#outstanding[other] = null;
+    }
+  }
+
+  /**
+   * The `while` body of Algorithm 4 at the leader, run after every event while it waits: when
+   * Waiting_LDR = |N_LDR| + 1, nominate (Algorithm 6) — but never a second trigger of a type
+   * whose sidetrack is still in use (Algorithm 4's `wait until` is not enough, see the README).
+   */
+  #leaderLoop(): void {
+    if (!this.isLeader || this.#waiting === null) return;
+    if (this.#waitingLDR() < this.neighborhood.length) {
+      this.#nominated = false;
+      return;
+    }
+    if (this.#nomination === 'printed') {
+      if (this.#nominated) return;
+      this.#outstanding.MUTIN = null;
+      this.#outstanding.MUTEX = null;
+      this.#nominated = this.#triggerNomination();
+      return;
+    }
+    this.#triggerNomination();
+  }
+
+  /** Algorithm 6: nominate a trigger; returns false when nobody qualifies. */
+  #triggerNomination(): boolean {
+    const { MUTIN: mutin, MUTEX: mutex } = this.#arb;
+    // which grants are exhausted: exits (trigger an entry) or entries (trigger an exit)
+    const types: At[] = [];
+    if (mutin.grantedTo.size >= mutin.limit) types.push('MUTEX');
+    if (mutex.grantedTo.size >= mutex.limit) types.push('MUTIN');
+    for (const at of types) {
+      if (this.#outstanding[at] !== null) continue;
+      const h = this.#nominee(at);
+      if (h === null) continue;
+      reach('lkcs:trigger-nomination');
+      this.#outstanding[at] = { pid: h.pid, phase: 'nominated' };
+      this.#send(h.pid, 'Trigger', at, h.ts);
+      return true;
+    }
+    return false;
+  }
+
+  /** Algorithm 6's choice for type `at`: deleteMin(pendingReq[at]), else the least candidate. */
+  #nominee(at: At): { pid: ProcessId; ts: number } | null {
+    const arb = this.#arb[at];
+    let h = -1;
+    let tsh = 0;
+    if (arb.pendingReq.size > 0) {
+      for (const [p, ts] of arb.pendingReq)
+        if (h === -1 || ts < tsh || (ts === tsh && p < h)) [h, tsh] = [p, ts];
+      arb.pendingReq.delete(h);
+      return { pid: h, ts: tsh };
+    }
+    const other = this.#arb[at === 'MUTIN' ? 'MUTEX' : 'MUTIN'];
+    for (const [p, ts] of arb.grantedTo) {
+      // P_p holds grants of both types here and its current request is of type `at`
+      if (ts === 0 || this.#lastAt.get(p) !== at || !other.grantedTo.has(p)) continue;
+      if (h === -1 || ts < tsh || (ts === tsh && p < h)) [h, tsh] = [p, ts];
+    }
+    if (h === -1) return null;
+    reach('lkcs:trigger-candidate');
+    return { pid: h, ts: tsh };
+  }
+
+  #send(to: ProcessId, type: LkcsMessage['type'], at: At, req: number): void {
+    this.#endpoint.send(to, { type, at, req, ts: this.#ts });
+  }
+
+  #multicast(type: LkcsMessage['type'], at: At, req: number): void {
+    const m = { type, at, req, ts: this.#ts };
+    for (const j of this.neighborhood) this.#endpoint.send(j, m);
+  }
+}
+
+/**
+ * LKCS (Sec. 5, Algorithms 3–7): the generalized local (l_i, k_i)-CS on `graph`, a partial
+ * solution — processes within two hops of the leader keep (l_i + 1, k_i − 1) except while one
+ * process uses the sidetrack. Preconditions (Sec. 5.1): a leader with |N_LDR| ≥ 4 and
+ * k_q − l_q ≥ 3 for every P_q within two hops of it; the initial configuration must satisfy the
+ * tightened bounds (build one with `safeInitial(lkcsPlan(…).tightened)`).
+ *
+ * Messages per pair (Lemma 6): 6(|N_i|+1) uncontended, 12(|N_i|+1) at most as the lemma counts
+ * (Trigger / RequestByTrigger and their grants come on top; see {@link localCsBounds}).
+ * `entry()` and `exit()` both wait for grants; neither can be aborted (a signal is ignored once
+ * the call started: the sidetrack has no way to give a grant back).
+ *
+ * @throws ConfigurationError (at once) for bad bounds or no valid leader (see {@link lkcsPlan});
+ *   (from the factory) for an n mismatch or an initial configuration that breaks (L_i, K_i).
+ */
+export function lkcs(options: LkcsOptions): CSFactory {
+  return lkcsWith(options, 'one-per-type');
+}
+
+/** {@link lkcs} with the printed nomination rule (tests only). @internal */
+export function lkcsWith(options: LkcsOptions, nomination: LkcsNomination): CSFactory {
+  const graph = assertGraph(options?.graph, 'lkcs');
+  const plan = lkcsPlan(graph, options.l, options.k, options.leader);
+  return (ctx) => {
+    if (ctx.n !== graph.n) {
+      throw new ConfigurationError(
+        `lkcs: the graph has n = ${graph.n} processes but the cluster has n = ${ctx.n}`,
+      );
+    }
+    assertSafeInitial(plan.tightened, ctx.initial, 'lkcs (L_i, K_i)');
+    return new LkcsCS(ctx, plan, nomination);
+  };
+}

@@ -1,0 +1,297 @@
+/**
+ * li-LMUTIN — the generalized local li-mutual inclusion, the (l_i, |N_i|+1)-CS on any graph.
+ *
+ * Source: Kamei & Kakugawa, "An asynchronous message-passing distributed algorithm for the
+ * generalized local critical section problem", Algorithms 10(2):38, 2017, Section 3, Algorithms 1
+ * (local variables) and 2 (exit-sequence, entry-sequence, handlers); Lemmas 1–3.
+ *
+ * Leaving the CS needs permission: Exit-Sequence sends ⟨Request, ts_i, P_i⟩ to every P_j ∈
+ * N_i ∪ {P_i} and waits for a ⟨Grant⟩ from each (`nGrants_i = |N_i| + 1`); each P_j grants at most
+ * `|N_j| − l_j + 1` exits at a time (`grantedTo_j`), so at least l_j of N_j ∪ {P_j} stay InCS.
+ * Entry-Sequence enters at once and returns the permissions with ⟨Release, P_i⟩. Earlier requests
+ * (Lamport timestamps, ties by id) preempt later grants: ⟨Preempt⟩ / ⟨Relinquish⟩. The arbiter
+ * half is `arbiter.ts`.
+ *
+ * Implementation notes (named in the README):
+ * - `nGrants_i` is a set of granters (as in Algorithm 5) rather than a counter;
+ * - every message carries the sender's Lamport clock `ts` (the paper attaches it implicitly) and
+ *   the tag `req` of the request it is about; a Preempt for a grant this process no longer waits
+ *   on is ignored (Algorithm 2 answers every Preempt received InCS — `rules: 'printed'`);
+ * - a Grant for no current request (after an aborted exit) is handed back with a Release.
+ */
+import {
+  AbortError,
+  ConfigurationError,
+  type CSFactory,
+  CSObjectBase,
+  closedNeighborhood,
+  Deferred,
+  type Endpoint,
+  type Graph,
+  onAbort,
+  type ProcessContext,
+  type ProcessId,
+  ProtocolError,
+  reach,
+} from '@critsec/core';
+import { defineProtocol, tick, timestampSchema, witness } from '@critsec/transport';
+import * as v from 'valibot';
+import { Arbiter, type ArbiterRules, type ArbiterSnapshot } from './arbiter.js';
+import { type Bounds, localBounds, assertSafeInitial } from './config.js';
+import { assertGraph } from './validate.js';
+
+const msg = <T extends string>(type: T) =>
+  v.strictObject({ type: v.literal(type), req: timestampSchema, ts: timestampSchema });
+
+/**
+ * LMUTIN's messages (Algorithm 2). `req`: the timestamp of the request a message is about (for
+ * Request, the request's own timestamp ts_i); `ts`: the sender's Lamport clock. The sender P_i of
+ * the paper is the transport's `from`.
+ */
+export const lmutinProtocol = defineProtocol(
+  'lmutin',
+  v.variant('type', [msg('Request'), msg('Grant'), msg('Release'), msg('Preempt'), msg('Relinquish')]),
+);
+
+/** An LMUTIN message (see {@link lmutinProtocol}). */
+export type LmutinMessage = v.InferOutput<typeof lmutinProtocol.schema>;
+
+/** Rare paths of LMUTIN (coverage marks via `reach()`). */
+export const lmutinRarePaths = [
+  'lmutin:preempt',
+  'lmutin:relinquish',
+  'lmutin:relinquished',
+  'lmutin:regrant-relinquisher',
+  'lmutin:preempt-ignored',
+] as const;
+
+/** Options of {@link lmutin}. */
+export interface LmutinOptions {
+  /** The communication graph (`@critsec/core` Graph; build one with `ring`, `grid`, … or `graphFromAdjacency`). */
+  readonly graph: Graph;
+  /** l_i per process, `0 ≤ l_i ≤ |N_i|` (k_i = |N_i| + 1). */
+  readonly l: Bounds;
+}
+
+/** Protocol variables of one LMUTIN process (Algorithm 1's names), JSON-serializable. */
+export interface LmutinSnapshot extends ArbiterSnapshot {
+  readonly ts: number;
+  /** Tag of the request whose grants this process waits for or holds. */
+  readonly request: number;
+  readonly waiting: boolean;
+  readonly nGrants: readonly ProcessId[];
+}
+
+/** @internal test-only variants: the printed rules, or a grant rule that allows one grant too many. */
+export interface LmutinInternals {
+  readonly rules?: ArbiterRules;
+  readonly mutant?: 'grant-limit';
+}
+
+/** One li-LMUTIN process (Algorithms 1–2). */
+export class LmutinCS extends CSObjectBase {
+  /** N_i ∪ {P_i}, sorted. */
+  readonly neighborhood: readonly ProcessId[];
+  /** `l_i`. */
+  readonly l: number;
+  readonly #endpoint: Endpoint;
+  readonly #member: Uint8Array;
+  readonly #arbiter: Arbiter;
+  readonly #rules: ArbiterRules;
+  readonly #off: () => void;
+  /** Lamport clock ts_i. */
+  #ts = 0;
+  /** Tag of the current request (0: the initial grants of Algorithm 1). */
+  #request = 0;
+  /** nGrants_i: the processes whose Grant this process holds for `#request`. */
+  readonly #nGrants = new Set<ProcessId>();
+  #waiting: Deferred | null = null;
+  #offAbort: () => void = () => {};
+
+  constructor(ctx: ProcessContext, graph: Graph, l: number, internals: LmutinInternals) {
+    super(ctx.id, ctx.initial[ctx.id]!);
+    this.l = l;
+    this.#endpoint = ctx.endpoint;
+    this.#rules = internals.rules ?? 'tagged';
+    this.neighborhood = closedNeighborhood(graph, ctx.id);
+    this.#member = new Uint8Array(ctx.n);
+    for (const j of this.neighborhood) this.#member[j] = 1;
+    const limit = this.neighborhood.length - l + (internals.mutant === 'grant-limit' ? 1 : 0);
+    this.#arbiter = new Arbiter(
+      limit,
+      {
+        grant: (to, tag) => this.#send(to, 'Grant', tag),
+        preempt: (to, tag) => this.#send(to, 'Preempt', tag),
+      },
+      this.#rules,
+      'lmutin',
+    );
+    // Algorithm 1: grantedTo_i = {(0, P_j) : P_j ∈ N_i ∪ {P_i} OutCS in C0}; an OutCS process holds its grants
+    for (const j of this.neighborhood) if (ctx.initial[j] === 'OutCS') this.#arbiter.grantedTo.set(j, 0);
+    if (this.state === 'OutCS') for (const j of this.neighborhood) this.#nGrants.add(j);
+    this.#off = lmutinProtocol.listen(
+      ctx.endpoint,
+      (from, m) => this.#onMessage(from, m),
+      (err) => this.reportError(err),
+    );
+  }
+
+  /** Every protocol variable (Algorithm 1), for exploration and debugging. */
+  inspect(): LmutinSnapshot {
+    return {
+      ts: this.#ts,
+      request: this.#request,
+      waiting: this.#waiting !== null,
+      nGrants: [...this.#nGrants].sort((a, b) => a - b),
+      ...this.#arbiter.snapshot(),
+    };
+  }
+
+  /** Exit-Sequence: request every grant of N_i ∪ {P_i}, wait for all, then OutCS. */
+  protected doExit(signal: AbortSignal | undefined): Promise<void> {
+    this.#ts = tick(this.#ts);
+    this.#request = this.#ts;
+    this.#nGrants.clear();
+    const waiting = new Deferred();
+    this.#waiting = waiting;
+    this.#multicast('Request', this.#request);
+    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
+    return waiting.promise;
+  }
+
+  /** Entry-Sequence: InCS at once, then Release to N_i ∪ {P_i}. */
+  protected async doEntry(): Promise<void> {
+    this.setState('InCS');
+    this.#nGrants.clear();
+    this.#multicast('Release', this.#request);
+  }
+
+  protected doClose(): void {
+    this.#off();
+    const waiting = this.#waiting;
+    this.#waiting = null;
+    this.#offAbort();
+    waiting?.reject(new AbortError(`LMUTIN: P${this.id} was closed while waiting in exit()`));
+  }
+
+  /** An aborted exit: withdraw the request everywhere (Release), stay InCS. */
+  #abort(waiting: Deferred, reason: unknown): void {
+    if (waiting !== this.#waiting || waiting.settled) return;
+    this.#waiting = null;
+    this.#nGrants.clear();
+    if (!this.closed) this.#multicast('Release', this.#request);
+    waiting.reject(new AbortError(`LMUTIN: P${this.id} exit() aborted`, { cause: reason }));
+  }
+
+  #onGrant(j: ProcessId, req: number): void {
+    if (this.#waiting === null || req !== this.#request) {
+      if (this.#waiting === null && this.state === 'InCS' && req === this.#request) return;
+      if (this.state === 'OutCS' && req === this.#request) return;
+      // a grant for a withdrawn request: hand it back so P_j's slot is not lost
+      reach('lmutin:grant-returned');
+      this.#send(j, 'Release', req);
+      return;
+    }
+    this.#nGrants.add(j);
+    if (this.#nGrants.size === this.neighborhood.length) {
+      const waiting = this.#waiting;
+      this.#waiting = null;
+      this.#offAbort();
+      this.setState('OutCS');
+      waiting.resolve();
+    }
+  }
+
+  #onPreempt(j: ProcessId, req: number): void {
+    if (this.#rules === 'printed') {
+      if (this.state !== 'InCS') return;
+      this.#nGrants.delete(j);
+      this.#send(j, 'Relinquish', this.#request);
+      return;
+    }
+    if (this.#waiting === null || req !== this.#request || !this.#nGrants.has(j)) {
+      reach('lmutin:preempt-ignored');
+      return;
+    }
+    reach('lmutin:relinquish');
+    this.#nGrants.delete(j);
+    this.#send(j, 'Relinquish', req);
+  }
+
+  #onMessage(from: ProcessId, m: LmutinMessage): void {
+    if (this.#member[from] !== 1) {
+      this.reportError(
+        new ProtocolError(
+          `LMUTIN: P${this.id} got ${m.type} from P${from}, which is not in N_${this.id} ∪ {P${this.id}}`,
+          { from },
+        ),
+      );
+      return;
+    }
+    this.#ts = witness(this.#ts, m.ts);
+    switch (m.type) {
+      case 'Request':
+        this.#arbiter.onRequest(from, m.req);
+        return;
+      case 'Release':
+        this.#arbiter.onRelease(from, m.req);
+        return;
+      case 'Relinquish':
+        this.#arbiter.onRelinquish(from, m.req);
+        return;
+      case 'Grant':
+        this.#onGrant(from, m.req);
+        return;
+      case 'Preempt':
+        this.#onPreempt(from, m.req);
+        return;
+    }
+  }
+
+  #send(to: ProcessId, type: LmutinMessage['type'], req: number): void {
+    this.#endpoint.send(to, { type, req, ts: this.#ts });
+  }
+
+  #multicast(type: LmutinMessage['type'], req: number): void {
+    const m = { type, req, ts: this.#ts };
+    for (const j of this.neighborhood) this.#endpoint.send(j, m);
+  }
+}
+
+/**
+ * li-LMUTIN (Sec. 3, Algorithms 1–2): the generalized local (l_i, |N_i| + 1)-CS on `graph` — at
+ * least l_i processes of N_i ∪ {P_i} are InCS at any time. `exit()` waits for a Grant from every
+ * process of N_i ∪ {P_i}; `entry()` completes at once.
+ *
+ * Messages per exit+entry pair (Lemma 3, self-messages counted): 3(|N_i|+1) without contention
+ * (Request, Grant, Release), at most 6(|N_i|+1) with (Preempt, Relinquish, a second Grant); see
+ * {@link localCsBounds}. `exit({ signal })` can be withdrawn while waiting: the request is released
+ * everywhere (|N_i|+1 Release), the process stays InCS and the call rejects with `AbortError`.
+ *
+ * @param options `{ graph, l }`; l as one number, an array, or `(i, degree) => l_i`.
+ * @throws ConfigurationError (from the factory) if the graph is not a valid `Graph` over the
+ *   cluster's n, if some `l_i` is outside `0 ≤ l_i ≤ |N_i|`, or if the initial configuration has
+ *   fewer than l_i InCS in some N_i ∪ {P_i} (the message names the process and the count).
+ */
+export function lmutin(options: LmutinOptions): CSFactory {
+  return lmutinWith(options, {});
+}
+
+/** {@link lmutin} with test-only variants. @internal */
+export function lmutinWith(options: LmutinOptions, internals: LmutinInternals): CSFactory {
+  const graph = assertGraph(options?.graph, 'lmutin');
+  const spec = localBounds(
+    graph,
+    options.l,
+    graph.neighbors.map((nb) => nb.length + 1),
+  );
+  return (ctx) => {
+    if (ctx.n !== graph.n) {
+      throw new ConfigurationError(
+        `lmutin: the graph has n = ${graph.n} processes but the cluster has n = ${ctx.n}`,
+      );
+    }
+    assertSafeInitial(spec, ctx.initial, 'lmutin');
+    return new LmutinCS(ctx, graph, spec.l[ctx.id]!, internals);
+  };
+}
