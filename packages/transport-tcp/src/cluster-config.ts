@@ -6,7 +6,17 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { ConfigurationError, type CSState, type ProcessId } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSState,
+  globalSpec,
+  graphFromEdges,
+  groupSpec,
+  hOutOfKSpec,
+  localSpec,
+  type ProblemSpec,
+  type ProcessId,
+} from '@critsec/core';
 import * as v from 'valibot';
 import { createDevCertificates } from './certs.js';
 import { freeLoopbackPorts } from './ports.js';
@@ -15,6 +25,27 @@ import type { TcpTransportOptions } from './tcp-transport.js';
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 const ms = v.pipe(v.number(), v.minValue(0));
+
+/**
+ * The problem the shared-log check verifies, when it is not a global (l,k)-CS given by `bounds`:
+ * `{ kind: 'h-out-of-k', k }` (Σ units held ≤ k; the units come from the logged requests),
+ * `{ kind: 'group', m }` (one group at a time), `{ kind: 'local', edges, l, k }` (lᵢ ≤ |InCS ∩
+ * N[i]| ≤ kᵢ on the undirected graph of `edges`), or `{ kind: 'global', l, k }`.
+ */
+const specSchema = v.variant('kind', [
+  v.strictObject({ kind: v.literal('global'), l: nonNegInt, k: posInt }),
+  v.strictObject({ kind: v.literal('h-out-of-k'), k: posInt }),
+  v.strictObject({ kind: v.literal('group'), m: posInt }),
+  v.strictObject({
+    kind: v.literal('local'),
+    edges: v.array(v.tuple([nonNegInt, nonNegInt])),
+    l: v.array(nonNegInt),
+    k: v.array(posInt),
+  }),
+]);
+
+/** The `spec` of a cluster configuration (see the schema's comment). */
+export type ClusterSpecConfig = v.InferOutput<typeof specSchema>;
 
 const processSchema = v.strictObject({
   id: nonNegInt,
@@ -41,6 +72,8 @@ const clusterSchema = v.strictObject({
   initial: v.optional(v.array(v.picklist(['InCS', 'OutCS']))),
   /** The bounds the shared-log check verifies: l ≤ |InCS| ≤ k (default mutual exclusion, 0 and 1). */
   bounds: v.optional(v.strictObject({ l: nonNegInt, k: posInt })),
+  /** The problem the shared-log check verifies, instead of `bounds` (h-out-of-k, group, local). */
+  spec: v.optional(specSchema),
   workload: v.strictObject({
     /** CS entries per process. */
     rounds: nonNegInt,
@@ -134,7 +167,41 @@ export function parseClusterConfig(value: unknown): ClusterConfig {
       `cluster config: bounds must satisfy 0 ≤ l < k ≤ n, got l=${c.bounds.l}, k=${c.bounds.k}, n=${c.n}`,
     );
   }
+  if (c.bounds !== undefined && c.spec !== undefined) {
+    throw new ConfigurationError('cluster config: give bounds or spec, not both');
+  }
+  if (c.spec !== undefined) {
+    try {
+      problemSpecFor(c.n, c.spec);
+    } catch (err) {
+      throw new ConfigurationError(`cluster config: spec: ${(err as Error).message}`, { cause: err });
+    }
+  }
   return c;
+}
+
+/**
+ * The problem spec of `@critsec/core` a configuration's `spec` describes for n processes.
+ * @throws ConfigurationError for bounds or graphs the spec constructors refuse.
+ */
+export function problemSpecFor(n: number, spec: ClusterSpecConfig): ProblemSpec {
+  switch (spec.kind) {
+    case 'global':
+      return globalSpec(spec.l, spec.k, n);
+    case 'h-out-of-k':
+      return hOutOfKSpec(spec.k, n);
+    case 'group':
+      return groupSpec(spec.m, n);
+    case 'local':
+      return localSpec(graphFromEdges(n, spec.edges), spec.l, spec.k);
+  }
+}
+
+/** What the shared-log check of a configuration verifies: its `spec`, else its `bounds` (default mutual exclusion). */
+export function clusterProblemSpec(config: ClusterConfig): ProblemSpec {
+  if (config.spec !== undefined) return problemSpecFor(config.n, config.spec);
+  const b = config.bounds ?? { l: 0, k: 1 };
+  return globalSpec(b.l, b.k, config.n);
 }
 
 /** Reads and validates a cluster configuration file. @throws ConfigurationError. */
@@ -193,6 +260,8 @@ export interface LocalClusterOptions {
   readonly params?: unknown;
   readonly initial?: readonly CSState[];
   readonly bounds?: { l: number; k: number };
+  /** The problem the shared-log check verifies, instead of `bounds`. */
+  readonly spec?: ClusterSpecConfig;
   readonly workload: ClusterConfig['workload'];
   /** First port (ports `basePort … basePort+n-1`); default: free ports chosen by the OS ({@link freeLoopbackPorts}). */
   readonly basePort?: number;
@@ -272,6 +341,7 @@ export async function createLocalCluster(options: LocalClusterOptions): Promise<
     ...(options.params === undefined ? {} : { params: options.params }),
     ...(options.initial === undefined ? {} : { initial: [...options.initial] }),
     ...(options.bounds === undefined ? {} : { bounds: options.bounds }),
+    ...(options.spec === undefined ? {} : { spec: options.spec }),
     workload: options.workload,
     log: 'shared.log',
     ...(options.transport === undefined ? {} : { transport: options.transport }),

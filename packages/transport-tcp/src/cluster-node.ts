@@ -220,7 +220,7 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   await transport.ready({ timeoutMs: config.readyTimeoutMs ?? 30_000 });
   options.onProgress?.({ id, event: 'ready' });
 
-  const entryArgs = (cs.takesRequest ? [config.workload.request] : []) as unknown[];
+  const takesRequest = cs.takesRequest;
   const waits: number[] = [];
   const aborted = (err: unknown) => isAbortError(err);
   let finishCalled = false;
@@ -231,8 +231,9 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
     initial,
     workload: config.workload,
     async entry(round, opts = {}) {
-      const { counted = true, ...callOpts } = opts;
-      log.append('entry-called', round);
+      const { counted = true, request = config.workload.request, ...callOpts } = opts;
+      const entryArgs = takesRequest ? [request] : [];
+      log.append('entry-called', round, takesRequest ? request : undefined);
       const s = performance.now();
       try {
         await (cs.entry as (...a: unknown[]) => Promise<void>)(...entryArgs, callOpts);

@@ -38,11 +38,14 @@ export {
 } from './certs.js';
 export {
   type ClusterConfig,
+  type ClusterSpecConfig,
+  clusterProblemSpec,
   createLocalCluster,
   type LoadedClusterConfig,
   type LocalClusterOptions,
   loadClusterConfig,
   parseClusterConfig,
+  problemSpecFor,
   transportOptionsFor,
 } from './cluster-config.js';
 export {

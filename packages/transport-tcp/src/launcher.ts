@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError, type ProcessId } from '@critsec/core';
-import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
+import { clusterProblemSpec, type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
 import type { ClusterNodeProgress, ClusterNodeReport } from './cluster-node.js';
 import { appendSharedLogRecord, checkSharedLog, readSharedLog, type SharedLogCheck } from './shared-log.js';
 
@@ -102,7 +102,7 @@ interface Member {
 export function launchCluster(options: LaunchClusterOptions): ClusterRun {
   const config = loadClusterConfig(options.configPath);
   const n = config.config.n;
-  const bounds = config.config.bounds ?? { l: 0, k: 1 };
+  const spec = clusterProblemSpec(config.config);
   const logPath = config.resolve(config.config.log);
   const defaults = defaultEntry();
   const entry = options.entry ?? defaults.entry;
@@ -133,7 +133,7 @@ export function launchCluster(options: LaunchClusterOptions): ClusterRun {
     for (const m of members)
       if (m.child && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
     const { records, malformed } = readSharedLog(logPath);
-    const check = checkSharedLog(records, { n, l: bounds.l, k: bounds.k, initial: config.initial });
+    const check = checkSharedLog(records, { n, spec, initial: config.initial });
     const reports = members.map((m) => m.report);
     let reason = failure;
     if (reason === undefined && !check.ok) {

@@ -37,7 +37,14 @@
  * next incarnation's `start` line, which puts it back in its initial state (conservative for l).
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { ConfigurationError, type CSState, type ProcessId } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSState,
+  checkConfiguration,
+  globalSpec,
+  type ProblemSpec,
+  type ProcessId,
+} from '@critsec/core';
 
 /** An event of the shared log. */
 export type SharedLogEvent =
@@ -65,6 +72,8 @@ export interface SharedLogRecord {
   readonly t: number;
   /** For `crashed`: the signal. */
   readonly sig?: string;
+  /** For `entry-called` of an object that takes a request: the request (units h, a group). */
+  readonly q?: unknown;
 }
 
 const EVENTS: ReadonlySet<string> = new Set([
@@ -112,8 +121,8 @@ export class SharedLogWriter {
     this.#inc = options.incarnation;
   }
 
-  /** Appends `event` (with round `r`) now. */
-  append(e: SharedLogEvent, r?: number): void {
+  /** Appends `event` (with round `r`, and for `entry-called` the request `q`, if any) now. */
+  append(e: SharedLogEvent, r?: number, q?: unknown): void {
     if (this.#closed) return;
     const record: SharedLogRecord = {
       p: this.#p,
@@ -121,6 +130,7 @@ export class SharedLogWriter {
       ...(r === undefined ? {} : { r }),
       ...(this.#inc === undefined ? {} : { inc: this.#inc }),
       t: Date.now(),
+      ...(q === undefined ? {} : { q }),
     };
     writeSync(this.#fd, encodeRecord(record));
   }
@@ -149,27 +159,44 @@ export function readSharedLog(path: string): { records: SharedLogRecord[]; malfo
   return { records, malformed };
 }
 
-/** The bounds to check: `l ≤ |InCS| ≤ k` at all times (mutual exclusion is l = 0, k = 1). */
+/**
+ * What to check: the global bounds `l ≤ |InCS| ≤ k` at all times (mutual exclusion is l = 0,
+ * k = 1), or any problem spec of `@critsec/core` (`spec`: local (lᵢ,kᵢ)-CS, h-out-of-k, group
+ * mutual exclusion; the requests come from the `q` of `entry-called` records).
+ */
 export interface SharedLogBounds {
   readonly n: number;
-  readonly l: number;
-  readonly k: number;
+  /** The global bounds (used when `spec` is not given). */
+  readonly l?: number;
+  readonly k?: number;
+  /** The problem, when it is not a global (l,k)-CS given by `l` and `k`; `spec.n` must be `n`. */
+  readonly spec?: ProblemSpec;
   /** The initial configuration (default: every process OutCS). */
   readonly initial?: readonly CSState[];
+  /** The requests of the processes initially InCS (h-out-of-k, group specs). */
+  readonly initialRequests?: readonly unknown[];
 }
 
 /** A violation the check proved, at a line of the log. */
 export interface SharedLogViolation {
-  /** `'upper'`: more than k certainly InCS; `'lower'`: fewer than l possibly InCS. */
+  /**
+   * `'upper'`: the processes certainly InCS already break the spec (more than k, more than kᵢ
+   * around `at`, more than k units, two groups); `'lower'`: the processes possibly InCS are
+   * already too few (fewer than l, fewer than lᵢ around `at`).
+   */
   readonly kind: 'upper' | 'lower';
   /** 0-based index of the record after which it holds. */
   readonly index: number;
   /** `|U|` for an upper, `|O|` for a lower violation. */
   readonly count: number;
-  /** The bound broken (k or l). */
+  /** The bound broken: k or l (global), kᵢ or lᵢ of `at` (local), k units (h-out-of-k), 1 group (group). */
   readonly bound: number;
   /** The processes counted. */
   readonly processes: readonly ProcessId[];
+  /** What the spec's check said, e.g. `4 units held InCS, more than k = 3`. */
+  readonly message: string;
+  /** The process whose closed neighbourhood is violated (local specs). */
+  readonly at?: ProcessId;
 }
 
 /** The result of {@link checkSharedLog}. */
@@ -193,28 +220,53 @@ export interface SharedLogCheck {
 
 type Phase = 'out' | 'entering' | 'in' | 'exiting' | 'crashed-out' | 'crashed-maybe';
 
-/**
- * Checks a shared log against `l ≤ |InCS| ≤ k` with the under/over-approximations described in
- * the module comment. Sound: every violation reported happened.
- *
- * @throws ConfigurationError for bounds that are not `0 ≤ l < k ≤ n`, or an initial
- * configuration of the wrong length.
- */
-export function checkSharedLog(records: readonly SharedLogRecord[], bounds: SharedLogBounds): SharedLogCheck {
-  const { n, l, k } = bounds;
+function specOf(bounds: SharedLogBounds): ProblemSpec {
+  const { n, l, k, spec } = bounds;
+  if (spec !== undefined) {
+    if (spec.n !== n) throw new ConfigurationError(`checkSharedLog: spec.n = ${spec.n}, n = ${n}`);
+    return spec;
+  }
   if (
     !(
       Number.isSafeInteger(n) &&
       n >= 1 &&
       Number.isSafeInteger(l) &&
       Number.isSafeInteger(k) &&
-      0 <= l &&
-      l < k &&
-      k <= n
+      0 <= l! &&
+      l! < k! &&
+      k! <= n
     )
   ) {
     throw new ConfigurationError(`checkSharedLog: need integers 0 ≤ l < k ≤ n, got l=${l}, k=${k}, n=${n}`);
   }
+  return globalSpec(l!, k!, n);
+}
+
+function boundOf(spec: ProblemSpec, kind: 'upper' | 'lower', at: ProcessId | undefined): number {
+  switch (spec.kind) {
+    case 'global':
+      return kind === 'upper' ? spec.k : spec.l;
+    case 'local':
+      return (kind === 'upper' ? spec.k : spec.l)[at ?? 0]!;
+    case 'h-out-of-k':
+      return spec.k;
+    case 'group':
+      return 1;
+  }
+}
+
+/**
+ * Checks a shared log against a problem's safety condition (`l ≤ |InCS| ≤ k`, or `spec`) with
+ * the under/over-approximations described in the module comment: the upper half of the
+ * condition on the processes certainly InCS, the lower half on those possibly InCS. Sound:
+ * every violation reported happened.
+ *
+ * @throws ConfigurationError for bounds that are not `0 ≤ l < k ≤ n`, a `spec` for another n,
+ * or an initial configuration of the wrong length.
+ */
+export function checkSharedLog(records: readonly SharedLogRecord[], bounds: SharedLogBounds): SharedLogCheck {
+  const { n } = bounds;
+  const spec = specOf(bounds);
   const initial = bounds.initial ?? Array.from({ length: n }, (): CSState => 'OutCS');
   if (initial.length !== n) {
     throw new ConfigurationError(
@@ -223,6 +275,7 @@ export function checkSharedLog(records: readonly SharedLogRecord[], bounds: Shar
   }
   const start = (p: number): Phase => (initial[p] === 'InCS' ? 'in' : 'out');
   const phase: Phase[] = Array.from({ length: n }, (_, p) => start(p));
+  const requests: unknown[] = Array.from({ length: n }, (_, p) => bounds.initialRequests?.[p]);
   const entries = new Array<number>(n).fill(0);
   const violations: SharedLogViolation[] = [];
   const sequenceErrors: string[] = [];
@@ -241,15 +294,29 @@ export function checkSharedLog(records: readonly SharedLogRecord[], bounds: Shar
     });
     maxU = Math.max(maxU, U.length);
     minO = Math.min(minO, O.length);
-    if (U.length > k) {
+    const states = (set: readonly ProcessId[]) => {
+      const s = new Array<CSState>(n).fill('OutCS');
+      for (const p of set) s[p] = 'InCS';
+      return s;
+    };
+    for (const [kind, set] of [
+      ['upper', U],
+      ['lower', O],
+    ] as const) {
+      const v = checkConfiguration(spec, states(set), requests, kind);
+      if (v === null) continue;
       violationCount++;
-      if (violations.length < 100)
-        violations.push({ kind: 'upper', index, count: U.length, bound: k, processes: U });
-    }
-    if (O.length < l) {
-      violationCount++;
-      if (violations.length < 100)
-        violations.push({ kind: 'lower', index, count: O.length, bound: l, processes: O });
+      if (violations.length < 100) {
+        violations.push({
+          kind,
+          index,
+          count: set.length,
+          bound: boundOf(spec, kind, v.at),
+          processes: set,
+          message: v.message,
+          ...(v.at === undefined ? {} : { at: v.at }),
+        });
+      }
     }
   };
   const expectPhase = (index: number, rec: SharedLogRecord, want: Phase, next: Phase) => {
@@ -270,6 +337,7 @@ export function checkSharedLog(records: readonly SharedLogRecord[], bounds: Shar
     switch (rec.e) {
       case 'entry-called':
         expectPhase(index, rec, 'out', 'entering');
+        requests[p] = rec.q;
         break;
       case 'entry-done':
         expectPhase(index, rec, 'entering', 'in');
@@ -293,6 +361,7 @@ export function checkSharedLog(records: readonly SharedLogRecord[], bounds: Shar
       case 'start':
         // A new incarnation begins in the initial state (a first start changes nothing).
         phase[p] = start(p);
+        requests[p] = bounds.initialRequests?.[p];
         break;
       case 'done':
         break;

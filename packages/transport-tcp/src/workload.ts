@@ -31,13 +31,13 @@ export interface ClusterWorkloadContext {
     readonly settings?: unknown;
   };
   /**
-   * `cs.entry(…)` between `entry-called` and `entry-done` records (the configured `request`
-   * is passed to objects that take one). An abort is logged as `entry-aborted` and rethrown.
+   * `cs.entry(…)` between `entry-called` and `entry-done` records (`opts.request`, else the
+   * configured `request`, is passed to objects that take one, and logged with `entry-called`). An abort is logged as `entry-aborted` and rethrown.
    * `counted: false` keeps the call out of the report (its rounds and waiting times) and marks
    * its progress event `counted: false`. Resolves to the waiting time, in ms (from just after
    * `entry-called` to just before `entry-done`).
    */
-  entry(round: number, opts?: CSCallOptions & { counted?: boolean }): Promise<number>;
+  entry(round: number, opts?: CSCallOptions & { counted?: boolean; request?: unknown }): Promise<number>;
   /**
    * `cs.exit(…)` between `exit-called` and `exit-done`; an abort is logged as `exit-aborted` and
    * rethrown. `counted: false` marks its progress event `counted: false`. Resolves to the

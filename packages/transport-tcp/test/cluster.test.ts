@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  clusterProblemSpec,
   type ClusterNodeProgress,
   createLocalCluster,
   launchCluster,
@@ -155,6 +156,25 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     expect(() => loadClusterConfig(loaded.path)).toThrow(/workload.rounds/);
     writeFileSync(loaded.path, JSON.stringify({ ...raw, ca: undefined }));
     expect(() => loadClusterConfig(loaded.path)).toThrow(/ca is required unless insecure/);
+    // a problem spec instead of bounds: validated by the spec constructors, never both
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, spec: { kind: 'h-out-of-k', k: 2 } }));
+    expect(clusterProblemSpec(loadClusterConfig(loaded.path).config)).toMatchObject({
+      kind: 'h-out-of-k',
+      k: 2,
+      n: 2,
+    });
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, spec: { kind: 'group', m: 0 } }));
+    expect(() => loadClusterConfig(loaded.path)).toThrow(/spec.m/);
+    const local = { kind: 'local', edges: [[0, 1]], l: [0, 0], k: [3, 2] };
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, spec: local }));
+    expect(() => loadClusterConfig(loaded.path)).toThrow(/spec: local CS: P0 needs .*k_0 = 3/);
+    writeFileSync(
+      loaded.path,
+      JSON.stringify({ ...raw, spec: { ...local, k: [2, 2] }, bounds: { l: 0, k: 1 } }),
+    );
+    expect(() => loadClusterConfig(loaded.path)).toThrow(/bounds or spec, not both/);
+    writeFileSync(loaded.path, JSON.stringify({ ...raw, spec: { ...local, k: [2, 2] } }));
+    expect(clusterProblemSpec(loadClusterConfig(loaded.path).config)).toMatchObject({ kind: 'local', n: 2 });
   });
 
   it('reports a member that fails (unknown algorithm) with its error, not a hang', async () => {

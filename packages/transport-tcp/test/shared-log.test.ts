@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { graphFromEdges, groupSpec, hOutOfKSpec, localSpec } from '@critsec/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   appendSharedLogRecord,
@@ -65,7 +66,16 @@ describe('checkSharedLog (sound (l,k) check over the shared log)', () => {
     );
     const r = checkSharedLog(certain, { n: 2, l: 0, k: 1 });
     expect(r.ok).toBe(false);
-    expect(r.violations).toEqual([{ kind: 'upper', index: 3, count: 2, bound: 1, processes: [0, 1] }]);
+    expect(r.violations).toEqual([
+      {
+        kind: 'upper',
+        index: 3,
+        count: 2,
+        bound: 1,
+        processes: [0, 1],
+        message: '2 processes InCS, more than k = 1',
+      },
+    ]);
     // k = 2 allows it.
     expect(checkSharedLog(certain, { n: 3, l: 0, k: 2 }).ok).toBe(true);
   });
@@ -135,6 +145,69 @@ describe('checkSharedLog (sound (l,k) check over the shared log)', () => {
     expect(() => checkSharedLog([], { n: 2, l: 1, k: 1 })).toThrow(/0 ≤ l < k ≤ n/);
     expect(() => checkSharedLog([], { n: 2, l: 0, k: 3 })).toThrow(/0 ≤ l < k ≤ n/);
     expect(() => checkSharedLog([], { n: 2, l: 0, k: 1, initial: ['OutCS'] })).toThrow(/1 states, n = 2/);
+  });
+});
+
+/** Builds records from `"P0 entry-called 2"`-style lines (the third word: the request). */
+function logWithRequests(...lines: string[]): SharedLogRecord[] {
+  return lines.map((l, t) => {
+    const [p, e, q] = l.split(' ') as [string, SharedLogEvent, string | undefined];
+    return { p: Number(p.slice(1)), e, t, ...(q === undefined ? {} : { q: Number(q) }) };
+  });
+}
+
+describe('checkSharedLog over other problems (spec)', () => {
+  const overlap = (a: string, b: string) =>
+    logWithRequests(
+      `P0 entry-called ${a}`,
+      'P0 entry-done',
+      `P1 entry-called ${b}`,
+      'P1 entry-done',
+      'P0 exit-called',
+      'P0 exit-done',
+      'P1 exit-called',
+      'P1 exit-done',
+    );
+
+  it('h-out-of-k: the units of the processes certainly InCS, from the logged requests', () => {
+    const spec = hOutOfKSpec(3, 2);
+    expect(checkSharedLog(overlap('1', '2'), { n: 2, spec }).ok).toBe(true);
+    const r = checkSharedLog(overlap('2', '2'), { n: 2, spec });
+    expect(r.ok).toBe(false);
+    expect(r.violations[0]).toMatchObject({ kind: 'upper', index: 3, bound: 3, processes: [0, 1] });
+    expect(r.violations[0]!.message).toMatch(/4 units held InCS, more than k = 3/);
+  });
+
+  it('group: two groups certainly InCS together is a violation, one group is not', () => {
+    const spec = groupSpec(2, 2);
+    expect(checkSharedLog(overlap('1', '1'), { n: 2, spec }).ok).toBe(true);
+    const r = checkSharedLog(overlap('0', '1'), { n: 2, spec });
+    expect(r.violations[0]).toMatchObject({ kind: 'upper', index: 3, bound: 1 });
+    expect(r.violations[0]!.message).toMatch(/together/);
+  });
+
+  it('local: a neighbourhood over kᵢ (upper) or under lᵢ (lower), naming the process', () => {
+    // path 0 – 1 – 2: N[0] = {0, 1}, N[1] = {0, 1, 2}, N[2] = {1, 2}
+    const path = graphFromEdges(3, [
+      [0, 1],
+      [1, 2],
+    ]);
+    const spec = localSpec(path, [0, 0, 0], [1, 2, 2]);
+    // P0 and P1 certainly InCS together: N[0] holds 2 > k_0 = 1
+    const r = checkSharedLog(overlap('0', '0'), { n: 3, spec });
+    expect(r.violations[0]).toMatchObject({ kind: 'upper', index: 3, bound: 1, at: 0 });
+    // P0 and P2 are not neighbours: fine
+    const apart = logWithRequests(...cycle(0).slice(0, 2), ...cycle(2).slice(0, 2), 'P0 exit-called');
+    expect(checkSharedLog(apart, { n: 3, spec }).ok).toBe(true);
+    // lower bound l_2 = 1 around P2, everyone initially InCS; P1 and P2 leave
+    const lower = localSpec(path, [0, 0, 1], [2, 3, 2]);
+    const leave = log('P1 exit-called', 'P1 exit-done', 'P2 exit-called', 'P2 exit-done');
+    const r2 = checkSharedLog(leave, { n: 3, spec: lower, initial: ['OutCS', 'InCS', 'InCS'] });
+    expect(r2.violations[0]).toMatchObject({ kind: 'lower', index: 3, bound: 1, at: 2, count: 0 });
+  });
+
+  it('rejects a spec for another n', () => {
+    expect(() => checkSharedLog([], { n: 3, spec: groupSpec(2, 2) })).toThrow(/spec.n = 2, n = 3/);
   });
 });
 
