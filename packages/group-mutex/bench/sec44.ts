@@ -44,9 +44,18 @@ async function concurrency(system: GroupQuorumSystem, variant: 'M' | 'S'): Promi
   const c = createCluster({ factory: groupMutex({ system, variant }), spec: groupSpec(system.m, system.n) });
   let inCS = 0;
   let max = 0;
-  for (const cs of c.objects)
-    cs.on('statechange', (s) => (max = Math.max(max, (inCS += s === 'InCS' ? 1 : -1))));
-  const all = Promise.all(c.objects.map((cs, i) => (c.monitor.setRequest(i, 0), cs.entry(0))));
+  for (const cs of c.objects) {
+    cs.on('statechange', (s) => {
+      inCS += s === 'InCS' ? 1 : -1;
+      max = Math.max(max, inCS);
+    });
+  }
+  const all = Promise.all(
+    c.objects.map((cs, i) => {
+      c.monitor.setRequest(i, 0);
+      return cs.entry(0);
+    }),
+  );
   void all.then(() => c.net.stop());
   await c.net.run();
   await all;

@@ -14,7 +14,10 @@ const cluster = createCluster({
 });
 const { net, objects, monitor } = cluster;
 let together = 0;
-for (const cs of objects) cs.on('statechange', () => (together = Math.max(together, monitor.inCS)));
+const track = () => {
+  together = Math.max(together, monitor.inCS);
+};
+for (const cs of objects) cs.on('statechange', track);
 const person = async (i: number) => {
   for (let round = 0; round < 3; round++) {
     const meeting = (i + round) % 2;
