@@ -56,6 +56,12 @@ export interface CSComplianceSetup<Req = void> {
   readonly factory: CSFactory<Req>;
   /** The problem it claims to solve (the monitor checks it at every state change). */
   readonly spec: ProblemSpec;
+  /**
+   * The problem the sequential (uncontended) workload picks its moves from and checks, when it is
+   * narrower than `spec` — e.g. LKCS, which keeps tightened bounds unless its deadlock breaker
+   * runs, so an uncontended move that only `spec` allows would wait forever (default `spec`).
+   */
+  readonly sequentialSpec?: ProblemSpec;
   /** Initial configuration (default: the first l processes InCS, see `defaultInitial`). */
   readonly initial?: readonly CSState[];
   /** Requests held initially by processes InCS (units, groups). */
@@ -252,7 +258,8 @@ export function csCompliance<Req = void>(setup: CSComplianceSetup<Req>): void {
     async () => {
       const runs = Math.max(1, Math.min(20, Math.ceil(seeds / 50)));
       for (let s = 0; s < runs; s++) {
-        const r = await runSeed(setup, first + s, unitDelay, { kind: 'sequential' });
+        const seq = setup.sequentialSpec === undefined ? setup : { ...setup, spec: setup.sequentialSpec };
+        const r = await runSeed(seq, first + s, unitDelay, { kind: 'sequential' });
         assert(
           r.entries === r.exits && r.entries === setup.spec.n * (setup.rounds ?? 2),
           `seed ${first + s}: wrong count`,
