@@ -16,8 +16,9 @@
  * import { groupMutex } from '@critsec/group-mutex';
  * import { createCluster, runWorkload } from '@critsec/testing';
  *
- * const system = surficial(8, 2); // 2 groups, two 2×2 quorum cartels... (k = 2)
- * const cluster = createCluster({ factory: groupMutex({ system, variant: 'M' }), spec: groupSpec(2, 8) });
+ * // 9 processes on a 3×3 grid: group 0 locks a row, group 1 a column (Sec. 3, k = 3)
+ * const system = surficial(9, 2);
+ * const cluster = createCluster({ factory: groupMutex({ system, variant: 'M' }), spec: groupSpec(2, 9) });
  * const r = await runWorkload(cluster, { rounds: 2, request: (rng) => rng.int(2) });
  * console.log(r.ok, r.violation); // true null
  * ```
@@ -25,7 +26,7 @@
  * @packageDocumentation
  */
 export { type GroupMutexBounds, groupMutexBounds } from './bounds.js';
-export { type GroupId, type GroupMutexOptions, groupMutex, groupMutexWithRules } from './group-mutex.js';
+export { type GroupId, type GroupMutexOptions, groupMutex } from './group-mutex.js';
 export type { MaekawaMSnapshot } from './maekawa-m.js';
 export type { MaekawaMNodeSnapshot } from './maekawa-m-node.js';
 export type { MaekawaSSnapshot } from './maekawa-s.js';

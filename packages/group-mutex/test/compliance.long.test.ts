@@ -1,10 +1,10 @@
 /**
  * The long compliance run (npm run test:long): both variants on every system of the matrix
- * (surficial for m ∈ {2, 3, 4}, T_m(grid(9)), T_m(projective plane of order 2)), 360 seeds per
- * delay model × 2 models (uniform(0.1, 2), exponential(1)) × 7 systems × 2 variants = 10,080
+ * (surficial for m ∈ {2, 3, 4}, T_m(grid(9)), T_m(projective plane of order 2)), 1,800 seeds per
+ * delay model × 2 models (uniform(0.1, 2), exponential(1)) × 7 systems × 2 variants = 50,400
  * seeded concurrent runs of 3 rounds per process with the group monitor: 0 violations, 0 stuck
  * processes (Theorems 4 and 8, lockout freedom). Plus the suite's abort test on 100 seeds per
- * configuration (1,400 runs with aborted entries). Rare-path coverage: coverage.test.ts.
+ * configuration (7,000 runs with aborted entries). Rare-path coverage: coverage.test.ts.
  */
 import { groupSpec } from '@critsec/core';
 import { csCompliance } from '@critsec/testing/cs';
@@ -13,7 +13,7 @@ import { describe, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
 import { anyGroup, systems } from './helpers.js';
 
-const SEEDS = Number(process.env.GROUP_MUTEX_LONG_SEEDS ?? 360);
+const SEEDS = Number(process.env.GROUP_MUTEX_LONG_SEEDS ?? 1800);
 
 for (const variant of ['M', 'S'] as const) {
   describe(`Maekawa_${variant}, long`, () => {
@@ -27,7 +27,7 @@ for (const variant of ['M', 'S'] as const) {
         seeds: SEEDS,
         rounds: 3,
         delays: [uniformDelay(0.1, 2), exponentialDelay(1)],
-        abort: { seeds: 100 },
+        abort: { seeds: 500 },
         traceDir: '.traces',
       });
     }

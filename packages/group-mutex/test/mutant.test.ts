@@ -8,7 +8,7 @@ import { groupSpec } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
 import { createCluster, exploreSchedules, runWorkload } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { groupMutexWithRules } from '../src/index.js';
+import { groupMutexWithRules } from '../src/group-mutex.js';
 import { anyGroup, systems } from './helpers.js';
 
 const report: string[] = [];

@@ -8,7 +8,8 @@ import { collectReached, groupSpec, isAbortError, type ReachCollector } from '@c
 import { surficial } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { groupMutex, groupMutexWithRules } from '../src/index.js';
+import { groupMutexWithRules } from '../src/group-mutex.js';
+import { groupMutex } from '../src/index.js';
 import { deliver, deliverAll, enter, inspectM, queuedList } from './helpers.js';
 
 const system = surficial(4, 2);
