@@ -114,3 +114,31 @@ describe('contention (concurrent workload)', () => {
     });
   }
 });
+
+describe('groupMutexBounds: the paper’s figures for a configuration', () => {
+  it('surficial(9, 2) and T_2(grid(9)) (the Sec. 4.4 comparison, first rows of the bench table)', () => {
+    const [surf, tm] = [systems()[1]![1], systems()[5]![1]];
+    expect(groupMutexBounds({ system: surf, variant: 'M' })).toMatchObject({
+      c: 3,
+      cMin: 3,
+      degree: 3,
+      maxLocks: [3, 3],
+      uncontended: { min: 9, max: 9 },
+      worstPerEntry: 3 * 3 + 3 * 3 * 3, // eq. (1): 3c + 3c·n/deg
+      syncDelay: 2,
+    });
+    expect(groupMutexBounds({ system: surf, variant: 'S' })).toMatchObject({
+      uncontended: { min: 7, max: 7 },
+      worstPerEntry: 7,
+      syncDelay: 4,
+    });
+    expect(groupMutexBounds({ system: tm, variant: 'M' })).toMatchObject({
+      c: 5,
+      degree: 1,
+      maxLocks: [9, 9],
+      worstPerEntry: 3 * 5 + 3 * 5 * 9, // eq. (2): 3c + 3c·n
+    });
+    expect(groupMutexBounds({ system: tm, variant: 'M', maxLocks: 1 }).worstPerEntry).toBe(30);
+    expect(() => groupMutexBounds({ system: tm, variant: 'M', maxLocks: 0 })).toThrow(/maxLocks/);
+  });
+});

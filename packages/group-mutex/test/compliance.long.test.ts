@@ -11,17 +11,17 @@ import { csCompliance } from '@critsec/testing/cs';
 import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { describe, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
-import { anyGroup, systems } from './helpers.js';
+import { anyGroup, configs } from './helpers.js';
 
 const SEEDS = Number(process.env.GROUP_MUTEX_LONG_SEEDS ?? 1800);
 
 for (const variant of ['M', 'S'] as const) {
   describe(`Maekawa_${variant}, long`, () => {
-    for (const [label, system] of systems()) {
+    for (const [label, { system, assignment }] of configs()) {
       csCompliance({
         it,
         name: `long-maekawa-${variant}-${label}`,
-        factory: groupMutex({ system, variant }),
+        factory: groupMutex({ system, variant, assignment }),
         spec: groupSpec(system.m, system.n),
         request: anyGroup(system.m),
         seeds: SEEDS,

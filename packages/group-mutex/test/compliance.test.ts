@@ -9,17 +9,17 @@ import { groupSpec } from '@critsec/core';
 import { csCompliance } from '@critsec/testing/cs';
 import { describe, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
-import { anyGroup, systems } from './helpers.js';
+import { anyGroup, configs } from './helpers.js';
 
-const SEEDS = Number(process.env.GROUP_MUTEX_SEEDS ?? 10);
+const SEEDS = Number(process.env.GROUP_MUTEX_SEEDS ?? 25);
 
 for (const variant of ['M', 'S'] as const) {
   describe(`Maekawa_${variant}`, () => {
-    for (const [label, system] of systems()) {
+    for (const [label, { system, assignment }] of configs()) {
       csCompliance({
         it,
         name: `maekawa-${variant}-${label}`,
-        factory: groupMutex({ system, variant }),
+        factory: groupMutex({ system, variant, assignment }),
         spec: groupSpec(system.m, system.n),
         request: anyGroup(system.m),
         seeds: SEEDS,

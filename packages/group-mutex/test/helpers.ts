@@ -100,3 +100,18 @@ export async function drainToRest(cluster: SimCluster<number>): Promise<void> {
   }
   throw new Error('cluster did not come to rest');
 }
+
+/**
+ * The compliance matrix: every system with the subgroup assignment (the default), plus three with
+ * the system's own assignment (`quorumOf(i, g)`: different quorums per process, max[g] = n).
+ */
+export function configs(): [string, { system: GroupQuorumSystem; assignment: 'subgroups' | 'system' }][] {
+  const out: [string, { system: GroupQuorumSystem; assignment: 'subgroups' | 'system' }][] = systems().map(
+    ([label, system]) => [label, { system, assignment: 'subgroups' }],
+  );
+  for (const k of [3, 5, 6]) {
+    const [label, system] = systems()[k]!;
+    out.push([`${label}, own assignment`, { system, assignment: 'system' }]);
+  }
+  return out;
+}
