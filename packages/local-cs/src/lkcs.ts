@@ -142,7 +142,7 @@ export class LkcsCS extends CSObjectBase {
     return this.#request_('MUTEX', this.#ts);
   }
 
-  #request_(at: At, ts: number): Promise<void> {
+  async #request_(at: At, ts: number): Promise<void> {
     this.#request[at] = ts;
     this.#nGrants[at].clear();
     this.#triggered[at] = false;
@@ -150,7 +150,12 @@ export class LkcsCS extends CSObjectBase {
     this.#waiting = { at, done };
     this.#multicast('Request', at, ts);
     this.#leaderLoop();
-    return done.promise;
+    await done.promise;
+    // Algorithm 4: after the flip, release the other type's grants. Sent here, in the caller's
+    // continuation (zero local time later), so the messages belong to this call, not to the
+    // Grant that completed it.
+    const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    if (!this.closed) this.#multicast('Release', other, this.#request[other]);
   }
 
   protected doClose(): void {
@@ -166,7 +171,6 @@ export class LkcsCS extends CSObjectBase {
     const other: At = w.at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
     this.setState(w.at === 'MUTIN' ? 'OutCS' : 'InCS');
     this.#nGrants[other].clear();
-    this.#multicast('Release', other, this.#request[other]);
     w.done.resolve();
   }
 
