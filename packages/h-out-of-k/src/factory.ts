@@ -4,7 +4,8 @@
  */
 import { ConfigurationError, type CSFactory, type ProcessId } from '@critsec/core';
 import type { Coterie, HKArbiter, HKArbiterJSON, KArbiter } from '@critsec/coteries';
-import { makeFactory } from './h-out-of-k.js';
+import { HOutOfKCS } from './h-out-of-k.js';
+import type { Priority } from './que.js';
 import type { HOutOfKOptions, Rules } from './types.js';
 
 function isHKArbiter(a: unknown): a is HKArbiter {
@@ -16,6 +17,24 @@ function isHKArbiter(a: unknown): a is HKArbiter {
     typeof (a as HKArbiter).quorumOf === 'function' &&
     typeof (a as HKArbiter).reportersOf === 'function'
   );
+}
+
+/** @internal the factory with a choice of rules (tests use the mutants). */
+function makeFactory(k: number, arbiter: HKArbiter, rules: Rules, priority: Priority): CSFactory<number> {
+  return (ctx) => {
+    if (arbiter.n !== ctx.n) {
+      throw new ConfigurationError(
+        `hOutOfK: the arbiter (${arbiter.kind}) is built for n = ${arbiter.n} processes but the cluster has n = ${ctx.n}; build it for n = ${ctx.n}`,
+      );
+    }
+    const inCS = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
+    if (inCS.length > 0) {
+      throw new ConfigurationError(
+        `hOutOfK: every process starts OutCS (Fig. 1: In = false, x = k), got InCS initially: ${inCS.map((i) => `P${i}`).join(', ')}`,
+      );
+    }
+    return new HOutOfKCS(ctx, k, arbiter, rules, priority);
+  };
 }
 
 /**
@@ -67,7 +86,13 @@ export function hOutOfKWithRules(options: HOutOfKOptions, rules: Rules): CSFacto
       `hOutOfK({ k, arbiter }): the arbiter (${arbiter.kind}) is built for k = ${arbiter.k} units, but k = ${k}; build it with k = ${k}`,
     );
   }
-  return makeFactory(k, arbiter, rules);
+  const priority = options.priority ?? 'ceiling-fair';
+  if (priority !== 'ceiling-fair' && priority !== 'printed') {
+    throw new ConfigurationError(
+      `hOutOfK({ priority }): priority must be 'ceiling-fair' (default) or 'printed', got ${String(priority)}`,
+    );
+  }
+  return makeFactory(k, arbiter, rules, priority);
 }
 
 /**

@@ -33,8 +33,10 @@
  *
  * ## Precisions beyond the figure (none changes a rule of Fig. 1)
  *
- * - **Tags.** Every `OK`/`cancel`/`cancelled`/`release` names its request by `c`; anything about
- *   another request is ignored (`h-out-of-k:stale-ignored`). Fig. 1 never resets `K` at exit, so a
+ * - **Tags.** Every message names its request by `seq`, the requester's own request count (a
+ *   Lamport clock is no tag: it saturates at `CLOCK_MAX`, and a peer's clock can drive it there, so
+ *   two requests could share one `c`); anything about another request is ignored
+ *   (`h-out-of-k:stale-ignored`). Fig. 1 never resets `K` at exit, so a
  *   `cancel` that crosses the `release` would be answered after the CS; here the requester answers
  *   only while it waits in `entry()` (the issue's "only while not yet in the CS"), and an arbiter
  *   takes `cancelled` only for an entry in status cancel — a forged or stale one can never raise `x`.
@@ -43,7 +45,8 @@
  *   entry gives its units back to `x` only if they were taken (status ok or cancel), then runs
  *   `NewChance`. Every unit granted or in flight returns.
  * - **Validation.** An arbiter accepts `request` only from a process whose quorum for `h'` contains
- *   it; every other message only from a process of the current quorum (`ProtocolError`, dropped).
+ *   it and that has no request in `Que` (FIFO makes a second one impossible for an honest peer);
+ *   a requester accepts `OK`/`cancel` only from its quorum (`ProtocolError`, dropped).
  *
  * Invariant of each arbiter (all handlers are atomic): `x = k − Σ units of entries with status ok
  * or cancel ≥ 0`, and every entry with status ok lies within the prefix of `Que` whose units sum
@@ -52,7 +55,6 @@
  */
 import {
   AbortError,
-  type CSFactory,
   CSObjectBase,
   ConfigurationError,
   Deferred,
@@ -65,9 +67,11 @@ import {
 } from '@critsec/core';
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
-import type { HOutOfKMessage } from './messages.js';
-import { hOutOfKProtocol } from './messages.js';
-import { Que } from './que.js';
+import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
+
+/** An answer (OK, cancel) to a request. */
+type Answer = Extract<HOutOfKMessage, { type: 'OK' | 'cancel' }>;
+import { type Priority, Que } from './que.js';
 import type { HOutOfKSnapshot, Rules } from './types.js';
 
 const NONE = -1;
@@ -100,8 +104,10 @@ export class HOutOfKCS extends CSObjectBase<number> {
   #Ksize = 0;
   /** `gaveBack[r] = 1`: r's OK was given back with `cancelled` during this request. */
   readonly #gaveBack: Uint8Array;
-  /** `c` of the current request (−1: none). */
+  /** `seq` of the current request (−1: none). */
   #request = NONE;
+  /** Requests made so far: the next request's `seq` (never raised by a received value). */
+  #seq = 0;
   #waiting: Deferred | null = null;
   #offAbort: () => void = () => {};
 
@@ -109,10 +115,11 @@ export class HOutOfKCS extends CSObjectBase<number> {
   /** Fig. 1 `x`: free units ("Number of current tokens"). */
   #x: number;
   /** Fig. 1 `Que` (its length is `Quelength`). */
-  readonly #Que = new Que();
+  readonly #Que: Que;
 
-  constructor(ctx: ProcessContext, k: number, arbiter: HKArbiter, rules: Rules) {
+  constructor(ctx: ProcessContext, k: number, arbiter: HKArbiter, rules: Rules, priority: Priority) {
     super(ctx.id, 'OutCS', { takesRequest: true });
+    this.#Que = new Que(priority);
     this.k = k;
     this.#x = k;
     this.#arbiter = arbiter;
@@ -144,7 +151,14 @@ export class HOutOfKCS extends CSObjectBase<number> {
     const K = this.#Q.filter((r) => this.#K[r] === 1);
     return {
       c: this.#c,
-      requester: { request: this.#request, h: this.#h, In: this.#In, waiting: this.#waiting !== null, K },
+      requester: {
+        request: this.#request,
+        seq: this.#seq,
+        h: this.#h,
+        In: this.#In,
+        waiting: this.#waiting !== null,
+        K,
+      },
       arbiter: { x: this.#x, Que: this.#Que.toArray() },
     };
   }
@@ -163,21 +177,22 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#clearK();
     this.#Q = this.#arbiter.quorumOf(this.id, h);
     for (const r of this.#Q) this.#inQ[r] = 1;
-    this.#request = c;
+    const seq = this.#seq++;
+    this.#request = seq;
     const waiting = new Deferred();
     this.#waiting = waiting;
-    for (const r of this.#Q) this.#endpoint.send(r, { type: 'request', h, c });
+    for (const r of this.#Q) this.#endpoint.send(r, { type: 'request', h, c, seq });
     this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
     return waiting.promise;
   }
 
   protected async doExit(): Promise<void> {
-    const c = this.#request;
+    const seq = this.#request;
     const Q = this.#Q;
     this.#In = false;
     this.#forget();
     this.setState('OutCS');
-    for (const r of Q) this.#endpoint.send(r, { type: 'release', c, ts: this.#c });
+    for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
   }
 
   protected doClose(): void {
@@ -191,11 +206,11 @@ export class HOutOfKCS extends CSObjectBase<number> {
   /** Abort of a waiting entry: `release` to every `r ∈ Q` gives back every unit granted or in flight. */
   #abort(waiting: Deferred, reason: unknown): void {
     if (waiting !== this.#waiting || waiting.settled) return;
-    const c = this.#request;
+    const seq = this.#request;
     const Q = this.#Q;
     this.#waiting = null;
     this.#forget();
-    if (!this.closed) for (const r of Q) this.#endpoint.send(r, { type: 'release', c, ts: this.#c });
+    if (!this.closed) for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
     waiting.reject(new AbortError(`hOutOfK: P${this.id} entry() aborted`, { cause: reason }));
   }
 
@@ -216,8 +231,8 @@ export class HOutOfKCS extends CSObjectBase<number> {
   }
 
   /** True when `msg` from `r` belongs to the request this process waits for. */
-  #current(r: ProcessId, msg: HOutOfKMessage & { c: number }): boolean {
-    if (this.#waiting === null || msg.c !== this.#request) {
+  #current(r: ProcessId, msg: Answer): boolean {
+    if (this.#waiting === null || msg.seq !== this.#request) {
       reach('h-out-of-k:stale-ignored');
       return false;
     }
@@ -234,7 +249,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
   }
 
   /** Fig. 1 "When OK is arrived from p'". */
-  #onOK(r: ProcessId, msg: HOutOfKMessage & { c: number }): void {
+  #onOK(r: ProcessId, msg: Answer): void {
     if (!this.#current(r, msg) || this.#K[r] === 1) return;
     if (this.#gaveBack[r] === 1) reach('h-out-of-k:ok-after-cancelled');
     this.#K[r] = 1;
@@ -249,8 +264,8 @@ export class HOutOfKCS extends CSObjectBase<number> {
   }
 
   /** Fig. 1 "When cancel is arrived from p'": answered only while waiting (In = false, p' ∈ K). */
-  #onCancel(r: ProcessId, msg: HOutOfKMessage & { c: number }): void {
-    if (msg.c === this.#request && this.#In) {
+  #onCancel(r: ProcessId, msg: Answer): void {
+    if (msg.seq === this.#request && this.#In) {
       reach('h-out-of-k:cancel-after-entry');
       return;
     }
@@ -259,13 +274,13 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#K[r] = 0;
     this.#Ksize--;
     this.#gaveBack[r] = 1;
-    this.#endpoint.send(r, { type: 'cancelled', c: msg.c, ts: this.#c });
+    this.#endpoint.send(r, { type: 'cancelled', seq: msg.seq, ts: this.#c });
   }
 
   // ---------------------------------------------------------------- arbiter
 
   /** Fig. 1 "When request(h', p', c') is arrived from p'". */
-  #onRequest(p: ProcessId, h: number, c: number): void {
+  #onRequest(p: ProcessId, h: number, c: number, seq: number): void {
     if (this.#reporter[h - 1]![p] !== 1) {
       this.reportError(
         new ProtocolError(
@@ -275,13 +290,19 @@ export class HOutOfKCS extends CSObjectBase<number> {
       );
       return;
     }
-    const old = this.#Que.indexOf(p);
-    if (old !== NONE) {
-      // only a reordering network or a forged message gets here: a newer request ends the old one
-      if (c <= this.#Que.at(old).clock) return;
-      this.#onRelease(p, this.#Que.at(old).clock);
+    if (this.#Que.indexOf(p) !== NONE) {
+      // FIFO puts a request's release before the next request: only a forged message gets here
+      this.reportError(
+        new ProtocolError(
+          `hOutOfK: P${this.id} got a second request from P${p}, whose request is still in Que`,
+          {
+            from: p,
+          },
+        ),
+      );
+      return;
     }
-    const j = this.#Que.insert({ clock: c, process: p, units: h, status: 'wait' });
+    const j = this.#Que.insert({ clock: c, process: p, units: h, seq, status: 'wait' });
     const fits = this.#Que.unitsThrough(j) <= this.k;
     const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
     if (fits && enough) {
@@ -297,15 +318,15 @@ export class HOutOfKCS extends CSObjectBase<number> {
       e.status = 'cancel';
       cancels++;
       reach('h-out-of-k:cancel');
-      this.#endpoint.send(e.process, { type: 'cancel', c: e.clock, ts: this.#c });
+      this.#endpoint.send(e.process, { type: 'cancel', seq: e.seq, ts: this.#c });
     }
     if (cancels > 1) reach('h-out-of-k:multi-cancel');
   }
 
   /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request). */
-  #onRelease(p: ProcessId, c: number): void {
+  #onRelease(p: ProcessId, seq: number): void {
     const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).clock !== c) {
+    if (j === NONE || this.#Que.at(j).seq !== seq) {
       reach('h-out-of-k:stale-ignored');
       return;
     }
@@ -316,9 +337,9 @@ export class HOutOfKCS extends CSObjectBase<number> {
   }
 
   /** Fig. 1 "When cancelled is arrived from p'". */
-  #onCancelled(p: ProcessId, c: number): void {
+  #onCancelled(p: ProcessId, seq: number): void {
     const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).clock !== c || this.#Que.at(j).status !== 'cancel') {
+    if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status !== 'cancel') {
       reach('h-out-of-k:stale-ignored');
       return;
     }
@@ -345,7 +366,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
     const e = this.#Que.at(j);
     e.status = 'ok';
     this.#x -= e.units;
-    this.#endpoint.send(e.process, { type: 'OK', c: e.clock, ts: this.#c });
+    this.#endpoint.send(e.process, { type: 'OK', seq: e.seq, ts: this.#c });
   }
 
   // ---------------------------------------------------------------- dispatch
@@ -355,13 +376,13 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#c = tick(witness(this.#c, msg.type === 'request' ? msg.c : msg.ts));
     switch (msg.type) {
       case 'request':
-        this.#onRequest(from, msg.h, msg.c);
+        this.#onRequest(from, msg.h, msg.c, msg.seq);
         return;
       case 'release':
-        this.#onRelease(from, msg.c);
+        this.#onRelease(from, msg.seq);
         return;
       case 'cancelled':
-        this.#onCancelled(from, msg.c);
+        this.#onCancelled(from, msg.seq);
         return;
       case 'OK':
         this.#onOK(from, msg);
@@ -371,22 +392,4 @@ export class HOutOfKCS extends CSObjectBase<number> {
         return;
     }
   }
-}
-
-/** @internal the factory with a choice of rules (tests use the mutants). */
-export function makeFactory(k: number, arbiter: HKArbiter, rules: Rules): CSFactory<number> {
-  return (ctx) => {
-    if (arbiter.n !== ctx.n) {
-      throw new ConfigurationError(
-        `hOutOfK: the arbiter (${arbiter.kind}) is built for n = ${arbiter.n} processes but the cluster has n = ${ctx.n}; build it for n = ${ctx.n}`,
-      );
-    }
-    const inCS = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
-    if (inCS.length > 0) {
-      throw new ConfigurationError(
-        `hOutOfK: every process starts OutCS (Fig. 1: In = false, x = k), got InCS initially: ${inCS.map((i) => `P${i}`).join(', ')}`,
-      );
-    }
-    return new HOutOfKCS(ctx, k, arbiter, rules);
-  };
 }

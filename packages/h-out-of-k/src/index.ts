@@ -32,6 +32,6 @@ export { type HOutOfKBoundRow, hOutOfKBounds } from './bounds.js';
 export { asHKArbiter, hOutOfK } from './factory.js';
 export type { HOutOfKCS } from './h-out-of-k.js';
 export { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
-export type { QueStatus } from './que.js';
+export type { Priority, QueStatus } from './que.js';
 export { hOutOfKRarePaths } from './rare-paths.js';
 export type { HOutOfKOptions, HOutOfKSnapshot } from './types.js';

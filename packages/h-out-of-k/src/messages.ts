@@ -7,11 +7,11 @@
  * whose own messages fail validation: clocks are timestamps (0 … `CLOCK_MAX`, kept in range by the
  * saturating `tick`/`witness` of `@critsec/transport`), unit counts are integers `1..k`.
  */
-import { defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
+import { counterSchema, defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 
 const answer = <T extends string>(type: T) =>
-  v.object({ type: v.literal(type), c: timestampSchema, ts: timestampSchema });
+  v.object({ type: v.literal(type), seq: counterSchema, ts: timestampSchema });
 
 function schemaFor(k: number) {
   return v.variant('type', [
@@ -19,6 +19,7 @@ function schemaFor(k: number) {
       type: v.literal('request'),
       h: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(k)),
       c: timestampSchema,
+      seq: counterSchema,
     }),
     answer('OK'),
     answer('cancel'),
@@ -32,14 +33,15 @@ function schemaFor(k: number) {
  *
  * - `request` requester → arbiter: `request(h, p, c)`, h units with priority `(c, p)`; `c` is
  *   also the piggybacked clock.
- * - `OK` arbiter → requester: the arbiter set aside `h` of its `x` units for request `c`.
- * - `cancel` arbiter → requester: give the OK for request `c` back (a higher-priority request
+ * - `OK` arbiter → requester: the arbiter set aside `h` of its `x` units for request `seq`.
+ * - `cancel` arbiter → requester: give the OK for request `seq` back (a higher-priority request
  *   no longer leaves room for it within k units).
- * - `cancelled` requester → arbiter: the OK for request `c` is given back (sent only while
+ * - `cancelled` requester → arbiter: the OK for request `seq` is given back (sent only while
  *   waiting, never InCS).
- * - `release` requester → arbiter: request `c` is over (after the CS, or withdrawn by an abort).
+ * - `release` requester → arbiter: request `seq` is over (after the CS, or withdrawn by an abort).
  *
- * `c` names the request a message belongs to; `ts` is the sender's clock.
+ * `seq` names the request a message belongs to (the requester's request count, 0, 1, 2, … — an
+ * addition to Fig. 1, which tags nothing); `ts` is the sender's clock.
  */
 export type HOutOfKMessage = v.InferOutput<ReturnType<typeof schemaFor>>;
 

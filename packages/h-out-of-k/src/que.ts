@@ -4,10 +4,17 @@
  * `Que[j].clock`, `Que[j].process`, `Que[j].units`, `Que[j].status`.
  *
  * Priority: request `(h, p, c)` is higher than `(h', p', c')` iff `c < c'` or `c = c' ∧ p < p'`
- * (Sec. 4.1). Index 0 is the highest (the paper counts from 1). At most one entry per process
+ * (Sec. 4.1), see {@link higher}. Index 0 is the highest (the paper counts from 1). At most one entry per process
  * (a process has one request at a time). Internal to `@critsec/h-out-of-k`.
  */
 import type { ProcessId } from '@critsec/core';
+import { CLOCK_MAX } from '@critsec/transport';
+
+/**
+ * Priority of requests: `'ceiling-fair'` (the default) is Sec. 4.1's `(c, p)` order with ties at
+ * the clock ceiling broken by `(seq, p)`; `'printed'` is `(c, p)` everywhere.
+ */
+export type Priority = 'ceiling-fair' | 'printed';
 
 /** `Que[j].status` (Fig. 1): `'wait'`, `'ok'` (OK sent, units taken from `x`), `'cancel'` (cancel sent, units still taken). */
 export type QueStatus = 'wait' | 'ok' | 'cancel';
@@ -20,18 +27,37 @@ export interface QueEntry {
   readonly process: ProcessId;
   /** `Que[j].units`: the request's `h`. */
   readonly units: number;
+  /** The request's tag (the requester's request count): answers and releases name it. */
+  readonly seq: number;
   /** `Que[j].status`. */
   status: QueStatus;
 }
 
-/** True when request `(ca, a)` has the higher priority than `(cb, b)` (Sec. 4.1). */
-export function higher(ca: number, a: ProcessId, cb: number, b: ProcessId): boolean {
-  return ca < cb || (ca === cb && a < b);
+/**
+ * True when request `a` has the higher priority than `b`: `c_a < c_b`, or `c_a = c_b ∧ p_a < p_b`
+ * (Sec. 4.1). One addition for clocks at the ceiling `CLOCK_MAX` (only a forged clock gets there;
+ * the paper's clocks are unbounded): there requests tie on `c` and are ordered by `(seq, p)` —
+ * the requester's request count first — so a process that keeps requesting cannot overtake a
+ * waiting one forever (Theorem 6 needs later requests to rank lower; at the ceiling `seq` does it).
+ */
+export function higher(
+  a: Pick<QueEntry, 'clock' | 'seq' | 'process'>,
+  b: Pick<QueEntry, 'clock' | 'seq' | 'process'>,
+  priority: Priority = 'ceiling-fair',
+): boolean {
+  if (a.clock !== b.clock) return a.clock < b.clock;
+  if (priority === 'ceiling-fair' && a.clock === CLOCK_MAX && a.seq !== b.seq) return a.seq < b.seq;
+  return a.process < b.process;
 }
 
 /** The priority queue `Que` of Fig. 1, highest priority first. */
 export class Que {
   readonly #entries: QueEntry[] = [];
+  readonly #priority: Priority;
+
+  constructor(priority: Priority) {
+    this.#priority = priority;
+  }
 
   /** `Quelength`. */
   get length(): number {
@@ -51,11 +77,7 @@ export class Que {
   /** "Insert this request to Que according to the priority (p', c')"; returns its index j. */
   insert(entry: QueEntry): number {
     let j = this.#entries.length;
-    while (
-      j > 0 &&
-      higher(entry.clock, entry.process, this.#entries[j - 1]!.clock, this.#entries[j - 1]!.process)
-    )
-      j--;
+    while (j > 0 && higher(entry, this.#entries[j - 1]!, this.#priority)) j--;
     this.#entries.splice(j, 0, entry);
     return j;
   }
@@ -85,8 +107,8 @@ export class Que {
     return sum;
   }
 
-  /** Snapshot `[process, clock, units, status]` per entry, highest first. */
-  toArray(): [ProcessId, number, number, QueStatus][] {
-    return this.#entries.map((e) => [e.process, e.clock, e.units, e.status]);
+  /** Snapshot `[process, clock, units, status, seq]` per entry, highest first. */
+  toArray(): [ProcessId, number, number, QueStatus, number][] {
+    return this.#entries.map((e) => [e.process, e.clock, e.units, e.status, e.seq]);
   }
 }

@@ -1,5 +1,5 @@
 import type { HKArbiter } from '@critsec/coteries';
-import type { QueStatus } from './que.js';
+import type { Priority, QueStatus } from './que.js';
 
 /** Options of {@link hOutOfK}. */
 export interface HOutOfKOptions {
@@ -11,6 +11,14 @@ export interface HOutOfKOptions {
    * `fromHKQuorums(…)`, or a k-arbiter through {@link asHKArbiter} — built for the same n and k.
    */
   readonly arbiter: HKArbiter;
+  /**
+   * Priority of requests (Sec. 4.1: `(c, p)`, the smaller first). `'ceiling-fair'` (default):
+   * the paper's order, except that requests whose clocks both sit at the ceiling `CLOCK_MAX`
+   * (reachable only through a forged clock) are ordered by the requester's request count `seq`
+   * before the id, so no process starves there. `'printed'`: `(c, p)` everywhere — at the ceiling
+   * the highest ids can starve (see the README and `test/deviation.test.ts`).
+   */
+  readonly priority?: Priority;
 }
 
 /** Protocol variables of one process (Fig. 1 names), as returned by `inspect()`. */
@@ -19,8 +27,10 @@ export interface HOutOfKSnapshot {
   readonly c: number;
   /** Requester role. */
   readonly requester: {
-    /** `c` of the current request, −1 when none. */
+    /** `seq` of the current request, −1 when none. */
     readonly request: number;
+    /** `seq` of the next request (requests made so far). */
+    readonly seq: number;
     /** `h`: units of the current request (0 when none). */
     readonly h: number;
     /** `In`: true InCS. */
@@ -34,8 +44,8 @@ export interface HOutOfKSnapshot {
   readonly arbiter: {
     /** `x`: free units. */
     readonly x: number;
-    /** `Que`: `[process, clock, units, status]`, highest priority first (`Quelength` = its length). */
-    readonly Que: readonly [number, number, number, QueStatus][];
+    /** `Que`: `[process, clock, units, status, seq]`, highest priority first (`Quelength` = its length). */
+    readonly Que: readonly [number, number, number, QueStatus, number][];
   };
 }
 
