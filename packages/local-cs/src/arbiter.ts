@@ -86,7 +86,19 @@ export class Arbiter {
     }
     this.pendingReq.set(j, ts);
     if (this.cond) this.#grantMin();
+    else if (this.rules === 'printed') this.#preemptFor(j, ts);
     else this.#preemptIfEarlier();
+  }
+
+  /** Algorithm 2 as printed: preempt the latest grant if the new request (ts, P_j) beats it. */
+  #preemptFor(j: ProcessId, ts: number): void {
+    if (this.preemptingNow !== null) return;
+    const h = maxOf(this.grantedTo);
+    const tsh = this.grantedTo.get(h)!;
+    if (earlier(ts, j, tsh, h)) {
+      this.preemptingNow = { pid: h, ts: tsh };
+      this.sink.preempt(h, tsh);
+    }
   }
 
   /**
