@@ -1,0 +1,149 @@
+/**
+ * Message counts against Sec. 4.3 (self-messages counted; a process is often in its own quorum):
+ *
+ * - no contention (the sequential workload, unit delays): exactly `3·|q|` per request — request
+ *   and OK on entry (`2·|q|`), release on exit (`|q|`), q = `arbiter.quorumOf(i, h)`; entry waits
+ *   2 time units, exit 0;
+ * - contention (concurrent workload, causal attribution: each message is charged to the call
+ *   whose message chain caused it): per exit+entry pair at most `(3h+3)·|q_{h,k}|`, `|q_{h,k}|`
+ *   the largest quorum of `Q_{h,k}` — the max is asserted, mean and max are printed.
+ */
+import { hOutOfKSpec } from '@critsec/core';
+import { cubeHKArbiter, type HKArbiter, uniformHKArbiter, uniformKArbiter } from '@critsec/coteries';
+import { createCluster, type InvocationRecord, runWorkload } from '@critsec/testing';
+import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
+import { afterAll, describe, expect, it } from 'vitest';
+import { asHKArbiter, hOutOfK, hOutOfKBounds } from '../src/index.js';
+import { randomH } from './helpers.js';
+
+const report: string[] = [];
+afterAll(() => console.info(report.join('\n')));
+
+const arbiters: [string, HKArbiter][] = [];
+for (const k of [1, 2, 3, 4]) {
+  arbiters.push([`uniform n=9 k=${k}`, uniformHKArbiter(9, k)]);
+  arbiters.push([`cube n=${2 ** (k + 1)} k=${k}`, cubeHKArbiter(2 ** (k + 1), k)]);
+}
+arbiters.push(
+  ['cube n=27 k=2', cubeHKArbiter(27, 2)],
+  ['cube n=20 k=2 (tuples mod n)', cubeHKArbiter(20, 2)],
+);
+
+/** Per exit+entry pair of each process: `[h, messages]` (the k-th entry with the k-th exit). */
+function pairs(records: readonly InvocationRecord[]): [number, number][] {
+  const byProcess = new Map<number, { entries: InvocationRecord[]; exits: InvocationRecord[] }>();
+  for (const r of records) {
+    if (r.extra || r.aborted || Number.isNaN(r.end)) continue;
+    const b = byProcess.get(r.process) ?? { entries: [], exits: [] };
+    byProcess.set(r.process, b);
+    (r.op === 'entry' ? b.entries : b.exits).push(r);
+  }
+  const out: [number, number][] = [];
+  for (const { entries, exits } of byProcess.values())
+    for (let t = 0; t < Math.min(entries.length, exits.length); t++)
+      out.push([entries[t]!.request as number, entries[t]!.messages + exits[t]!.messages]);
+  return out;
+}
+
+describe('no contention: exactly 3·|q| messages per request, entry waits 2, exit 0', () => {
+  for (const [name, arbiter] of arbiters) {
+    it(name, async () => {
+      const { n, k } = arbiter;
+      const cluster = createCluster({
+        factory: hOutOfK({ k, arbiter }),
+        spec: hOutOfKSpec(k, n),
+        seed: n + k,
+      });
+      const r = await runWorkload(cluster, { kind: 'sequential', rounds: 2 * k, request: randomH(k) });
+      expect(r.ok, r.failure ?? '').toBe(true);
+      const seen = new Set<number>();
+      for (const rec of r.records) {
+        const h = rec.request as number;
+        const entry = r.records.find(
+          (e) => e.process === rec.process && e.round === rec.round && e.op === 'entry',
+        )!;
+        const q = arbiter.quorumOf(rec.process, entry.request as number).length;
+        if (rec.op === 'entry') seen.add(h);
+        expect(rec.messages, `P${rec.process} ${rec.op} h=${entry.request}`).toBe(
+          rec.op === 'entry' ? 2 * q : q,
+        );
+      }
+      expect(seen.size).toBeGreaterThan(k === 1 ? 0 : 1); // several h drawn
+      expect(Object.keys(r.messages.byType).sort()).toEqual([' OK', ' release', ' request']);
+      expect(r.waiting.entry).toMatchObject({ mean: 2, max: 2 });
+      expect(r.waiting.exit).toMatchObject({ mean: 0, max: 0 });
+      const rows = hOutOfKBounds(arbiter);
+      report.push(
+        `sequential ${name}: per request ${r.perPair.mean.toFixed(1)} (3|q_h| = ${rows.map((x) => x.messagesUncontended).join('/')} for h = 1..${k})`,
+      );
+    });
+  }
+});
+
+describe('contention: at most (3h+3)·|q_{h,k}| messages per request', () => {
+  const cases: [string, HKArbiter][] = [
+    ['uniform n=5 k=2', uniformHKArbiter(5, 2)],
+    ['uniform n=8 k=3', uniformHKArbiter(8, 3)],
+    ['cube n=8 k=2', cubeHKArbiter(8, 2)],
+    ['cube n=16 k=3', cubeHKArbiter(16, 3)],
+    ['uniform n=9 k=4', uniformHKArbiter(9, 4)],
+  ];
+  for (const [name, arbiter] of cases) {
+    it(`${name}: 20 seeds, exponential and uniform delays, think 0 and 0.5`, async () => {
+      const { n, k } = arbiter;
+      const bound = hOutOfKBounds(arbiter);
+      let max = 0;
+      let sum = 0;
+      let count = 0;
+      let cancels = 0;
+      for (let seed = 1; seed <= 20; seed++) {
+        const delay = seed % 2 === 0 ? exponentialDelay(1) : uniformDelay(0.1, 2);
+        const cluster = createCluster({
+          factory: hOutOfK({ k, arbiter }),
+          spec: hOutOfKSpec(k, n),
+          seed,
+          delay,
+          attribution: true,
+        });
+        const r = await runWorkload(cluster, {
+          rounds: 3,
+          think: seed % 4 < 2 ? 0 : 0.5,
+          hold: 1,
+          request: randomH(k),
+        });
+        expect(r.ok, `seed ${seed}: ${r.failure}`).toBe(true);
+        cancels += r.messages.byType[' cancel'] ?? 0;
+        for (const [h, m] of pairs(r.records)) {
+          const b = bound[h - 1]!;
+          expect(m, `seed ${seed}, h = ${h}`).toBeLessThanOrEqual(b.messagesContended);
+          max = Math.max(max, m / b.quorumSize.max);
+          sum += m / b.quorumSize.max;
+          count++;
+        }
+      }
+      expect(cancels).toBeGreaterThan(0); // the runs did reach the cancel rules
+      report.push(
+        `contention ${name}: messages per request / |q_{h,k}| mean ${(sum / count).toFixed(2)}, max ${max.toFixed(2)} (bound 3h+3 = 6..${3 * k + 3}); ${cancels} cancels`,
+      );
+    });
+  }
+});
+
+describe('hOutOfKBounds', () => {
+  it('gives 3|q| and (3h+3)|q| per h, never larger than the k-arbiter (Sec. 3)', () => {
+    for (const k of [1, 2, 3]) {
+      const n = 27;
+      const rows = hOutOfKBounds(uniformHKArbiter(n, k));
+      const kRows = hOutOfKBounds(asHKArbiter(uniformKArbiter(n, k)));
+      expect(rows.map((r) => r.h)).toEqual(Array.from({ length: k }, (_, t) => t + 1));
+      for (const [t, row] of rows.entries()) {
+        expect(row.quorumSize.max).toBe(Math.floor((k * n) / (k + row.h)) + 1);
+        expect(row.messagesUncontended).toBe(3 * row.quorumSize.max);
+        expect(row.messagesContended).toBe((3 * row.h + 3) * row.quorumSize.max);
+        expect(row).toMatchObject({ waitingEntry: 2, waitingExit: 0 });
+        expect(row.quorumSize.max).toBeLessThanOrEqual(kRows[t]!.quorumSize.max);
+      }
+      expect(rows[k - 1]!.quorumSize.max).toBe(Math.floor(n / 2) + 1); // Q_{k,k}: the majority
+    }
+  });
+});
