@@ -1,0 +1,27 @@
+/**
+ * The README's readers–writers recipe (`examples/readers-writers.ts`) runs and prints what the
+ * README says: shared = 1 unit, exclusive = k units; never a writer with anybody else.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('examples/readers-writers.ts', () => {
+  it('runs: 3 readers together at most, writers alone, no violation', () => {
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=@critsec/source', '--import', 'tsx', 'examples/readers-writers.ts'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(out).toBe(
+      '20 reads, 10 writes; at most 3 readers together (k = 3)\n' +
+        'a writer shared the resource 0 times; monitor violations: 0\n',
+    );
+  });
+});
