@@ -27,8 +27,9 @@
  * in time units: every message takes exactly one, local computation none (unit delays).
  */
 
-/** Algorithms the CLI runs. */
-export type AlgorithmName = 'mutex' | 'ricart-agrawala' | 'mutin' | 'kmutex' | 'gcs';
+import type { GlobalAlgorithmName } from './catalog.js';
+
+export type { AlgorithmName } from './catalog.js';
 
 /** The mutual exclusion MUTIN uses to serialize exits (`mx`). */
 export type MxName = 'maekawa' | 'ricart-agrawala';
@@ -49,7 +50,7 @@ export interface PaperBounds {
 
 /** What the bounds depend on. */
 export interface BoundInput {
-  readonly algorithm: AlgorithmName;
+  readonly algorithm: GlobalAlgorithmName;
   /** Number of processes. */
   readonly n: number;
   /** The largest quorum size max |Q_i| (ignored by Ricart–Agrawala). */

@@ -14,6 +14,9 @@ import { ALGORITHM_NAMES, MX_NAMES } from './algorithms.js';
 import { benchJSON, formatBenchMarkdown, resolveBench, runBench } from './bench.js';
 import { resolveClusterRun, runCluster } from './cluster.js';
 import { COTERIE_NAMES } from './coterie-choice.js';
+import { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
+import { ARBITER_NAMES } from './family-h-out-of-k.js';
+import { LOCAL_ALGORITHM_NAMES } from './family-local-cs.js';
 import { writeCertificates } from './certs-command.js';
 import { runNodeCommand } from './node.js';
 import { createProgress } from './progress.js';
@@ -60,15 +63,55 @@ function oneLine(text: string): string {
 }
 
 const ALGORITHMS = ALGORITHM_NAMES.join(', ');
+
+/**
+ * The cluster description of a command's options: `--algorithm` is local-cs's (the positional
+ * argument names the algorithm), `--bounds` a file; `--n` defaults per command except for
+ * local-cs, whose graph says n.
+ */
+function clusterInput(
+  algorithm: string,
+  o: Record<string, string | boolean | undefined>,
+  defaultN: string,
+): Record<string, string> & { algorithm: string } {
+  const { algorithm: localAlgorithm, bounds, ...rest } = o as Record<string, string | undefined>;
+  const input: Record<string, string> = {};
+  for (const [key, value] of Object.entries(rest)) if (typeof value === 'string') input[key] = value;
+  if (localAlgorithm !== undefined) input.localAlgorithm = localAlgorithm;
+  if (bounds !== undefined) input.boundsFile = bounds;
+  if (input.n === undefined && algorithm !== 'local-cs') input.n = defaultN;
+  return { ...input, algorithm };
+}
 const COTERIES = COTERIE_NAMES.join(', ');
 
 function clusterOptions(cmd: Command, defaults: { n: string; rounds: string }): Command {
   return cmd
-    .option('--n <n>', 'number of processes', defaults.n)
-    .option('--l <l>', 'at least l processes InCS (gcs, mutin; default 3, capped to fit n)')
-    .option('--k <k>', 'at most k processes InCS (gcs, kmutex; default 10, capped to n)')
+    .option('--n <n>', `number of processes (default ${defaults.n}; local-cs: the graph's)`)
+    .option('--l <l>', 'at least l processes InCS (gcs, mutin; local-cs: l_i; default 3, capped to fit n)')
+    .option(
+      '--k <k>',
+      'at most k processes InCS (gcs, kmutex; local-cs: k_i; h-out-of-k: the units; default 10, capped to n)',
+    )
     .option('--coterie <name>', `quorum system: ${COTERIES}`, 'grid')
     .option('--mx <name>', `MUTIN's mutual exclusion (mutin, kmutex, gcs): ${MX_NAMES.join(', ')}`, 'maekawa')
+    .option(
+      '--arbiter <name>',
+      `h-out-of-k: the (h,k)-arbiter, ${ARBITER_NAMES.join(' or ')} (default uniform)`,
+    )
+    .option('--h <h>', 'h-out-of-k: units per entry, 1..k, or random (default: uniform in 1..k per entry)')
+    .option('--m <m>', 'group-mutex: number of groups (default 2)')
+    .option('--variant <v>', `group-mutex: ${VARIANT_NAMES.join(' (Maekawa_M) or ')} (Maekawa_S) (default M)`)
+    .option(
+      '--system <name>',
+      `group-mutex: group quorum system, ${SYSTEM_NAMES.join(', ')} (default surficial)`,
+    )
+    .option('--algorithm <name>', `local-cs: ${LOCAL_ALGORITHM_NAMES.join(', ')} (default lmutin)`)
+    .option(
+      '--graph <graph>',
+      'local-cs: ring:N, grid:RxC, star:L, complete:N, random:N:P[:SEED], abilene, or a JSON file (default ring:20)',
+    )
+    .option('--bounds <file>', 'local-cs: per-process bounds from a JSON file { "l": [...], "k": [...] }')
+    .option('--leader <id>', 'local-cs (lkcs): the leader P_LDR (default: a valid one of highest degree)')
     .option('--rounds <r>', 'rounds per process (one entry and one exit each)', defaults.rounds)
     .option('--seed <s>', 'seed of every random choice', '1')
     .option(
@@ -137,7 +180,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .option('--hold <t>', 'mean hold time InCS before an exit, time units (concurrent)', '1')
     .option('--trace <file>', 'write the JSON-lines trace (messages, timers, state changes) to this file')
     .action(async (algorithm: string, o: Record<string, string | boolean | undefined>) => {
-      const settings = resolveSimulation({ algorithm, ...(o as Record<string, string>) });
+      const settings = resolveSimulation(clusterInput(algorithm, o, '25'));
       const trace = typeof o.trace === 'string' ? openTraceFile(o.trace) : undefined;
       const json = o.json === true;
       const progress = createProgress({
@@ -229,7 +272,7 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
     .option('--base-port <port>', 'listen on ports base … base+n−1 of 127.0.0.1 (default: free ports)')
     .option('--timeout <ms>', 'give up after this long', '300000')
     .action(async (algorithm: string, o: Record<string, string | boolean | undefined>) => {
-      const settings = resolveClusterRun({ algorithm, ...(o as Record<string, string>) });
+      const settings = resolveClusterRun(clusterInput(algorithm, o, '5'));
       const json = o.json === true;
       const progress = createProgress({
         label: `cluster ${settings.cluster.algorithm}`,

@@ -11,11 +11,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { ConfigurationError, describeSpec, type ProblemSpec, type ProcessId } from '@critsec/core';
 import { distribution } from '@critsec/testing';
-import { createLocalCluster, launchCluster, readSharedLog } from '@critsec/transport-tcp';
+import {
+  type ClusterSpecConfig,
+  createLocalCluster,
+  launchCluster,
+  readSharedLog,
+} from '@critsec/transport-tcp';
 import {
   type ClusterInput,
+  clusterArguments,
   parseChoice,
   parseInteger,
   parseNonNegative,
@@ -100,16 +106,29 @@ export function resolveClusterRun(input: ClusterRunInput): ClusterRunSettings {
 
 /** The command line that reproduces a cluster run. */
 export function clusterReplayCommand(s: ClusterRunSettings): string {
-  const c = s.cluster;
-  const parts = ['npx critsec cluster', c.algorithm, `--n ${c.n}`];
-  if (c.algorithm === 'gcs' || c.algorithm === 'mutin') parts.push(`--l ${c.l}`);
-  if (c.algorithm === 'gcs' || c.algorithm === 'kmutex') parts.push(`--k ${c.k}`);
-  if (c.coterieName !== null) parts.push(`--coterie ${c.coterieName}`);
-  if (c.mx !== null && c.mx !== 'maekawa') parts.push(`--mx ${c.mx}`);
+  const parts = ['npx critsec cluster', s.cluster.algorithm, ...clusterArguments(s.cluster)];
   parts.push(`--rounds ${s.rounds}`, `--seed ${s.seed}`, `--workload ${s.workload}`);
   if (s.workload === 'concurrent') parts.push(`--think ${s.think}`, `--hold ${s.hold}`);
-  if (c.init !== 'default') parts.push(`--init ${c.init}`);
   return parts.join(' ');
+}
+
+/** The configuration's `spec` (what the shared-log check verifies) for a problem that is not a global (l,k)-CS. */
+function specConfig(spec: ProblemSpec): ClusterSpecConfig {
+  switch (spec.kind) {
+    case 'global':
+      return { kind: 'global', l: spec.l, k: spec.k };
+    case 'h-out-of-k':
+      return { kind: 'h-out-of-k', k: spec.k };
+    case 'group':
+      return { kind: 'group', m: spec.m };
+    case 'local': {
+      const edges: [number, number][] = [];
+      spec.graph.neighbors.forEach((nb, i) => {
+        for (const j of nb) if (i < j) edges.push([i, j]);
+      });
+      return { kind: 'local', edges, l: [...spec.l], k: [...spec.k] };
+    }
+  }
 }
 
 /** The member program and the Node flags to run it: the TypeScript source through tsx, or the build. */
@@ -156,20 +175,18 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
   const temporary = s.dir === undefined;
   try {
     mkdirSync(dir, { recursive: true });
-    const params = {
-      ...(c.algorithm === 'gcs' || c.algorithm === 'mutin' ? { l: c.l } : {}),
-      ...(c.algorithm === 'gcs' || c.algorithm === 'kmutex' ? { k: c.k } : {}),
-      ...(c.coterieName === null ? {} : { coterie: c.coterieName }),
-      ...(c.mx === null ? {} : { mx: c.mx }),
-      seed: s.seed,
-      workload: s.workload,
-    };
+    // the algorithm's options, as `critsec node` reads them back (a bounds file by absolute path)
+    const options = { ...c.options };
+    if (typeof options.boundsFile === 'string') options.boundsFile = resolve(options.boundsFile);
+    if (typeof options.graph === 'string' && existsSync(options.graph))
+      options.graph = resolve(options.graph);
+    const params = { ...options, seed: s.seed, workload: s.workload };
     const workload = { rounds: s.rounds, thinkMs: s.think, holdMs: s.hold };
     const common = {
       algorithm: c.algorithm,
       params,
       initial: [...c.initial],
-      bounds: { l: c.l, k: c.k },
+      ...(c.spec.kind === 'global' ? { bounds: { l: c.l, k: c.k } } : { spec: specConfig(c.spec) }),
       workload,
       readyTimeoutMs: 60_000,
     };
@@ -242,10 +259,7 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
         step: first.index + 1,
         time: rec === undefined ? 0 : rec.t,
         process: rec?.p ?? -1,
-        message:
-          first.kind === 'upper'
-            ? `${first.count} processes certainly InCS at once (P${first.processes.join(', P')}) > k = ${first.bound}, at shared-log record ${first.index + 1}`
-            : `only ${first.count} processes possibly InCS (${first.processes.length ? `P${first.processes.join(', P')}` : 'none'}) < l = ${first.bound}, at shared-log record ${first.index + 1}`,
+        message: `${first.message}, counting the processes ${first.kind === 'upper' ? 'certainly' : 'possibly'} InCS (${first.processes.length ? `P${first.processes.join(', P')}` : 'none'}), at shared-log record ${first.index + 1}`,
       };
     }
     const failure =
@@ -309,6 +323,11 @@ export async function runCluster(s: ClusterRunSettings, hooks: ClusterHooks = {}
       wallMs,
       messagesPerSecond: wallMs > 0 ? (totalMessages * 1000) / wallMs : 0,
       replay: clusterReplayCommand(s),
+      problem: describeSpec(c.spec),
+      structure: c.structure,
+      parameters: c.options,
+      request: c.requestDescription,
+      concurrency: { max: null },
     };
   } finally {
     if (temporary) rmSync(dir, { recursive: true, force: true });

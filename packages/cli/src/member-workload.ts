@@ -11,13 +11,21 @@
  * withdraws its uncounted call in flight through the abort signal.
  *
  * `sequential`: member 0 coordinates over `ctx.control`: one call in flight in the whole cluster,
- * each chosen among the moves the global (l,k) state allows, the network quiescent before the
+ * each chosen among the moves the problem allows from the current state (and requests), the network quiescent before the
  * next (see `coordinate`) — the papers' uncontended setting, over TCP. It needs the message
  * counts of `instrument`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ConfigurationError, type CSFactory, isAbortError, type ProcessId } from '@critsec/core';
-import { createRng } from '@critsec/transport-sim';
+import {
+  ConfigurationError,
+  type CSFactory,
+  type CSState,
+  checkConfiguration,
+  isAbortError,
+  type ProblemSpec,
+  type ProcessId,
+} from '@critsec/core';
+import { createRng, type Rng } from '@critsec/transport-sim';
 import type { ClusterWorkload } from '@critsec/transport-tcp';
 import { countingEndpoint, messageStats } from './counting-endpoint.js';
 
@@ -47,9 +55,14 @@ export interface MemberWorkloadOptions {
   readonly seed?: number;
   /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
   readonly workload?: 'concurrent' | 'sequential';
-  /** The (l,k)-CS the sequential coordinator keeps to (default 0 and n: any move). */
-  readonly l?: number;
-  readonly k?: number;
+  /** The problem the sequential coordinator keeps to (default: any move). */
+  readonly spec?: ProblemSpec;
+  /**
+   * Draws each entry's request (h units, a group) from the member's seeded generator, for
+   * objects that take one (default: the configuration's fixed `workload.request`). The
+   * sequential coordinator draws them for every member and sends them with its `INVOKE`.
+   */
+  readonly request?: (rng: Rng, id: ProcessId, round: number) => unknown;
 }
 
 /** One member's workload and its measurements. */
@@ -60,7 +73,7 @@ export interface MemberWorkload {
    * Wraps the CS object's factory so its messages are counted and attributed to the invocation
    * that caused them (`countingEndpoint`); every member of the cluster must do the same.
    */
-  instrument(factory: CSFactory): CSFactory;
+  instrument<Req>(factory: CSFactory<Req>): CSFactory<Req>;
   /** The measurements so far (final once `run` and the member have finished). */
   measurements(): NodeMeasurements;
 }
@@ -92,6 +105,10 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
     const { rounds, thinkMs = 2, holdMs = 1 } = ctx.workload;
     const rng = createRng(seed * 1_000_003 + id);
     const draw = (mean: number) => (mean <= 0 ? 0 : rng.next() * 2 * mean);
+    // requests come from generators of their own, so think and hold times stay as they were
+    const requestRng = (p: ProcessId) => createRng(seed * 1_000_003 + p + 0x5eed);
+    const ownRequests = requestRng(id);
+    const drawRequest = options.request;
     const expected = 2 * rounds;
     let done = 0;
     let allFinished = false;
@@ -106,14 +123,19 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
      * One logged call. Counted calls carry the attribution key of their round; an uncounted call
      * can be withdrawn through `stopping` (returns false then).
      */
-    const call = async (op: 'entry' | 'exit', counted: boolean): Promise<boolean> => {
+    const call = async (op: 'entry' | 'exit', counted: boolean, request?: unknown): Promise<boolean> => {
       const round = Math.floor(done / 2) + 1;
       const key = counted ? `${id}:${round}:${op}` : null;
       const ac = counted ? undefined : new AbortController();
       stopping = ac;
+      const req =
+        op !== 'entry' ? undefined : request !== undefined ? request : drawRequest?.(ownRequests, id, round);
       let waited: number;
       try {
-        const opts = ac ? { signal: ac.signal, counted: false } : {};
+        const opts = {
+          ...(ac ? { signal: ac.signal, counted: false } : {}),
+          ...(req === undefined ? {} : { request: req }),
+        };
         waited = await als.run(key, () => (op === 'entry' ? ctx.entry(round, opts) : ctx.exit(round, opts)));
       } catch (err) {
         if (ac?.signal.aborted && isAbortError(err)) {
@@ -136,7 +158,7 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
     // The control messages of the sequential workload; `until` re-checks on each.
     let finished = false;
     let wake: () => void = () => {};
-    const invocations: { op: 'entry' | 'exit'; counted: boolean }[] = [];
+    const invocations: { op: 'entry' | 'exit'; counted: boolean; request: unknown }[] = [];
     const invoked: number[] = [];
     const counts = new Map<number, { sent: number; delivered: number }[]>();
     const until = (cond: () => boolean) =>
@@ -157,10 +179,17 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
      * agree and balance (Mattern's four-counter method).
      */
     async function coordinate(): Promise<void> {
-      const l = options.l ?? 0;
-      const k = options.k ?? n;
-      const states = [...ctx.initial];
-      let inCS = states.filter((x) => x === 'InCS').length;
+      const states: CSState[] = [...ctx.initial];
+      const requests: unknown[] = new Array(n).fill(undefined);
+      const requestRngs = Array.from({ length: n }, (_, i) => requestRng(i));
+      const allowed = (i: ProcessId, op: 'entry' | 'exit', req: unknown) => {
+        if (options.spec === undefined) return true;
+        const next = [...states];
+        next[i] = op === 'entry' ? 'InCS' : 'OutCS';
+        const nextRequests = [...requests];
+        nextRequests[i] = req;
+        return checkConfiguration(options.spec, next, nextRequests) === null;
+      };
       const calls = new Array<number>(n).fill(0);
       const pick = createRng(seed);
       let seq = 0;
@@ -183,7 +212,7 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
       };
       await quiescent();
       while (calls.some((c) => c < expected)) {
-        let chosen: { i: ProcessId; op: 'entry' | 'exit'; counted: boolean } | undefined;
+        let chosen: { i: ProcessId; op: 'entry' | 'exit'; counted: boolean; request: unknown } | undefined;
         for (const counted of [true, false]) {
           const candidates: ProcessId[] = [];
           for (let i = 0; i < n; i++) if (calls[i]! < expected === counted) candidates.push(i);
@@ -191,7 +220,9 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
             const t = pick.int(candidates.length);
             const i = candidates[t]!;
             const op = states[i] === 'OutCS' ? 'entry' : 'exit';
-            if (op === 'entry' ? inCS + 1 <= k : inCS - 1 >= l) chosen = { i, op, counted };
+            const round = Math.floor(calls[i]! / 2) + 1;
+            const request = op === 'entry' ? drawRequest?.(requestRngs[i]!, i, round) : undefined;
+            if (allowed(i, op, request)) chosen = { i, op, counted, request };
             else {
               candidates[t] = candidates[candidates.length - 1]!;
               candidates.pop();
@@ -202,14 +233,19 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
         extraRun = chosen !== undefined && !chosen.counted ? extraRun + 1 : 0;
         if (chosen === undefined || extraRun > 4 * n) {
           throw new Error(
-            'sequential workload: no remaining move is allowed by the (l,k)-CS from this configuration',
+            'sequential workload: no remaining move is allowed by the problem from this configuration',
           );
         }
         const before = invoked.length;
-        control.send(chosen.i, { type: 'INVOKE', op: chosen.op, counted: chosen.counted });
+        control.send(chosen.i, {
+          type: 'INVOKE',
+          op: chosen.op,
+          counted: chosen.counted,
+          ...(chosen.request === undefined ? {} : { req: chosen.request }),
+        });
         await until(() => invoked.length > before);
         states[chosen.i] = chosen.op === 'entry' ? 'InCS' : 'OutCS';
-        inCS += chosen.op === 'entry' ? 1 : -1;
+        requests[chosen.i] = chosen.request;
         if (chosen.counted) calls[chosen.i]!++;
         await quiescent();
       }
@@ -223,7 +259,11 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
             finished = true;
             break;
           case 'INVOKE':
-            invocations.push({ op: msg.op === 'exit' ? 'exit' : 'entry', counted: msg.counted === true });
+            invocations.push({
+              op: msg.op === 'exit' ? 'exit' : 'entry',
+              counted: msg.counted === true,
+              request: msg.req,
+            });
             break;
           case 'INVOKED':
             invoked.push(from);
@@ -255,7 +295,7 @@ export function memberWorkload(options: MemberWorkloadOptions = {}): MemberWorkl
         const expectedOp = ctx.cs.state === 'OutCS' ? 'entry' : 'exit';
         if (next.op !== expectedOp)
           throw new Error(`P${id} was asked for ${next.op}() while ${ctx.cs.state}`);
-        await call(next.op, next.counted);
+        await call(next.op, next.counted, next.request);
         control.send(0, { type: 'INVOKED' });
       }
       await coordinating;

@@ -33,6 +33,18 @@ const paramsSchema = v.strictObject({
   k: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
   coterie: v.optional(v.string()),
   mx: v.optional(v.string()),
+  /** h-out-of-k: `uniform` or `cube`; the units per entry (a number or `random`). */
+  arbiter: v.optional(v.string()),
+  h: v.optional(v.union([v.pipe(v.number(), v.safeInteger(), v.minValue(1)), v.literal('random')])),
+  /** group-mutex: groups, variant, group quorum system. */
+  m: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
+  variant: v.optional(v.picklist(['M', 'S'])),
+  system: v.optional(v.string()),
+  /** local-cs: `lmutin`, `lmutex` or `lkcs`; the graph (notation or JSON file); per-process bounds file; the leader. */
+  localAlgorithm: v.optional(v.string()),
+  graph: v.optional(v.string()),
+  boundsFile: v.optional(v.string()),
+  leader: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   seed: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
   workload: v.optional(v.picklist(['concurrent', 'sequential'])),
@@ -43,6 +55,13 @@ const paramsSchema = v.strictObject({
  * itself is the configuration's `algorithm`: mutex, ricart-agrawala, mutin, kmutex or gcs).
  */
 export type NodeParams = v.InferOutput<typeof paramsSchema>;
+
+/** The entries of `o` under `keys` that are defined. */
+function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (o[key] !== undefined) out[key] = o[key];
+  return out;
+}
 
 /** A member's report: the transport package's fields plus `cli`. */
 export interface NodeReport extends ClusterNodeReport {
@@ -72,7 +91,7 @@ export function clusterFromConfig(
     const issue = p.issues[0]!;
     const path = issue.path?.map((x) => String(x.key)).join('.') ?? '';
     throw new ConfigurationError(
-      `cluster config: params${path ? `.${path}` : ''}: ${issue.message}; params holds { l?, k?, coterie?, mx?, seed?, workload? }`,
+      `cluster config: params${path ? `.${path}` : ''}: ${issue.message}; params holds { l?, k?, coterie?, mx?, arbiter?, h?, m?, variant?, system?, localAlgorithm?, graph?, boundsFile?, leader?, seed?, workload? }`,
     );
   }
   const params = p.output;
@@ -86,6 +105,8 @@ export function clusterFromConfig(
       ...(params.k === undefined ? {} : { k: params.k }),
       ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
       ...(params.mx === undefined ? {} : { mx: params.mx }),
+      ...pick(params, ['arbiter', 'h', 'm', 'variant', 'system', 'localAlgorithm', 'graph', 'leader']),
+      ...(params.boundsFile === undefined ? {} : { boundsFile: loaded.resolve(params.boundsFile) }),
       // the configuration's initial states (default every process OutCS, as the shared-log check reads them)
       init: inCS.length === 0 ? 'none' : inCS.join(','),
     });
@@ -95,6 +116,11 @@ export function clusterFromConfig(
       .replace(/^--init [^:]*: /, 'initial: ')
       .replace(/\(e\.g\. --init first:(\d+)\)/, '(e.g. the first $1 InCS)');
     throw new ConfigurationError(`cluster config ${loaded.path} (algorithm, params, initial): ${m}`);
+  }
+  if (config.spec !== undefined && config.spec.kind !== cluster.spec.kind) {
+    throw new ConfigurationError(
+      `cluster config: spec is a ${config.spec.kind} problem, but ${config.algorithm} solves a ${cluster.spec.kind} one; give its spec or leave spec out`,
+    );
   }
   if (config.bounds !== undefined && (config.bounds.l !== cluster.l || config.bounds.k !== cluster.k)) {
     throw new ConfigurationError(
@@ -123,8 +149,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
   const member = memberWorkload({
     seed: cluster.seed,
     workload: cluster.workload,
-    l: cluster.l,
-    k: cluster.k,
+    spec: cluster.spec,
+    ...(cluster.request === null ? {} : { request: cluster.request }),
   });
   const onProgress = options.onProgress;
   const report = await runClusterNode({

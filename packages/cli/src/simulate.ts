@@ -3,11 +3,12 @@
  * driven by the workloads of @critsec/testing, with the safety monitor on all the way
  * (DESIGN.md 4–5).
  */
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, describeSpec } from '@critsec/core';
 import { createCluster, runWorkload } from '@critsec/testing';
 import { type DelayModel, formatDelay, parseDelay } from '@critsec/transport-sim';
 import {
   type ClusterInput,
+  clusterArguments,
   parseChoice,
   parseInteger,
   parseNonNegative,
@@ -68,12 +69,7 @@ export function resolveSimulation(input: SimulateInput): SimulationSettings {
 
 /** The command line that reproduces a simulation. */
 export function replayCommand(s: SimulationSettings): string {
-  const c = s.cluster;
-  const parts = ['npx critsec simulate', c.algorithm, `--n ${c.n}`];
-  if (c.algorithm === 'gcs' || c.algorithm === 'mutin') parts.push(`--l ${c.l}`);
-  if (c.algorithm === 'gcs' || c.algorithm === 'kmutex') parts.push(`--k ${c.k}`);
-  if (c.coterieName !== null) parts.push(`--coterie ${c.coterieName}`);
-  if (c.mx !== null && c.mx !== 'maekawa') parts.push(`--mx ${c.mx}`);
+  const parts = ['npx critsec simulate', s.cluster.algorithm, ...clusterArguments(s.cluster)];
   parts.push(
     `--rounds ${s.rounds}`,
     `--seed ${s.seed}`,
@@ -81,7 +77,6 @@ export function replayCommand(s: SimulationSettings): string {
     `--workload ${s.workload}`,
   );
   if (s.workload === 'concurrent') parts.push(`--think ${s.think}`, `--hold ${s.hold}`);
-  if (c.init !== 'default') parts.push(`--init ${c.init}`);
   return parts.join(' ');
 }
 
@@ -121,6 +116,7 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
     rounds: s.rounds,
     think: s.think,
     hold: s.hold,
+    ...(c.request === null ? {} : { request: c.request }),
     // a generous event budget: a livelock ends the run instead of hanging it
     maxEvents: Math.max(5_000_000, 100 * pairs * Math.max(1, c.bounds.messagesPerPair)),
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
@@ -194,5 +190,10 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
     wallMs,
     messagesPerSecond: wallMs > 0 ? (r.messages.sent * 1000) / wallMs : 0,
     replay: replayCommand(s),
+    problem: describeSpec(c.spec),
+    structure: c.structure,
+    parameters: c.options,
+    request: c.requestDescription,
+    concurrency: { max: cluster.monitor.maxInCS },
   };
 }

@@ -44,6 +44,13 @@ export interface MeanMax {
  *   the papers' setting (shown for reference).
  * - `simulatedTime` (time units; `null` for a cluster), `wallMs`, `messagesPerSecond` (messages
  *   per wall-clock second), `replay` (the command that reproduces the run).
+ * - `problem`: the problem solved in words (`(3,10)-CS over 25 processes`, `h-out-of-3 mutual
+ *   exclusion over 25 processes`, …); `structure`: the arbiter, group quorum system or graph
+ *   (`null` for the global family, whose `coterie` says it); `parameters`: the algorithm's own
+ *   options (`{ k: 3, arbiter: 'uniform', h: 'random' }`); `request`: how entries' requests were
+ *   drawn, or `null`.
+ * - `concurrency.max`: the most processes InCS at once (simulate; `null` for a cluster, whose
+ *   shared log gives only bounds on it).
  */
 export interface RunSummary {
   readonly algorithm: string;
@@ -95,6 +102,11 @@ export interface RunSummary {
   readonly wallMs: number;
   readonly messagesPerSecond: number;
   readonly replay: string;
+  readonly problem: string;
+  readonly structure: string | null;
+  readonly parameters: Readonly<Record<string, string | number>>;
+  readonly request: string | null;
+  readonly concurrency: { readonly max: number | null };
 }
 
 /** `x` as a number with at most `digits` decimals (`—` for null / NaN). */
@@ -133,7 +145,9 @@ export function formatSummary(s: RunSummary, options: { color?: boolean } = {}):
       : `, |Q| ${s.quorumSize.min === s.quorumSize.max ? s.quorumSize.max : `${s.quorumSize.min}–${s.quorumSize.max}`}`;
   const lines: string[] = [];
   lines.push(
-    `${s.algorithm}: n = ${s.n}, l = ${s.l}, k = ${s.k}${s.coterie ? `, ${s.coterieDescription ?? s.coterie}${q}` : ''}${s.mx ? `, mx = ${s.mx}` : ''}`,
+    s.structure === null
+      ? `${s.algorithm}: n = ${s.n}, l = ${s.l}, k = ${s.k}${s.coterie ? `, ${s.coterieDescription ?? s.coterie}${q}` : ''}${s.mx ? `, mx = ${s.mx}` : ''}`
+      : `${s.algorithm}: ${s.problem}; ${s.structure}${s.request === null ? '' : `; ${s.request}`}`,
   );
   lines.push(
     `${s.workload} workload, ${s.rounds} round(s) per process, seed ${s.seed}, delay ${s.delay}${
@@ -151,6 +165,7 @@ export function formatSummary(s: RunSummary, options: { color?: boolean } = {}):
       s.entries === s.n * s.rounds && s.exits === s.n * s.rounds ? 'ok' : 'INCOMPLETE',
     ],
     ['safety violations', fmt(s.safetyViolations), '0', s.safetyViolations === 0 ? 'ok' : 'VIOLATED'],
+    ...(s.concurrency.max === null ? [] : [['most processes InCS at once', fmt(s.concurrency.max), '', '']]),
     [
       'messages per exit+entry pair (mean / p99 / max)',
       `${fmt(s.messages.perPair.mean)} / ${fmt(s.messages.perPair.p99)} / ${fmt(s.messages.perPair.max)}`,

@@ -68,6 +68,11 @@ const FIELDS = [
   'wallMs',
   'messagesPerSecond',
   'replay',
+  'problem',
+  'structure',
+  'parameters',
+  'request',
+  'concurrency',
 ].sort();
 
 describe('critsec (in process)', () => {

@@ -82,7 +82,7 @@ describe('resolveCluster', () => {
 
   it('rejects unknown algorithms, coteries and mx, listing the accepted ones', () => {
     expect(message(() => resolveCluster({ algorithm: 'paxos' }))).toBe(
-      "unknown algorithm 'paxos'; accepted: mutex, ricart-agrawala, mutin, kmutex, gcs",
+      "unknown algorithm 'paxos'; accepted: mutex, ricart-agrawala, mutin, kmutex, gcs, h-out-of-k, group-mutex, local-cs",
     );
     expect(message(() => resolveCluster({ algorithm: 'gcs', coterie: 'hex' }))).toBe(
       "unknown coterie 'hex'; accepted: majority, grid, projective-plane, tree, wall",

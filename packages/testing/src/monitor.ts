@@ -34,6 +34,7 @@ export class SafetyMonitor {
   #units = 0;
   readonly #groupCount = new Map<unknown, number>();
   readonly #local: number[] | undefined;
+  #maxInCS = 0;
 
   /** `initial` must already be safe (the harness checks it with `assertSafeConfiguration`). */
   constructor(spec: ProblemSpec, initial: readonly CSState[], requests: readonly unknown[] = []) {
@@ -59,6 +60,11 @@ export class SafetyMonitor {
   /** Processes InCS now. */
   get inCS(): number {
     return this.#inCS;
+  }
+
+  /** The most processes InCS at once so far, the initial configuration included (concurrency). */
+  get maxInCS(): number {
+    return this.#maxInCS;
   }
 
   /** The monitored configuration. */
@@ -105,6 +111,7 @@ export class SafetyMonitor {
 
   #add(i: ProcessId, d: 1 | -1): void {
     this.#inCS += d;
+    if (this.#inCS > this.#maxInCS) this.#maxInCS = this.#inCS;
     const spec = this.spec;
     if (spec.kind === 'h-out-of-k') {
       const h = this.#requests[i];

@@ -1,0 +1,169 @@
+/*
+ * The generalized local (lᵢ,kᵢ)-CS for the CLI (`critsec simulate local-cs --algorithm
+ * lmutin|lmutex|lkcs --graph ring:20|grid:5x5|star:8|complete:6|random:30:0.2|abilene|file.json
+ * --l L --k K`, or per-process bounds from `--bounds file.json`): Kamei & Kakugawa 2017 —
+ * li-LMUTIN (Sec. 3, Algorithms 1–2), ki-LMUTEX = its local complement (Sec. 4, Thm. 2) and LKCS
+ * (Sec. 5, Algorithms 3–7). Uniform `--l`/`--k` are capped per process to what its closed
+ * neighbourhood allows (lᵢ ≤ |Nᵢ|, kᵢ ≤ |Nᵢ| + 1); the default initial configuration is a safe one
+ * built for the bounds (`safeInitial` of @critsec/local-cs).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { ConfigurationError, checkConfiguration, type Graph, type LocalSpec } from '@critsec/core';
+import {
+  graphFromJson,
+  lkcs,
+  lkcsPlan,
+  localBounds,
+  localCsBounds,
+  lmutex,
+  lmutin,
+  parseGraph,
+  safeInitial,
+} from '@critsec/local-cs';
+import { ALGORITHM_TITLES } from './catalog.js';
+import { describeInitial, parseChoice, parseInit, parseInteger } from './options.js';
+import type { ClusterInput, ResolvedCluster } from './resolved.js';
+
+/** The local-CS algorithms. */
+export const LOCAL_ALGORITHM_NAMES = ['lmutin', 'lmutex', 'lkcs'] as const;
+
+function readJson(path: string, what: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigurationError(`${what} ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** `--graph`: the notation of `parseGraph`, or a JSON file (`{ neighbors }` or `{ n, edges }`). */
+export function loadGraph(text: string): Graph {
+  const t = text.trim();
+  if (t.endsWith('.json') || existsSync(t)) return graphFromJson(readJson(t, '--graph'));
+  return parseGraph(t);
+}
+
+function boundsFromFile(path: string, n: number): { l: number[]; k: number[] } {
+  const o = readJson(path, '--bounds') as { l?: unknown; k?: unknown };
+  const ok = (a: unknown): a is number[] =>
+    Array.isArray(a) && a.length === n && a.every((x) => Number.isSafeInteger(x) && x >= 0);
+  if (typeof o !== 'object' || o === null || !ok(o.l) || !ok(o.k)) {
+    throw new ConfigurationError(
+      `--bounds ${path}: expected { "l": [l_0, …], "k": [k_0, …] } with ${n} non-negative integers each (one per process of the graph)`,
+    );
+  }
+  return { l: o.l, k: o.k };
+}
+
+/**
+ * Validates `local-cs`'s options and builds its graph, factory, spec (lᵢ ≤ |InCS ∩ N[i]| ≤ kᵢ for
+ * every i), initial configuration and bounds (Lemma 3: 3(|Nᵢ|+1) messages per pair without
+ * contention for LMUTIN and LMUTEX; Lemma 6: 6(|Nᵢ|+1) for LKCS).
+ *
+ * @throws ConfigurationError for an unknown algorithm or graph, `--n` that is not the graph's
+ *   size, bounds out of range (named with the process), LKCS's preconditions (no valid leader),
+ *   or an initial configuration that is not safe.
+ */
+export function resolveLocalCs(input: ClusterInput): ResolvedCluster {
+  const algorithm = parseChoice('algorithm', input.localAlgorithm ?? 'lmutin', LOCAL_ALGORITHM_NAMES);
+  const graphText = input.graph ?? 'ring:20';
+  const graph = loadGraph(graphText);
+  const n = graph.n;
+  if (input.n !== undefined && parseInteger('n', input.n, 1) !== n) {
+    throw new ConfigurationError(`--n ${input.n}: the graph ${graphText} has ${n} processes; leave --n out`);
+  }
+  const deg = graph.neighbors.map((nb) => nb.length);
+  const file = input.boundsFile === undefined ? undefined : boundsFromFile(input.boundsFile, n);
+  const lArg = input.l === undefined ? undefined : parseInteger('l', input.l, 0);
+  const kArg = input.k === undefined ? undefined : parseInteger('k', input.k, 1);
+  let spec: LocalSpec;
+  let factory: ResolvedCluster['factory'];
+  let safe: LocalSpec;
+  let leader: number | null = null;
+  if (algorithm === 'lmutin' && kArg !== undefined && deg.some((d) => kArg !== d + 1)) {
+    throw new ConfigurationError(
+      `--k ${kArg}: lmutin solves the (l_i, |N_i|+1)-CS (k_i is every process of N_i ∪ {P_i}); leave --k out, or use --algorithm lkcs for k_i < |N_i|+1`,
+    );
+  }
+  if (algorithm === 'lmutex' && lArg !== undefined && lArg !== 0) {
+    throw new ConfigurationError(
+      `--l ${lArg}: lmutex solves the (0, k_i)-CS; leave --l out, or use --algorithm lkcs for l_i > 0`,
+    );
+  }
+  switch (algorithm) {
+    case 'lmutin': {
+      const l = file?.l ?? deg.map((d) => Math.min(lArg ?? 1, d));
+      spec = localBounds(graph, l, (_, d) => d + 1);
+      factory = lmutin({ graph, l }) as ResolvedCluster['factory'];
+      safe = spec;
+      break;
+    }
+    case 'lmutex': {
+      const k = file?.k ?? deg.map((d) => Math.min(kArg ?? 1, d + 1));
+      spec = localBounds(graph, 0, k);
+      factory = lmutex({ graph, k }) as ResolvedCluster['factory'];
+      safe = spec;
+      break;
+    }
+    case 'lkcs': {
+      const k = file?.k ?? deg.map((d) => Math.min(kArg ?? d + 1, d + 1));
+      const l = file?.l ?? deg.map((_, i) => Math.max(0, Math.min(lArg ?? 1, k[i]! - 1)));
+      const leaderArg =
+        input.leader === undefined ? undefined : parseInteger('leader', input.leader, 0, n - 1);
+      const plan = lkcsPlan(graph, l, k, leaderArg);
+      spec = plan.spec;
+      safe = plan.tightened;
+      leader = plan.leader;
+      factory = lkcs({ graph, l, k, leader: plan.leader }) as ResolvedCluster['factory'];
+      break;
+    }
+  }
+  const init = input.init ?? 'default';
+  const initial = init === 'default' ? safeInitial(safe) : parseInit(init, n, 0);
+  const unsafe = checkConfiguration(safe, initial);
+  if (unsafe !== null) {
+    throw new ConfigurationError(
+      `--init ${init}: not a safe initial configuration for ${algorithm} on ${graphText}: ${unsafe.message}${algorithm === 'lkcs' ? ' (LKCS starts within its tightened bounds L_i, K_i)' : ''}; leave --init out for a safe one`,
+    );
+  }
+  const best = Math.max(...deg.map((d) => localCsBounds(algorithm, d).best));
+  const minL = Math.min(...spec.l);
+  const maxK = Math.max(...spec.k);
+  const edges = deg.reduce((a, b) => a + b, 0) / 2;
+  return {
+    algorithm: 'local-cs',
+    n,
+    l: minL,
+    k: maxK,
+    coterieName: null,
+    coterie: null,
+    quorumSize: { min: Math.min(...deg) + 1, max: Math.max(...deg) + 1 },
+    mx: null,
+    structure: `${algorithm} on ${graphText} (${n} processes, ${edges} edges, |N_i| ${Math.min(...deg)}–${Math.max(...deg)}), l_i ${minL}–${Math.max(...spec.l)}, k_i ${Math.min(...spec.k)}–${maxK}${leader === null ? '' : `, leader P${leader}`}`,
+    options: {
+      localAlgorithm: algorithm,
+      graph: graphText,
+      ...(file === undefined
+        ? { ...(lArg === undefined ? {} : { l: lArg }), ...(kArg === undefined ? {} : { k: kArg }) }
+        : { boundsFile: input.boundsFile! }),
+      ...(leader === null ? {} : { leader }),
+    },
+    spec,
+    factory,
+    request: null,
+    requestDescription: null,
+    initial,
+    initialDescription: `${describeInitial(initial)}${init === 'default' ? ' (default: a safe configuration for the bounds)' : ''}`,
+    init: initial.flatMap((s, i) => (s === 'InCS' ? [i] : [])).join(',') || 'none',
+    bounds: {
+      messagesPerPair: best,
+      waitingTimeEntry: algorithm === 'lmutin' ? 0 : 2,
+      waitingTimeExit: algorithm === 'lmutex' ? 0 : 2,
+      source:
+        algorithm === 'lkcs'
+          ? 'Kamei & Kakugawa 2017, Lemma 6 (6(|N_i|+1) per pair without contention, ≤ 12(|N_i|+1)); waiting times: one Request–Grant round trip per waiting call (derived; the paper states none)'
+          : 'Kamei & Kakugawa 2017, Lemma 3 (3(|N_i|+1) per pair without contention, ≤ 6(|N_i|+1)); waiting times: one Request–Grant round trip per waiting call (derived; the paper states none)',
+      formula: algorithm === 'lkcs' ? '6(max|N_i|+1)' : '3(max|N_i|+1)',
+    },
+    title: ALGORITHM_TITLES['local-cs'],
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * The algorithm families beyond the global (l,k)-CS, as the CLI runs them: h-out-of-k
+ * (Manabe & Tajima), group mutual exclusion (Joung 2003) and the local CS (Kamei & Kakugawa
+ * 2017) — option validation, exact uncontended counts against the papers' bounds, requests drawn
+ * per entry, and replay commands that reproduce the run.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigurationError } from '@critsec/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT, exitCodeFor, resolveCluster, resolveSimulation, runSimulation } from '../src/index.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'critsec-families-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function message(f: () => unknown): string {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigurationError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+/** Runs a simulation from its settings, then again from the words of its replay command. */
+async function runAndReplay(input: Record<string, string | number>) {
+  const s = resolveSimulation(input);
+  const r = await runSimulation(s);
+  const words = r.replay.replace(/^npx critsec simulate \S+ /, '').split(' ');
+  const replayed: Record<string, string> = { algorithm: s.cluster.algorithm };
+  for (let i = 0; i < words.length; i += 2) {
+    const key = words[i]!.slice(2);
+    replayed[key === 'algorithm' ? 'localAlgorithm' : key === 'bounds' ? 'boundsFile' : key] = words[i + 1]!;
+  }
+  const again = await runSimulation(resolveSimulation(replayed));
+  return { r, again };
+}
+
+describe('h-out-of-k', () => {
+  it('sequential, unit delays: exactly 3·|q_{h,k}| messages per request, entry 2, exit 0 (Sec. 4.3)', async () => {
+    const { r, again } = await runAndReplay({
+      algorithm: 'h-out-of-k',
+      n: 27,
+      k: 2,
+      arbiter: 'cube',
+      h: 1,
+      workload: 'sequential',
+      rounds: 2,
+    });
+    expect(r.ok).toBe(true);
+    expect(r.problem).toBe('h-out-of-2 mutual exclusion over 27 processes');
+    expect(r.parameters).toEqual({ k: 2, arbiter: 'cube', h: 1 });
+    const q = r.quorumSize!.max;
+    expect(r.quorumSize!.min).toBe(q);
+    expect(r.messages.perPair).toEqual({ mean: 3 * q, p99: 3 * q, max: 3 * q });
+    expect(r.boundsMet).toEqual({ messagesPerPair: true, waitingTimeEntry: true, waitingTimeExit: true });
+    expect([r.waitingTime.entry.max, r.waitingTime.exit.max]).toEqual([2, 0]);
+    expect(exitCodeFor(r)).toBe(EXIT.ok);
+    expect(again.messages).toEqual(r.messages);
+  });
+
+  it('random h per entry under contention: safe, every unit accounted for, more than one holder at once', async () => {
+    const r = await runSimulation(resolveSimulation({ algorithm: 'h-out-of-k', n: 9, k: 3, rounds: 10 }));
+    expect(r.ok).toBe(true);
+    expect(r.request).toBe('h uniform in 1..3 per entry');
+    expect(r.concurrency.max).toBeGreaterThan(1);
+    expect(r.concurrency.max).toBeLessThanOrEqual(3);
+  });
+
+  it('validates h, the arbiter, --l and the initial configuration', () => {
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, k: 3, h: 4 }))).toContain(
+      '--h must be an integer in 1..3',
+    );
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, arbiter: 'hex' }))).toBe(
+      "unknown arbiter 'hex'; accepted: uniform, cube",
+    );
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, l: 1 }))).toContain('--l must be 0');
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, init: '0' }))).toContain(
+      'starts every process OutCS',
+    );
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 3, k: 4 }))).toContain('--k must be');
+  });
+});
+
+describe('group-mutex', () => {
+  it('Maekawa_M, sequential: 3c messages per entry, delay 2 (Theorems 5–6)', async () => {
+    const { r, again } = await runAndReplay({
+      algorithm: 'group-mutex',
+      n: 16,
+      m: 2,
+      variant: 'M',
+      workload: 'sequential',
+      rounds: 2,
+    });
+    expect(r.ok).toBe(true);
+    const c = r.quorumSize!.max;
+    expect(r.messages.perPair.max).toBe(3 * c);
+    expect(r.bounds).toMatchObject({ messagesPerPair: 3 * c, waitingTimeEntry: 2 });
+    expect(r.boundsMet).toEqual({ messagesPerPair: true, waitingTimeEntry: true, waitingTimeExit: true });
+    expect(again.messages).toEqual(r.messages);
+  });
+
+  it('Maekawa_S, sequential: 2c + 1 messages and delay c + 1 (Theorem 9); T_m of a grid', async () => {
+    const r = await runSimulation(
+      resolveSimulation({
+        algorithm: 'group-mutex',
+        n: 9,
+        m: 3,
+        variant: 'S',
+        system: 'grid',
+        workload: 'sequential',
+        rounds: 2,
+      }),
+    );
+    expect(r.ok).toBe(true);
+    const c = r.quorumSize!.max;
+    expect(r.messages.perPair.max).toBe(2 * c + 1);
+    expect(r.waitingTime.entry.max).toBe(c + 1);
+    expect(exitCodeFor(r)).toBe(EXIT.ok);
+  });
+
+  it('concurrent entering: processes of one group share the CS (most InCS at once > 1)', async () => {
+    const r = await runSimulation(resolveSimulation({ algorithm: 'group-mutex', n: 9, m: 2, rounds: 10 }));
+    expect(r.ok).toBe(true);
+    expect(r.safetyViolations).toBe(0);
+    expect(r.concurrency.max).toBeGreaterThan(1);
+  });
+
+  it('validates m, the variant, the system and bounds that do not apply', () => {
+    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, m: 1 }))).toContain(
+      '--m must be at least 2 for the surficial system',
+    );
+    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, variant: 'X' }))).toBe(
+      "unknown variant 'X'; accepted: M, S",
+    );
+    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, system: 'wall' }))).toContain(
+      "unknown system 'wall'",
+    );
+    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, k: 2 }))).toContain(
+      'no --l or --k',
+    );
+  });
+});
+
+describe('local-cs', () => {
+  it('lmutin on a ring, sequential: exactly 3(|N_i|+1) messages per pair (Lemma 3)', async () => {
+    const { r, again } = await runAndReplay({
+      algorithm: 'local-cs',
+      localAlgorithm: 'lmutin',
+      graph: 'ring:8',
+      l: 1,
+      workload: 'sequential',
+      rounds: 2,
+    });
+    expect(r.ok).toBe(true);
+    expect(r.n).toBe(8);
+    expect(r.messages.perPair).toEqual({ mean: 9, p99: 9, max: 9 });
+    expect(r.boundsMet.messagesPerPair).toBe(true);
+    expect(again.messages).toEqual(r.messages);
+  });
+
+  it('lmutex on a graph file with per-process bounds, concurrent: safe and live', async () => {
+    const graph = join(tmp, 'path.json');
+    writeFileSync(
+      graph,
+      JSON.stringify({
+        n: 4,
+        edges: [
+          [0, 1],
+          [1, 2],
+          [2, 3],
+        ],
+      }),
+    );
+    const bounds = join(tmp, 'bounds.json');
+    writeFileSync(bounds, JSON.stringify({ l: [0, 0, 0, 0], k: [1, 2, 2, 1] }));
+    const r = await runSimulation(
+      resolveSimulation({
+        algorithm: 'local-cs',
+        localAlgorithm: 'lmutex',
+        graph,
+        boundsFile: bounds,
+        rounds: 5,
+      }),
+    );
+    expect(r.ok).toBe(true);
+    expect(r.parameters).toEqual({ localAlgorithm: 'lmutex', graph, boundsFile: bounds });
+    expect(r.replay).toContain(`--bounds ${bounds}`);
+  });
+
+  it('validates the graph, n, the bounds and the leader', () => {
+    expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'hexagon:3' }))).toContain('graph');
+    expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', n: 7 }))).toContain(
+      'has 6 processes',
+    );
+    expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', k: 2 }))).toContain(
+      'lmutin solves the (l_i, |N_i|+1)-CS',
+    );
+    expect(
+      message(() =>
+        resolveCluster({ algorithm: 'local-cs', localAlgorithm: 'lmutex', graph: 'ring:6', l: 1 }),
+      ),
+    ).toContain('lmutex solves the (0, k_i)-CS');
+    expect(
+      message(() =>
+        resolveCluster({ algorithm: 'local-cs', localAlgorithm: 'lkcs', graph: 'ring:6', l: 1, k: 3 }),
+      ),
+    ).toMatch(/lead|leader|N_LDR/);
+    const bad = join(tmp, 'bad-bounds.json');
+    writeFileSync(bad, JSON.stringify({ l: [0], k: [1] }));
+    expect(
+      message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', boundsFile: bad })),
+    ).toContain('with 6 non-negative integers each');
+    expect(
+      message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', l: 1, init: 'none' })),
+    ).toContain('not a safe initial configuration');
+  });
+});
