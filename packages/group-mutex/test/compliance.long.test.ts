@@ -1,10 +1,11 @@
 /**
- * The long compliance run (npm run test:long): both variants on every system of the matrix
- * (surficial for m ∈ {2, 3, 4}, T_m(grid(9)), T_m(projective plane of order 2)), 1,800 seeds per
- * delay model × 2 models (uniform(0.1, 2), exponential(1)) × 7 systems × 2 variants = 50,400
- * seeded concurrent runs of 3 rounds per process with the group monitor: 0 violations, 0 stuck
+ * The long compliance run (npm run test:long): both variants on every configuration of the
+ * matrix (`configs()`: surficial for m ∈ {2, 3, 4}, T_m(grid(9)), T_m(projective plane of order
+ * 2), with the subgroup assignment and three with the systems' own assignment), 1,800 seeds per
+ * delay model × 2 models (uniform(0.1, 2), exponential(1)) × 10 configurations × 2 variants =
+ * 72,000 seeded concurrent runs of 3 rounds per process with the group monitor: 0 violations, 0 stuck
  * processes (Theorems 4 and 8, lockout freedom). Plus the suite's abort test on 100 seeds per
- * configuration (7,000 runs with aborted entries). Rare-path coverage: coverage.test.ts.
+ * configuration (10,000 runs with aborted entries). Rare-path coverage: coverage.test.ts.
  */
 import { groupSpec } from '@critsec/core';
 import { csCompliance } from '@critsec/testing/cs';

@@ -1,7 +1,8 @@
 /**
  * Both variants pass the CS compliance suite with the group monitor (never two groups InCS) on
- * every system of the matrix (`systems()` in helpers.ts: surficial for m ∈ {2, 3, 4} and T_m of
- * grid(9) and of the projective plane of order 2): `SEEDS` seeds per delay model × 3 models
+ * every configuration of the matrix (`configs()` in helpers.ts: surficial for m ∈ {2, 3, 4} and
+ * T_m of grid(9) and of the projective plane of order 2, with the subgroup assignment, and three
+ * with the systems' own assignment): `SEEDS` seeds per delay model × 3 models
  * (unit, uniform(0.1, 2), exponential(1)), plus CSMIC, sequential, determinism, abort and close
  * tests. The ≥ 10,000-seed runs are in compliance.long.test.ts.
  */
