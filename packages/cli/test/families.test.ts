@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError } from '@critsec/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT, exitCodeFor, resolveCluster, resolveSimulation, runSimulation } from '../src/index.js';
+import {
+  EXIT,
+  exitCodeFor,
+  resolveCluster,
+  resolveSimulation,
+  runSimulation,
+  type SimulateInput,
+} from '../src/index.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-families-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -25,11 +32,11 @@ function message(f: () => unknown): string {
 }
 
 /** Runs a simulation from its settings, then again from the words of its replay command. */
-async function runAndReplay(input: Record<string, string | number>) {
+async function runAndReplay(input: SimulateInput) {
   const s = resolveSimulation(input);
   const r = await runSimulation(s);
   const words = r.replay.replace(/^npx critsec simulate \S+ /, '').split(' ');
-  const replayed: Record<string, string> = { algorithm: s.cluster.algorithm };
+  const replayed: Record<string, string> & { algorithm: string } = { algorithm: s.cluster.algorithm };
   for (let i = 0; i < words.length; i += 2) {
     const key = words[i]!.slice(2);
     replayed[key === 'algorithm' ? 'localAlgorithm' : key === 'bounds' ? 'boundsFile' : key] = words[i + 1]!;
