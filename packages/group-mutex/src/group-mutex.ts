@@ -78,8 +78,9 @@ function isSystem(s: unknown): s is GroupQuorumSystem {
 
 /**
  * {@link groupMutex} with a choice of rules: `'mutant-any-group'` grants a lock to any group
- * (E.4 / D.2 without the group test) and `'printed-locked'` counts every LOCKED as C.3 is
- * printed (unsafe with abort) — both broken on purpose, for tests. Not part of the public API.
+ * (E.4 / D.2 without the group test), `'printed-locked'` counts every LOCKED as C.3 is printed
+ * (unsafe with abort), `'printed-early'` re-sends one early request as E.17–E.19 are printed
+ * (not live with abort) — broken on purpose, for tests. Not part of the public API.
  * @internal
  */
 export function groupMutexWithRules(options: GroupMutexOptions, rule: Rules): CSFactory<GroupId> {

@@ -38,9 +38,11 @@ export interface MaekawaMNodeSnapshot {
  * Rule set: `'default'` (Figs. 5–8 with the additions named in the file headers),
  * `'mutant-any-group'` (E.4 / D.2 grant to any group — broken on purpose, for the mutant test),
  * `'printed-locked'` (Maekawa_M counts every LOCKED while trying, as C.3 is printed — unsafe
- * with abort, kept for the counterexample test). @internal
+ * with abort, kept for the counterexample test), `'printed-early'` (Maekawa_S re-sends one early
+ * request per UNLOCK, as E.17–E.19 are printed — not live with abort, kept for the
+ * counterexample test). @internal
  */
-export type Rules = 'default' | 'mutant-any-group' | 'printed-locked';
+export type Rules = 'default' | 'mutant-any-group' | 'printed-locked' | 'printed-early';
 
 /** Node i of Maekawa_M. The owner feeds it REQUEST/UNLOCK and gives it `send` and the clock. */
 export class MaekawaMNode {

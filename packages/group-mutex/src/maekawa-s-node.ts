@@ -160,10 +160,11 @@ export class MaekawaSNode {
     // E.17–E.19: process p's early requests once p holds no lock here — all of them, in order
     // (with abort, p may have several: the first may be withdrawn and dropped)
     if (this.#holds(p)) return;
-    const early = this.early_requests.filter((e) => e.p === p);
+    let early = this.early_requests.filter((e) => e.p === p);
+    if (this.rule === 'printed-early') early = early.slice(0, 1);
     if (early.length === 0) return;
     if (early.length > 1) reach('group-mutex-s:early-several');
-    this.early_requests = this.early_requests.filter((e) => e.p !== p);
+    this.early_requests = this.early_requests.filter((e) => !early.includes(e));
     for (const e of early) this.send(this.i, { type: 'REQUEST', p: e.p, g: e.g, sn: e.sn });
   }
 

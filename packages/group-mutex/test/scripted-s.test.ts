@@ -9,6 +9,7 @@ import { collectReached, groupSpec, isAbortError, type ReachCollector } from '@c
 import { surficial } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { groupMutexWithRules } from '../src/group-mutex.js';
 import { groupMutex } from '../src/index.js';
 import { deliver, deliverAll, enter, inspectS, queuedList } from './helpers.js';
 
@@ -147,8 +148,21 @@ describe('Maekawa_S rare rules, scripted', () => {
     expect(c.objects[1]!.state).toBe('InCS');
   });
 
-  it('two early requests of one process, the first withdrawn: both are re-sent when the old lock goes (found by the long abort runs, seed 500086)', async () => {
-    const c = controlled();
+  /**
+   * Two early requests of one process, the first withdrawn (found by the long abort runs, seed
+   * 500086). The default re-sends both when the old lock goes; E.17–E.19 as printed re-send one.
+   */
+  async function twoEarly(
+    rules: 'default' | 'printed-early',
+  ): Promise<{ c: SimCluster<number>; entered: () => boolean }> {
+    const c =
+      rules === 'default'
+        ? controlled()
+        : createCluster({
+            factory: groupMutexWithRules({ system, variant: 'S' }, rules),
+            spec: groupSpec(2, 4),
+            mode: 'controlled',
+          });
     const first = enter(c, 1, 1); // Q = {1, 3}
     await c.net.settle();
     await deliverAll(c.net);
@@ -162,7 +176,10 @@ describe('Maekawa_S rare rules, scripted', () => {
     await deliver(c.net, 2, 3, 'REQUEST'); // early: node 3 still holds sn 1
     ac.abort();
     await expect(second).rejects.toSatisfy(isAbortError);
-    const third = enter(c, 1, 0); // sn 3
+    let done = false;
+    void enter(c, 1, 0).then(() => {
+      done = true;
+    }); // sn 3
     await c.net.settle();
     await deliver(c.net, 1, 2, 'UNLOCK'); // node 2 frees sn 2
     await deliver(c.net, 1, 2, 'REQUEST'); // grants sn 3, forwards it
@@ -171,13 +188,25 @@ describe('Maekawa_S rare rules, scripted', () => {
       [1, 0, 2],
       [1, 0, 3],
     ]);
-    await deliver(c.net, 1, 3, 'UNLOCK'); // sn 1 released: both early requests go to node 3 itself
-    expect(queuedList(c.net).filter((e) => e === '3→3 REQUEST')).toHaveLength(2);
+    await deliver(c.net, 1, 3, 'UNLOCK'); // sn 1 released: early requests go to node 3 itself
+    await deliver(c.net, 1, 3, 'UNLOCK'); // the abort's UNLOCK(2): remembered, or withdrawn
+    await deliverAll(c.net);
+    await c.net.settle();
+    return { c, entered: () => done };
+  }
+
+  it('two early requests of one process, the first withdrawn: both are re-sent, P1 gets in', async () => {
+    const { c, entered } = await twoEarly('default');
     expect(reached.counts.get('group-mutex-s:early-several')).toBe(1);
-    await deliver(c.net, 1, 3, 'UNLOCK'); // the abort's UNLOCK(2): remembered
-    await deliverAll(c.net); // REQUEST(2) dropped, REQUEST(3) granted
     expect(reached.counts.get('group-mutex-s:cancelled-request-dropped')).toBe(1);
-    await third;
+    expect(entered()).toBe(true);
     expect(c.objects[1]!.state).toBe('InCS');
+  });
+
+  it('E.17–E.19 as printed (one early request re-sent): P1 waits forever, its sn 3 stuck in early_requests', async () => {
+    const { c, entered } = await twoEarly('printed-early');
+    expect(c.net.pending()).toEqual([]); // quiet
+    expect(entered()).toBe(false);
+    expect(inspectS(c, 3).node.early_requests).toEqual([[1, 0, 3]]);
   });
 });
