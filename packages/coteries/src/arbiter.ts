@@ -4,7 +4,9 @@
  * (Sec. 3.2 uniform (h,k)-arbiter, Sec. 3.3 (k+1)-cube (h,k)-arbiter incl. n ≠ a^(k+1)).
  */
 import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@critsec/core';
+import { hasBit, isSubset } from './bitset.js';
 import { buildCoterie, type Coterie } from './coterie.js';
+import { prepare } from './prepared.js';
 
 /**
  * A k-arbiter (Def. 2): every k + 1 quorums share a process; minimal. Every k-arbiter is a
@@ -49,6 +51,14 @@ export interface HKArbiter {
    * @throws ConfigurationError for a bad `i` or `h`.
    */
   reportersOf(i: ProcessId, h: number): readonly ProcessId[];
+  /**
+   * The construction's whole quorum family for h, when it is known and listable — the
+   * (k+1)-cube's a^(k+1) tuple quorums `q^{b}_{h,k}` (mapped mod n) — of which the assigned
+   * quorums are a part; `undefined` otherwise (uniform: every set of one size; custom).
+   * `checkHKArbiter` uses it to report an assigned quorum that properly contains a family quorum.
+   * @throws ConfigurationError unless 1 ≤ h ≤ k.
+   */
+  quorumFamily?(h: number): readonly (readonly ProcessId[])[] | undefined;
   toJSON(): HKArbiterJSON;
 }
 
@@ -116,6 +126,9 @@ class HKArbiterImpl implements HKArbiter {
   }
   reportersOf(i: ProcessId, h: number): readonly ProcessId[] {
     return this.quorumSet(h).reportersOf(i);
+  }
+  quorumFamily(h: number): readonly (readonly ProcessId[])[] | undefined {
+    return families.get(this.quorumSet(h));
   }
   toJSON(): HKArbiterJSON {
     return {
@@ -207,21 +220,73 @@ function cubeQuorum(
   return out.sort((x, y) => x - y);
 }
 
-function cubeSet(n: number, k: number, h: number, kindPrefix: string): Coterie {
+/**
+ * The whole family `{ q^{b} | b ∈ [0,a)^(k+1) }` of Sec. 3.3 for n processes (tuples mod n), in
+ * tuple order (`family[t]` is the quorum of the tuple with digits of t), each sorted.
+ */
+function cubeFamily(n: number, k: number, h: number): ProcessId[][] {
   const a = cubeSide(n, k);
   const z = cubeZ(k, h);
   const mark = new Uint8Array(n);
-  const assignment: ProcessId[][] = [];
-  for (let p = 0; p < n; p++) assignment.push(cubeQuorum(digits(p, a, k + 1), a, k, z, n, mark));
+  const family: ProcessId[][] = [];
+  for (let t = 0; t < a ** (k + 1); t++) family.push(cubeQuorum(digits(t, a, k + 1), a, k, z, n, mark));
+  return family;
+}
+
+/**
+ * Minimal quorums for n ≠ a^(k+1) ("minimality is satisfied by removing q' if q ⊂ q' for some q,
+ * q' ∈ Q_{h,k}", Sec. 3.3) — against the **whole family** of a^(k+1) tuple quorums, not only the
+ * n assigned ones: `P_p` keeps `q^{b(p)}` if no quorum of the family lies properly inside it, else
+ * takes a minimal family quorum inside it (one containing p if there is one, then the smallest,
+ * then the first tuple). Every assigned quorum is then minimal in the family, so no two nest.
+ */
+function minimalCubeAssignment(n: number, family: readonly ProcessId[][]): ProcessId[][] {
+  const p = prepare(n, family);
+  const m = family.length;
+  const minimal = new Int8Array(m).fill(-1); // −1 unknown, 0 no, 1 yes
+  const insideOf = (j: number): number[] => {
+    const out: number[] = [];
+    for (let b = 0; b < m; b++)
+      if (p.sizes[b]! < p.sizes[j]! && isSubset(p.bits[b]!, p.bits[j]!)) out.push(b);
+    return out;
+  };
+  const isMinimal = (j: number): boolean => {
+    if (minimal[j] === -1) minimal[j] = insideOf(j).length === 0 ? 1 : 0;
+    return minimal[j] === 1;
+  };
+  const out: ProcessId[][] = [];
+  for (let q = 0; q < n; q++) {
+    if (isMinimal(q)) {
+      out.push(family[q]!);
+      continue;
+    }
+    const has = (b: number) => (hasBit(p.bits[b]!, q) ? 0 : 1);
+    const inside = insideOf(q)
+      .filter(isMinimal)
+      .sort((x, y) => has(x) - has(y) || p.sizes[x]! - p.sizes[y]! || x - y);
+    out.push(family[inside[0]!]!);
+  }
+  return out;
+}
+
+function cubeSet(n: number, k: number, h: number, kindPrefix: string): Coterie {
+  const a = cubeSide(n, k);
   const exact = a ** (k + 1) === n;
-  return buildCoterie(
+  const family = cubeFamily(n, k, h);
+  const assignment = exact ? family : minimalCubeAssignment(n, family);
+  const c = buildCoterie(
     n,
     kindPrefix,
     `(k+1)-cube ${kindPrefix === 'cube-k-arbiter' ? `${k}-arbiter` : `(h,k)-arbiter h=${h}, k=${k}`} n=${n}, a=${a}${exact ? '' : ' (tuples mod n)'}`,
     assignment,
-    { minimize: !exact, extra: kindPrefix === 'cube-k-arbiter' ? { k } : undefined },
+    { extra: kindPrefix === 'cube-k-arbiter' ? { k } : undefined },
   );
+  families.set(c, family);
+  return c;
 }
+
+/** The family each cube quorum set was drawn from (see {@link HKArbiter.quorumFamily}). */
+const families = new WeakMap<Coterie, readonly (readonly ProcessId[])[]>();
 
 /**
  * The (k+1)-cube k-arbiter (Sec. 2.3): processes are the points (x_1, …, x_{k+1}) of a
@@ -229,8 +294,8 @@ function cubeSet(n: number, k: number, h: number, kindPrefix: string): Coterie {
  * `P_p` uses `q^{b(p)}` with b(p) the base-a digits of p. For n = a^(k+1):
  * `|q| = a^(k+1) − (a−1)^(k+1) ≤ (k+1)·n^(k/(k+1))`. For other n (the modification of [13], as
  * Sec. 3.3 spells it out): a is the least side with a^(k+1) ≥ n, tuple x is process
- * Σ x_i·a^(i−1) mod n, and quorums that contain another are replaced by a contained one. k = 1
- * gives a grid-like coterie.
+ * Σ x_i·a^(i−1) mod n, and a process whose quorum properly contains another quorum of the
+ * whole a^(k+1)-tuple family is given a minimal one inside it. k = 1 gives a grid-like coterie.
  * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.
  */
 export function cubeKArbiter(n: number, k: number): KArbiter {
@@ -265,8 +330,10 @@ export function uniformHKArbiter(n: number, k: number): HKArbiter {
  * The (k+1)-cube (h,k)-arbiter (Sec. 3.3, Theorem 4): with `z_h = ⌊(1+k)/(1+k/h)⌋`,
  * `q^{b}_{h,k}` is the union of the k + 2 − z_h subcubes fixing z_h consecutive coordinates
  * (j+1..j+z_h, j = 0..k+1−z_h) to b's; `|q| ≤ (k+2−z_h)·a^(k+1−z_h)`. For n ≠ a^(k+1) the
- * (k+1)-tuples are mapped to processes mod n and supersets removed for minimality (per-process:
- * a process whose quorum contains another is given a contained one). Each `Q_{h,k}` is validated
+ * (k+1)-tuples are mapped to processes mod n and supersets removed for minimality against the
+ * whole family of a^(k+1) tuple quorums (a process whose quorum properly contains a family quorum
+ * is given a minimal one inside it, preferably one containing the process; `quorumFamily(h)`
+ * lists the family). Each `Q_{h,k}` is validated
  * as a coterie when built; the (h,k)-arbiter property itself is Theorem 4 (the mod-n mapping keeps
  * a common tuple's process common) — check it with `checkHKArbiter`.
  * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.

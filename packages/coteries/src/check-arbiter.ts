@@ -14,11 +14,19 @@
  *    hit is reported with `exact: false`.
  */
 import { ConfigurationError, CoterieError, type ProcessId } from '@critsec/core';
-import { intersectionSize, isEmpty, popcount } from './bitset.js';
+import { intersectionSize, isEmpty, isSubset, popcount } from './bitset.js';
 import { checkCoterie } from './check-coterie.js';
 import { type HKArbiter, hkSetsFromAssignments, type HKArbiterJSON, makeHKArbiter } from './arbiter.js';
-import { formatBag } from './format.js';
-import { type Prepared, prepare, type QuorumRef, type QuorumSet, refOf } from './prepared.js';
+import { formatBag, formatSet } from './format.js';
+import {
+  describeStructural,
+  normalizeQuorums,
+  type Prepared,
+  prepare,
+  type QuorumRef,
+  type QuorumSet,
+  refOf,
+} from './prepared.js';
 import { seededRandom } from './random.js';
 import { criticalConflictingPatterns } from './request-patterns.js';
 
@@ -236,12 +244,47 @@ export function checkKArbiter(c: QuorumSet, k: number, options: ArbiterCheckOpti
 export interface HKQuorumSets {
   readonly n: number;
   readonly sets: readonly (readonly (readonly ProcessId[])[])[];
+  /**
+   * Optional: `families[h-1]` is the construction's whole quorum family the quorums of
+   * `sets[h-1]` were drawn from; a quorum of `sets[h-1]` that properly contains one of them is
+   * reported as not minimal.
+   */
+  readonly families?: readonly (readonly (readonly ProcessId[])[] | undefined)[];
+}
+
+/**
+ * The first quorum of `set` that properly contains a quorum of `family`, as a message, or null.
+ * Minimality of Sec. 3.3 ("removing q' if q ⊂ q' for some q, q' ∈ Q_{h,k}") judged against the
+ * whole family, not only the quorums assigned.
+ */
+function familyNonMinimal(
+  n: number,
+  h: number,
+  k: number,
+  set: QuorumSet,
+  family: readonly (readonly ProcessId[])[],
+): string | null {
+  const norm = normalizeQuorums(n, family, undefined);
+  if (!norm.ok) return `the quorum family of Q_{${h},${k}}: ${describeStructural(norm.violation, n)}`;
+  const fam = prepare(n, norm.quorums);
+  const assigned = prepare(n, set.quorums);
+  for (let a = 0; a < assigned.quorums.length; a++) {
+    for (let b = 0; b < fam.quorums.length; b++) {
+      if (fam.sizes[b]! >= assigned.sizes[a]! || !isSubset(fam.bits[b]!, assigned.bits[a]!)) continue;
+      const q = refOf(set, set.quorums, a);
+      return `in Q_{${h},${k}}: ${q.label} (${assigned.sizes[a]} processes) properly contains the quorum ${formatSet(fam.quorums[b]!)} (${fam.sizes[b]} processes) of the same family; no quorum may contain another (minimality, Sec. 3.3): use the smaller one in its place`;
+    }
+  }
+  return null;
 }
 
 /**
  * Checks the (h,k)-arbiter intersection property of Theorem 1 over every critical conflicting
  * request pattern for k (Defs. 3–5, enumerated with Theorem 2's bound Σh ≤ k + min h), plus
- * nonemptiness and minimality of every `Q_{h,k}`.
+ * nonemptiness and minimality of every `Q_{h,k}` — among its quorums and, when the construction's
+ * whole family is known (`arbiter.quorumFamily(h)`, e.g. the (k+1)-cube's a^(k+1) tuple quorums, or
+ * `families` of {@link HKQuorumSets}), against that family: a quorum that properly contains a
+ * family quorum is reported (`ok: false`, the message names both).
  *
  * @param q an {@link HKArbiter} or `{ n, sets }` with `sets[h-1] = Q_{h,k}`.
  * @param k number of units (defaults to `q.k`, or the number of sets).
@@ -276,6 +319,11 @@ export function checkHKArbiter(
         ...empty,
       };
     }
+  }
+  for (let h = 1; h <= kk; h++) {
+    const family = 'sets' in q ? q.families?.[h - 1] : q.quorumFamily?.(h);
+    const why = family === undefined ? null : familyNonMinimal(q.n, h, kk, sets[h - 1]!, family);
+    if (why !== null) return { ok: false, exact: true, message: `not a (h,k)-arbiter: ${why}`, ...empty };
   }
   const fams = sets.map((s, t) => familyFrom(t + 1, s));
   return runPatterns(q.n, criticalConflictingPatterns(kk), (h) => fams[h - 1]!, options, `(h,${kk})-arbiter`);

@@ -16,6 +16,7 @@ import {
   uniformKArbiter,
   uniformQuorumSize,
 } from '../src/index.js';
+import { minimizeAssignment } from '../src/coterie.js';
 import { meet, multisets, oracleCoterie } from './helpers.js';
 
 /** Brute force: does every bag of `r` quorums (with repetition) share a process? */
@@ -232,6 +233,76 @@ describe('(h,k)-arbiters — Sec. 3', () => {
         for (let h = 1; h <= k; h++) expect(oracleCoterie(n, arb.quorumSet(h).quorums)).toBe('ok');
         expect(checkHKArbiter(arb)).toMatchObject({ ok: true, exact: true });
       }
+    }
+  });
+
+  it('cube for n ≠ a^(k+1): minimal against the whole tuple family (n = 100, k = 3: no 94-member quorum around a 91-member one)', () => {
+    const n = 100;
+    const k = 3;
+    const arb = cubeHKArbiter(n, k);
+    for (let h = 1; h <= k; h++) {
+      const family = arb.quorumFamily!(h)!;
+      expect(family).toHaveLength(cubeSide(n, k) ** (k + 1)); // 256 tuple quorums
+      const fam = family.map((q) => new Set(q));
+      for (const q of arb.quorumSet(h).quorums) {
+        const inside = fam.find((f) => f.size < q.length && [...f].every((p) => q.includes(p)));
+        expect(
+          inside,
+          `h = ${h}: an assigned quorum of ${q.length} contains one of ${inside?.size}`,
+        ).toBeUndefined();
+        expect(family.some((f) => f.length === q.length && f.every((p, t) => q[t] === p))).toBe(true);
+      }
+    }
+    const sizes = new Map<number, number>();
+    for (const q of arb.quorumSet(1).quorums) sizes.set(q.length, (sizes.get(q.length) ?? 0) + 1);
+    expect(Object.fromEntries(sizes)).toEqual({ 91: 32, 94: 24, 97: 12 }); // was 91: 20, 94: 36, 97: 12
+    expect(checkHKArbiter(arb)).toMatchObject({ ok: true, exact: true });
+    expect(uniformHKArbiter(10, 2).quorumFamily!(1)).toBeUndefined();
+  });
+
+  it('checkHKArbiter reports an assigned quorum that properly contains a quorum of its family', () => {
+    const n = 100;
+    const k = 3;
+    const arb = cubeHKArbiter(n, k);
+    const families = [1, 2, 3].map((h) => arb.quorumFamily!(h)!);
+    // the assignment before the fix: q^{b(p)} per process, minimized only among the assigned quorums
+    const sets = families.map((f) => minimizeAssignment(n, f.slice(0, n)));
+    expect(checkHKArbiter({ n, sets })).toMatchObject({ ok: true }); // blind without the family
+    const r = checkHKArbiter({ n, sets, families });
+    expect(r.ok).toBe(false);
+    expect(r.message).toMatch(
+      /^not a \(h,k\)-arbiter: in Q_\{1,3\}: quorum #\d+ = .* \(94 processes\) properly contains the quorum .* \(91 processes\) of the same family; .*minimality/,
+    );
+    const tiny = checkHKArbiter(
+      {
+        n: 3,
+        sets: [[[0, 1, 2]]],
+        families: [
+          [
+            [0, 1, 2],
+            [0, 1],
+          ],
+        ],
+      },
+      1,
+    );
+    expect(tiny.ok).toBe(false);
+    expect(tiny.message).toMatch(
+      /quorum #0 = \{0, 1, 2\} \(3 processes\) properly contains the quorum \{0, 1\} \(2 processes\)/,
+    );
+  });
+
+  it('cube k-arbiter for n ≠ a^(k+1): no assigned quorum contains a tuple quorum of the family', () => {
+    for (const [n, k] of [
+      [100, 3],
+      [20, 2],
+      [50, 1],
+    ] as const) {
+      const c = cubeKArbiter(n, k);
+      const family = cubeHKArbiter(n, k).quorumFamily!(1)!; // Q_{1,k} of the cube is the cube k-arbiter
+      for (const q of c.quorums)
+        expect(family.some((f) => f.length < q.length && f.every((p) => q.includes(p)))).toBe(false);
+      expect(checkKArbiter(c, k)).toMatchObject({ ok: true, exact: true });
     }
   });
 
