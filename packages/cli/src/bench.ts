@@ -5,8 +5,8 @@
  * invocation in flight at a time) with unit delays.
  */
 import { ConfigurationError } from '@critsec/core';
-import type { AlgorithmName } from './bounds.js';
-import { ALGORITHM_NAMES, parseChoice, parseInteger } from './algorithms.js';
+import { GLOBAL_ALGORITHMS, type GlobalAlgorithmName } from './catalog.js';
+import { parseChoice, parseInteger } from './options.js';
 import { COTERIE_NAMES, type CoterieName, nearestCoterieSize } from './coterie-choice.js';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt, type RunSummary } from './summary.js';
@@ -33,7 +33,7 @@ export interface BenchInput {
 /** A validated bench. */
 export interface BenchSettings {
   readonly sizes: readonly number[];
-  readonly algorithms: readonly AlgorithmName[];
+  readonly algorithms: readonly GlobalAlgorithmName[];
   readonly coteries: readonly CoterieName[];
   readonly rounds: number;
   readonly seed: number;
@@ -43,7 +43,7 @@ export interface BenchSettings {
 export interface BenchCase {
   /** The nominal size (16, 64, …). */
   readonly nominal: number;
-  readonly algorithm: AlgorithmName;
+  readonly algorithm: GlobalAlgorithmName;
   /** `null` for ricart-agrawala. */
   readonly coterie: CoterieName | null;
   /** The size the coterie is built for: the nominal one, or the nearest that exists. */
@@ -88,7 +88,7 @@ export function resolveBench(input: BenchInput): BenchSettings {
   else sizes = input.n.map((x) => parseInteger('n', x, 1));
   return {
     sizes,
-    algorithms: list('algorithms', input.algorithms, ALGORITHM_NAMES),
+    algorithms: list('algorithms', input.algorithms, GLOBAL_ALGORITHMS),
     coteries: list('coteries', input.coteries, COTERIE_NAMES),
     rounds: parseInteger('rounds', input.rounds ?? 1, 1),
     seed: parseInteger('seed', input.seed ?? 1, 0),

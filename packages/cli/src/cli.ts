@@ -11,7 +11,10 @@ import { readFileSync } from 'node:fs';
 import { CritsecError } from '@critsec/core';
 import { Command, CommanderError, Option } from 'commander';
 import { ALGORITHM_NAMES, MX_NAMES } from './algorithms.js';
+import { GLOBAL_ALGORITHMS } from './catalog.js';
 import { benchJSON, formatBenchMarkdown, resolveBench, runBench } from './bench.js';
+import { BENCH_FAMILIES, type FamilyBench, formatFamilyBench, runFamilyBench } from './bench-families.js';
+import { parseChoice, parseInteger } from './options.js';
 import { resolveClusterRun, runCluster } from './cluster.js';
 import { COTERIE_NAMES } from './coterie-choice.js';
 import { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
@@ -96,7 +99,7 @@ function clusterOptions(cmd: Command, defaults: { n: string; rounds: string }): 
     .option('--mx <name>', `MUTIN's mutual exclusion (mutin, kmutex, gcs): ${MX_NAMES.join(', ')}`, 'maekawa')
     .option(
       '--arbiter <name>',
-      `h-out-of-k: the (h,k)-arbiter, ${ARBITER_NAMES.join(' or ')} (default uniform)`,
+      `h-out-of-k: the arbiter, ${ARBITER_NAMES.join(', ')} (default uniform; -k: a k-arbiter, same quorum for every h)`,
     )
     .option('--h <h>', 'h-out-of-k: units per entry, 1..k, or random (default: uniform in 1..k per entry)')
     .option('--m <m>', 'group-mutex: number of groups (default 2)')
@@ -204,17 +207,41 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
   root
     .command('bench')
     .description(
-      'Reproduce the table of message complexity and waiting time of every algorithm and coterie for n ∈ {16, 64, 256, 1024}, beside the papers’ bounds and the Ricart–Agrawala baseline (markdown).',
+      'Reproduce the papers’ tables. global (default): message complexity and waiting time of every global (l,k)-CS algorithm and coterie for n ∈ {16, 64, 256, 1024}, beside the papers’ bounds and the Ricart–Agrawala baseline; h-out-of-k, group-mutex, local-cs: the tables of those papers (markdown).',
     )
+    .argument('[family]', `global, ${BENCH_FAMILIES.join(', ')}`, 'global')
     .option('--quick', 'only n ∈ {16, 64}')
     .option('--n <list>', 'comma-separated sizes (coteries that need another size use the nearest one)')
-    .option('--algorithms <list>', `comma-separated subset of: ${ALGORITHMS}`)
+    .option('--algorithms <list>', `comma-separated subset of: ${GLOBAL_ALGORITHMS.join(', ')}`)
     .option('--coteries <list>', `comma-separated subset of: ${COTERIES}`)
     .option('--rounds <r>', 'exit+entry pairs per process', '1')
     .option('--seed <s>', 'seed', '1')
     .option('--json', 'print JSON instead of markdown')
     .option('--no-progress', 'no progress bar on stderr')
-    .action(async (o: Record<string, string | boolean | undefined>) => {
+    .action(async (family: string, o: Record<string, string | boolean | undefined>) => {
+      if (family !== 'global') {
+        const which = parseChoice('bench family', family, BENCH_FAMILIES);
+        const progress = createProgress({
+          label: `bench ${which}`,
+          enabled: o.progress !== false && !(o.json === true && io.stderr.isTTY !== true),
+          stream: io.stderr as NodeJS.WriteStream,
+        });
+        let b: FamilyBench;
+        try {
+          b = await runFamilyBench(which, {
+            ...(typeof o.n === 'string' ? { sizes: o.n.split(',').map((x) => parseInteger('n', x, 1)) } : {}),
+            rounds: parseInteger('rounds', o.rounds as string, 1),
+            seed: parseInteger('seed', o.seed as string, 0),
+            onProgress: (d, t) => progress.update(d, t),
+          });
+        } finally {
+          progress.stop();
+        }
+        out(o.json === true ? JSON.stringify(b, null, 2) : formatFamilyBench(b));
+        if (!b.ok) err(`critsec bench ${which}: ${b.failures.length} run(s) failed or broke a bound`);
+        setExit(b.ok ? EXIT.ok : EXIT.failed);
+        return;
+      }
       const settings = resolveBench({
         quick: o.quick === true,
         ...(typeof o.n === 'string' ? { n: o.n } : {}),

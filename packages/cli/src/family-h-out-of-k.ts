@@ -5,20 +5,39 @@
  * OutCS (Fig. 1); each entry takes `--h` units, or a number drawn uniformly from 1..k per entry.
  */
 import { ConfigurationError, hOutOfKSpec } from '@critsec/core';
-import { cubeHKArbiter, type HKArbiter, uniformHKArbiter } from '@critsec/coteries';
-import { hOutOfK, hOutOfKBounds } from '@critsec/h-out-of-k';
+import {
+  cubeHKArbiter,
+  cubeKArbiter,
+  type HKArbiter,
+  uniformHKArbiter,
+  uniformKArbiter,
+} from '@critsec/coteries';
+import { asHKArbiter, hOutOfK, hOutOfKBounds } from '@critsec/h-out-of-k';
 import { ALGORITHM_TITLES } from './catalog.js';
 import { describeInitial, parseChoice, parseInit, parseInteger } from './options.js';
 import type { ClusterInput, RequestDraw, ResolvedCluster } from './resolved.js';
 
-/** The (h,k)-arbiter constructions the CLI offers. */
-export const ARBITER_NAMES = ['uniform', 'cube'] as const;
+/**
+ * The arbiters the CLI offers: the uniform and (k+1)-cube (h,k)-arbiters (Sec. 3.2–3.3), and for
+ * comparison the uniform and cube k-arbiters used with the same quorum for every h
+ * (`uniform-k`, `cube-k`: the algorithm for a k-arbiter that Sec. 3.1 generalizes).
+ */
+export const ARBITER_NAMES = ['uniform', 'cube', 'uniform-k', 'cube-k'] as const;
 
 const DEFAULT_N = 25;
 const DEFAULT_K = 3;
 
 function buildArbiter(name: (typeof ARBITER_NAMES)[number], n: number, k: number): HKArbiter {
-  return name === 'cube' ? cubeHKArbiter(n, k) : uniformHKArbiter(n, k);
+  switch (name) {
+    case 'uniform':
+      return uniformHKArbiter(n, k);
+    case 'cube':
+      return cubeHKArbiter(n, k);
+    case 'uniform-k':
+      return asHKArbiter(uniformKArbiter(n, k));
+    case 'cube-k':
+      return asHKArbiter(cubeKArbiter(n, k));
+  }
 }
 
 /**

@@ -81,7 +81,7 @@ describe('h-out-of-k', () => {
       '--h must be an integer in 1..3',
     );
     expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, arbiter: 'hex' }))).toBe(
-      "unknown arbiter 'hex'; accepted: uniform, cube",
+      "unknown arbiter 'hex'; accepted: uniform, cube, uniform-k, cube-k",
     );
     expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, l: 1 }))).toContain('--l must be 0');
     expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, init: '0' }))).toContain(
