@@ -8,7 +8,8 @@
  *   `@critsec/coteries` (`uniformHKArbiter`, `cubeHKArbiter`, …); {@link asHKArbiter} runs it over a
  *   plain k-arbiter for comparison.
  * - {@link hOutOfKBounds}: the paper's message bounds (3·|q_{h,k}| without conflict,
- *   (3h+3)·|q_{h,k}| worst case) and waiting times per h.
+ *   (3h+3)·|q_{h,k}| worst case) and waiting times per h; {@link compareArbiters}: quorum sizes and
+ *   messages of uniform / cube (h,k)-arbiters against the k-arbiters.
  * - {@link hOutOfKProtocol}: the validated message union (`request`, `OK`, `cancel`, `cancelled`,
  *   `release`); {@link hOutOfKRarePaths}: the coverage marks.
  *
@@ -29,6 +30,7 @@
  * @packageDocumentation
  */
 export { type HOutOfKBoundRow, hOutOfKBounds } from './bounds.js';
+export { type ArbiterComparisonRow, type ArbiterCost, compareArbiters } from './compare.js';
 export { asHKArbiter, hOutOfK } from './factory.js';
 export type { HOutOfKCS } from './h-out-of-k.js';
 export { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';

@@ -13,7 +13,7 @@ import { cubeHKArbiter, type HKArbiter, uniformHKArbiter, uniformKArbiter } from
 import { createCluster, type InvocationRecord, runWorkload } from '@critsec/testing';
 import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asHKArbiter, hOutOfK, hOutOfKBounds } from '../src/index.js';
+import { asHKArbiter, compareArbiters, hOutOfK, hOutOfKBounds } from '../src/index.js';
 import { randomH } from './helpers.js';
 
 const report: string[] = [];
@@ -127,6 +127,28 @@ describe('contention: at most (3h+3)·|q_{h,k}| messages per request', () => {
       );
     });
   }
+});
+
+describe('compareArbiters (the bench table)', () => {
+  it("the (h,k)-arbiters' quorums are never larger than the k-arbiters' (Sec. 3), n = 27, 64, 125, 256", () => {
+    for (const n of [27, 64, 125, 256]) {
+      for (const k of [2, 3]) {
+        const rows = compareArbiters(n, k);
+        expect(rows).toHaveLength(k);
+        for (const r of rows) {
+          expect(r.uniform.quorum).toBeLessThanOrEqual(r.uniformK.quorum);
+          expect(r.cube.quorum).toBeLessThanOrEqual(r.cubeK.quorum);
+          expect(r.uniform.messages).toBe(3 * r.uniform.quorum);
+        }
+        expect(rows[0]!.uniform).toEqual(rows[0]!.uniformK); // Q_{1,k} is the k-arbiter
+        expect(rows[k - 1]!.uniform.quorum).toBe(Math.floor(n / 2) + 1);
+      }
+    }
+    expect(compareArbiters(64, 3)[2]).toMatchObject({
+      cube: { quorum: 21, messages: 63 },
+      cubeK: { quorum: 58 },
+    });
+  });
 });
 
 describe('hOutOfKBounds', () => {
