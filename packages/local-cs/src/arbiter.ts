@@ -23,45 +23,62 @@ export interface ArbiterSink {
   preempt(to: ProcessId, tag: number): void;
 }
 
-/** Snapshot of one arbiter (the paper's variables): `[P, ts]` pairs in priority order. */
+/** Snapshot of one arbiter (the paper's variables): `[P, ts, tag]` in priority order. */
 export interface ArbiterSnapshot {
-  readonly grantedTo: readonly (readonly [ProcessId, number])[];
-  readonly pendingReq: readonly (readonly [ProcessId, number])[];
-  /** `[P, ts]` of the preemption in progress, or `null` (the paper's nil). */
+  readonly grantedTo: readonly (readonly [ProcessId, number, number])[];
+  readonly pendingReq: readonly (readonly [ProcessId, number, number])[];
+  /** `[P, tag]` of the preemption in progress, or `null` (the paper's nil). */
   readonly preemptingNow: readonly [ProcessId, number] | null;
 }
 
-/** `(ts_a, a) < (ts_b, b)`: the paper's timestamp order (Sec. 3). */
-export function earlier(tsA: number, a: ProcessId, tsB: number, b: ProcessId): boolean {
-  return tsA < tsB || (tsA === tsB && a < b);
+/** A request as an arbiter keeps it: its priority timestamp `ts` and its tag (the requester's sequence number). */
+export interface Entry {
+  readonly ts: number;
+  readonly tag: number;
 }
 
-function minOf(m: ReadonlyMap<ProcessId, number>): ProcessId {
+/** The sidetrack's grant (Algorithm 7): timestamp 0, before every request (ts ≥ 1), tag 0. */
+export const SIDETRACK: Entry = Object.freeze({ ts: 0, tag: 0 });
+
+/**
+ * `(ts_a, a) < (ts_b, b)`: the paper's timestamp order (Sec. 3), with the requests' tags (sequence
+ * numbers) between timestamp and id. Honest clocks almost never tie; once clocks saturate at
+ * CLOCK_MAX (a forged timestamp), the tag keeps the order starvation-free: a waiting request's
+ * key stays put while every other process's next request gets a larger tag.
+ */
+export function earlier(a: Entry, pa: ProcessId, b: Entry, pb: ProcessId): boolean {
+  return a.ts < b.ts || (a.ts === b.ts && (a.tag < b.tag || (a.tag === b.tag && pa < pb)));
+}
+
+/** The process of the earliest request in `m` (−1 when empty). */
+export function minOf(m: ReadonlyMap<ProcessId, Entry>): ProcessId {
   let best = -1;
-  let bestTs = 0;
-  for (const [p, ts] of m) if (best === -1 || earlier(ts, p, bestTs, best)) [best, bestTs] = [p, ts];
+  let bestE: Entry = SIDETRACK;
+  for (const [p, e] of m) if (best === -1 || earlier(e, p, bestE, best)) [best, bestE] = [p, e];
   return best;
 }
 
-function maxOf(m: ReadonlyMap<ProcessId, number>): ProcessId {
+function maxOf(m: ReadonlyMap<ProcessId, Entry>): ProcessId {
   let best = -1;
-  let bestTs = 0;
-  for (const [p, ts] of m) if (best === -1 || earlier(bestTs, best, ts, p)) [best, bestTs] = [p, ts];
+  let bestE: Entry = SIDETRACK;
+  for (const [p, e] of m) if (best === -1 || earlier(bestE, best, e, p)) [best, bestE] = [p, e];
   return best;
 }
 
-function sorted(m: ReadonlyMap<ProcessId, number>): [ProcessId, number][] {
-  return [...m].sort(([a, ta], [b, tb]) => (earlier(ta, a, tb, b) ? -1 : 1));
+function sorted(m: ReadonlyMap<ProcessId, Entry>): [ProcessId, number, number][] {
+  return [...m]
+    .sort(([a, ea], [b, eb]) => (earlier(ea, a, eb, b) ? -1 : 1))
+    .map(([p, e]) => [p, e.ts, e.tag]);
 }
 
 /** One arbiter: `grantedTo`, `pendingReq`, `preemptingNow` of Algorithms 1–2 / 3 and 5. */
 export class Arbiter {
-  /** `grantedTo`: process → timestamp of its granted request (at most one per process). */
-  readonly grantedTo = new Map<ProcessId, number>();
-  /** `pendingReq`: process → timestamp of its waiting request. */
-  readonly pendingReq = new Map<ProcessId, number>();
-  /** `preemptingNow` (with the preempted grant's timestamp), or null. */
-  preemptingNow: { pid: ProcessId; ts: number } | null = null;
+  /** `grantedTo`: process → its granted request (at most one per process). */
+  readonly grantedTo = new Map<ProcessId, Entry>();
+  /** `pendingReq`: process → its waiting request. */
+  readonly pendingReq = new Map<ProcessId, Entry>();
+  /** `preemptingNow` (with the preempted grant's tag), or null. */
+  preemptingNow: { pid: ProcessId; tag: number } | null = null;
 
   constructor(
     /** Grants handed out at a time when nothing uses the sidetrack (`Cond_i`). */
@@ -76,15 +93,15 @@ export class Arbiter {
     return this.grantedTo.size < this.limit;
   }
 
-  /** On receipt of ⟨Request, ts_j, P_j⟩ (Algorithm 2; Algorithm 5 for `at`). */
-  onRequest(j: ProcessId, ts: number): void {
+  /** On receipt of ⟨Request, ts_j, P_j⟩ (Algorithm 2; Algorithm 5 for `at`), tagged `tag`. */
+  onRequest(j: ProcessId, ts: number, tag: number): void {
     const had = this.grantedTo.get(j) ?? this.pendingReq.get(j);
     if (had !== undefined) {
       // never on a FIFO link (a request ends with its Release); a forged or replayed one
-      if (ts <= had) return;
-      this.onRelease(j, had);
+      if (tag <= had.tag) return;
+      this.onRelease(j, had.tag);
     }
-    this.pendingReq.set(j, ts);
+    this.pendingReq.set(j, { ts, tag });
     if (this.cond) this.#grantMin();
     else if (this.rules === 'printed') this.#preemptFor(j, ts);
     else this.#preemptIfEarlier();
@@ -94,10 +111,10 @@ export class Arbiter {
   #preemptFor(j: ProcessId, ts: number): void {
     if (this.preemptingNow !== null) return;
     const h = maxOf(this.grantedTo);
-    const tsh = this.grantedTo.get(h)!;
-    if (earlier(ts, j, tsh, h)) {
-      this.preemptingNow = { pid: h, ts: tsh };
-      this.sink.preempt(h, tsh);
+    const eh = this.grantedTo.get(h)!;
+    if (earlier({ ts, tag: this.pendingReq.get(j)!.tag }, j, eh, h)) {
+      this.preemptingNow = { pid: h, tag: eh.tag };
+      this.sink.preempt(h, eh.tag);
     }
   }
 
@@ -111,11 +128,11 @@ export class Arbiter {
     if (this.preemptingNow !== null || this.pendingReq.size === 0 || this.grantedTo.size === 0) return;
     const j = minOf(this.pendingReq);
     const h = maxOf(this.grantedTo);
-    const tsh = this.grantedTo.get(h)!;
-    if (earlier(this.pendingReq.get(j)!, j, tsh, h)) {
+    const eh = this.grantedTo.get(h)!;
+    if (earlier(this.pendingReq.get(j)!, j, eh, h)) {
       reach(`${this.label}:preempt`);
-      this.preemptingNow = { pid: h, ts: tsh };
-      this.sink.preempt(h, tsh);
+      this.preemptingNow = { pid: h, tag: eh.tag };
+      this.sink.preempt(h, eh.tag);
     }
   }
 
@@ -131,7 +148,7 @@ export class Arbiter {
       return;
     }
     const held = this.grantedTo.get(j);
-    if (held !== undefined && (tag === null || held === tag)) {
+    if (held !== undefined && (tag === null || held.tag === tag)) {
       if (this.preemptingNow?.pid === j) this.preemptingNow = null;
       this.grantedTo.delete(j);
       // grant only within the bound: after a sidetrack grant the size can exceed it (Algorithm 7)
@@ -145,7 +162,7 @@ export class Arbiter {
       return;
     }
     const queued = this.pendingReq.get(j);
-    if (queued !== undefined && (tag === null || queued === tag)) {
+    if (queued !== undefined && (tag === null || queued.tag === tag)) {
       reach(`${this.label}:cancel-pending`);
       this.pendingReq.delete(j);
     }
@@ -155,22 +172,20 @@ export class Arbiter {
   onRelinquish(j: ProcessId, tag: number): void {
     if (this.rules === 'printed') {
       this.preemptingNow = null;
-      const held = this.grantedTo.get(j);
-      if (held !== undefined) {
+      const was = this.grantedTo.get(j);
+      if (was !== undefined) {
         this.grantedTo.delete(j);
-        this.pendingReq.set(j, held);
+        this.pendingReq.set(j, was);
       }
       if (this.pendingReq.size > 0) this.#grantMin();
       return;
     }
-    if (this.grantedTo.get(j) !== tag) {
-      if (this.preemptingNow?.pid === j) this.preemptingNow = null;
-      return;
-    }
+    const held = this.grantedTo.get(j);
+    if (held?.tag !== tag) return;
     reach(`${this.label}:relinquished`);
     this.preemptingNow = null;
     this.grantedTo.delete(j);
-    this.pendingReq.set(j, tag);
+    this.pendingReq.set(j, held);
     const h = this.#grantMin();
     if (h === j) reach(`${this.label}:regrant-relinquisher`);
   }
@@ -185,7 +200,7 @@ export class Arbiter {
     this.grantedTo.delete(j);
     // the preemption of P_j's old grant can never be answered now (see the README)
     if (this.preemptingNow?.pid === j) this.preemptingNow = null;
-    this.grantedTo.set(j, 0);
+    this.grantedTo.set(j, SIDETRACK);
     this.sink.grant(j, 0);
     this.#preemptIfEarlier();
   }
@@ -193,10 +208,10 @@ export class Arbiter {
   /** deleteMin(pendingReq), add it to grantedTo, send Grant. Returns the process granted. */
   #grantMin(): ProcessId {
     const h = minOf(this.pendingReq);
-    const ts = this.pendingReq.get(h)!;
+    const e = this.pendingReq.get(h)!;
     this.pendingReq.delete(h);
-    this.grantedTo.set(h, ts);
-    this.sink.grant(h, ts);
+    this.grantedTo.set(h, e);
+    this.sink.grant(h, e.tag);
     return h;
   }
 
@@ -204,7 +219,7 @@ export class Arbiter {
     return {
       grantedTo: sorted(this.grantedTo),
       pendingReq: sorted(this.pendingReq),
-      preemptingNow: this.preemptingNow && [this.preemptingNow.pid, this.preemptingNow.ts],
+      preemptingNow: this.preemptingNow && [this.preemptingNow.pid, this.preemptingNow.tag],
     };
   }
 }

@@ -34,7 +34,7 @@ import {
   AbortError,
 } from '@critsec/core';
 import { tick, witness } from '@critsec/transport';
-import { Arbiter } from './arbiter.js';
+import { Arbiter, type Entry, minOf } from './arbiter.js';
 import { assertSafeInitial } from './config.js';
 import { type LkcsPlan, lkcsPlan } from './lkcs-plan.js';
 import {
@@ -60,6 +60,8 @@ export class LkcsCS extends CSObjectBase {
   readonly #off: () => void;
   readonly #arb: Record<At, Arbiter>;
   #ts = 1;
+  /** Request sequence number: the tag of each request (0: the initial grants and the sidetrack). */
+  #seq = 0;
   readonly #request: Record<At, number> = { MUTIN: 0, MUTEX: 0 };
   readonly #nGrants: Record<At, Set<ProcessId>> = { MUTIN: new Set(), MUTEX: new Set() };
   readonly #triggered: Record<At, boolean> = { MUTIN: false, MUTEX: false };
@@ -103,10 +105,9 @@ export class LkcsCS extends CSObjectBase {
     };
     // Algorithm 3: grantedTo[MUTIN] = {(1, P_j) OutCS}, grantedTo[MUTEX] = {(1, P_j) InCS}
     for (const j of this.neighborhood) {
-      this.#arb[ctx.initial[j] === 'OutCS' ? 'MUTIN' : 'MUTEX'].grantedTo.set(j, 1);
+      this.#arb[ctx.initial[j] === 'OutCS' ? 'MUTIN' : 'MUTEX'].grantedTo.set(j, { ts: 1, tag: 0 });
     }
     const held: At = this.state === 'OutCS' ? 'MUTIN' : 'MUTEX';
-    this.#request[held] = 1;
     for (const j of this.neighborhood) this.#nGrants[held].add(j);
     this.#off = lkcsProtocol.listen(
       ctx.endpoint,
@@ -134,21 +135,23 @@ export class LkcsCS extends CSObjectBase {
   /** Algorithm 4, Exit-Sequence: LMUTIN's exit (wait for every MUTIN grant), then Release MUTEX. */
   protected doExit(): Promise<void> {
     this.#ts = tick(this.#ts);
-    return this.#request_('MUTIN', this.#ts);
+    return this.#request_('MUTIN');
   }
 
   /** Algorithm 4, Entry-Sequence: LMUTEX's entry (wait for every MUTEX grant), then Release MUTIN. */
   protected doEntry(): Promise<void> {
-    return this.#request_('MUTEX', this.#ts);
+    return this.#request_('MUTEX');
   }
 
-  async #request_(at: At, ts: number): Promise<void> {
-    this.#request[at] = ts;
+  async #request_(at: At): Promise<void> {
+    this.#seq = tick(this.#seq);
+    this.#request[at] = this.#seq;
     this.#nGrants[at].clear();
     this.#triggered[at] = false;
     const done = new Deferred();
     this.#waiting = { at, done };
-    this.#multicast('Request', at, ts);
+    // ⟨Request, at, ts_i, P_i⟩: ts carries ts_i (the priority), req the tag
+    this.#multicast('Request', at, this.#seq);
     this.#leaderLoop();
     await done.promise;
     // Algorithm 4: after the flip, release the other type's grants. Sent here, in the caller's
@@ -242,7 +245,7 @@ export class LkcsCS extends CSObjectBase {
     switch (m.type) {
       case 'Request':
         this.#lastAt.set(from, m.at);
-        arb.onRequest(from, m.req);
+        arb.onRequest(from, m.ts, m.req);
         break;
       case 'Release':
         if (this.isLeader) this.#trackRelease(from, m.at);
@@ -323,32 +326,33 @@ export class LkcsCS extends CSObjectBase {
       if (h === null) continue;
       reach('lkcs:trigger-nomination');
       this.#outstanding[at] = { pid: h.pid, phase: 'nominated' };
-      this.#send(h.pid, 'Trigger', at, h.ts);
+      this.#send(h.pid, 'Trigger', at, h.tag);
       return true;
     }
     return false;
   }
 
-  /** Algorithm 6's choice for type `at`: deleteMin(pendingReq[at]), else the least candidate. */
-  #nominee(at: At): { pid: ProcessId; ts: number } | null {
+  /**
+   * Algorithm 6's choice for type `at`: deleteMin(pendingReq[at]), else the earliest candidate
+   * (granted both types here, its current request of type `at`). Returns its process and tag.
+   */
+  #nominee(at: At): { pid: ProcessId; tag: number } | null {
     const arb = this.#arb[at];
-    let h = -1;
-    let tsh = 0;
     if (arb.pendingReq.size > 0) {
-      for (const [p, ts] of arb.pendingReq)
-        if (h === -1 || ts < tsh || (ts === tsh && p < h)) [h, tsh] = [p, ts];
+      const h = minOf(arb.pendingReq);
+      const e = arb.pendingReq.get(h)!;
       arb.pendingReq.delete(h);
-      return { pid: h, ts: tsh };
+      return { pid: h, tag: e.tag };
     }
     const other = this.#arb[at === 'MUTIN' ? 'MUTEX' : 'MUTIN'];
-    for (const [p, ts] of arb.grantedTo) {
-      // P_p holds grants of both types here and its current request is of type `at`
-      if (ts === 0 || this.#lastAt.get(p) !== at || !other.grantedTo.has(p)) continue;
-      if (h === -1 || ts < tsh || (ts === tsh && p < h)) [h, tsh] = [p, ts];
+    const candidates = new Map<ProcessId, Entry>();
+    for (const [p, e] of arb.grantedTo) {
+      if (e.ts !== 0 && this.#lastAt.get(p) === at && other.grantedTo.has(p)) candidates.set(p, e);
     }
-    if (h === -1) return null;
+    if (candidates.size === 0) return null;
     reach('lkcs:trigger-candidate');
-    return { pid: h, ts: tsh };
+    const h = minOf(candidates);
+    return { pid: h, tag: candidates.get(h)!.tag };
   }
 
   #send(to: ProcessId, type: LkcsMessage['type'], at: At, req: number): void {

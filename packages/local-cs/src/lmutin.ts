@@ -101,7 +101,10 @@ export class LmutinCS extends CSObjectBase {
   readonly #off: () => void;
   /** Lamport clock ts_i. */
   #ts = 0;
-  /** Tag of the current request (0: the initial grants of Algorithm 1). */
+  /**
+   * Tag of the current request: this process's request sequence number (0: the initial grants of
+   * Algorithm 1). Separate from ts_i so that requests stay distinct when clocks saturate.
+   */
   #request = 0;
   /** nGrants_i: the processes whose Grant this process holds for `#request`. */
   readonly #nGrants = new Set<ProcessId>();
@@ -127,7 +130,8 @@ export class LmutinCS extends CSObjectBase {
       'lmutin',
     );
     // Algorithm 1: grantedTo_i = {(0, P_j) : P_j ∈ N_i ∪ {P_i} OutCS in C0}; an OutCS process holds its grants
-    for (const j of this.neighborhood) if (ctx.initial[j] === 'OutCS') this.#arbiter.grantedTo.set(j, 0);
+    for (const j of this.neighborhood)
+      if (ctx.initial[j] === 'OutCS') this.#arbiter.grantedTo.set(j, { ts: 0, tag: 0 });
     if (this.state === 'OutCS') for (const j of this.neighborhood) this.#nGrants.add(j);
     this.#off = lmutinProtocol.listen(
       ctx.endpoint,
@@ -150,10 +154,11 @@ export class LmutinCS extends CSObjectBase {
   /** Exit-Sequence: request every grant of N_i ∪ {P_i}, wait for all, then OutCS. */
   protected doExit(signal: AbortSignal | undefined): Promise<void> {
     this.#ts = tick(this.#ts);
-    this.#request = this.#ts;
+    this.#request = tick(this.#request);
     this.#nGrants.clear();
     const waiting = new Deferred();
     this.#waiting = waiting;
+    // ⟨Request, ts_i, P_i⟩: ts carries ts_i (the priority), req the tag
     this.#multicast('Request', this.#request);
     this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
     return waiting.promise;
@@ -231,7 +236,7 @@ export class LmutinCS extends CSObjectBase {
     this.#ts = witness(this.#ts, m.ts);
     switch (m.type) {
       case 'Request':
-        this.#arbiter.onRequest(from, m.req);
+        this.#arbiter.onRequest(from, m.ts, m.req);
         return;
       case 'Release':
         this.#arbiter.onRelease(from, m.req);

@@ -36,7 +36,13 @@ describe('graph builders', () => {
     expect(randomGraph(30, 0.05, 10)).not.toEqual(a);
     const seen = new Set([0]);
     const queue = [0];
-    for (const u of queue) for (const v of a.neighbors[u]!) if (!seen.has(v)) seen.add(v), queue.push(v);
+    for (const u of queue) {
+      for (const v of a.neighbors[u]!) {
+        if (seen.has(v)) continue;
+        seen.add(v);
+        queue.push(v);
+      }
+    }
     expect(seen.size).toBe(30);
   });
   it('Abilene: 11 PoPs, 14 links, named after SNDlib', () => {
