@@ -8,6 +8,19 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+const run = (file: string) =>
+  execFileSync(process.execPath, ['--conditions=@critsec/source', '--import', 'tsx', file], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+
+describe('examples/quickstart.ts (the README example)', () => {
+  it('runs and prints what the README says', () => {
+    expect(run('examples/quickstart.ts')).toBe('true 45 null\n');
+  });
+});
+
 describe('examples/readers-writers.ts', () => {
   it('runs: 3 readers together at most, writers alone, no violation', () => {
     const out = execFileSync(

@@ -1,6 +1,6 @@
 /**
  * The long explorations (`npm run test:long`), n = 3, k = 2, h = (1, 2, 1), one round each:
- * two arbiters (every quorum {P0, P1}) explored completely — 397,846 distinct states — and the
+ * two arbiters (every quorum {P0, P1}) explored completely — 397,171 distinct states — and the
  * uniform (h,k)-arbiter (|q_1| = 3, |q_2| = 2) up to 300,000 states.
  */
 import { hOutOfKSpec } from '@critsec/core';
@@ -32,7 +32,7 @@ describe('long explorations, n = 3, k = 2', () => {
     );
     expect(r.failures).toEqual([]);
     expect(r.exhaustive).toBe(true);
-    expect(r.states).toBe(397_846);
+    expect(r.states).toBe(397_171);
   });
 
   it('uniform (h,k)-arbiter: 300,000 states, every schedule safe and live', async () => {

@@ -6,7 +6,7 @@
  *
  * - one arbiter (every quorum {P0}; a valid (h,k)-arbiter): explored completely here;
  * - two arbiters (every quorum {P0, P1}: the OKs of one request can be split, the case the
- *   cancel rule exists for): 20,000 states here, completely (397,846 states) in
+ *   cancel rule exists for): 20,000 states here, completely (397,171 states) in
  *   `explore.long.test.ts`.
  *
  * The mutants of the grant rule are explored too: each must be caught.
