@@ -10,6 +10,7 @@
  * - {@link hOutOfKBounds}: the paper's message bounds (3·|q_{h,k}| without conflict,
  *   (3h+3)·|q_{h,k}| worst case) and waiting times per h; {@link compareArbiters}: quorum sizes and
  *   messages of uniform / cube (h,k)-arbiters against the k-arbiters.
+ * - {@link hOutOfKRequest}: a workload's request generator (a fixed h, or h uniform in 1..k).
  * - {@link hOutOfKProtocol}: the validated message union (`request`, `OK`, `cancel`, `cancelled`,
  *   `release`); {@link hOutOfKRarePaths}: the coverage marks.
  *
@@ -36,4 +37,5 @@ export type { HOutOfKCS } from './h-out-of-k.js';
 export { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
 export type { Priority, QueStatus } from './que.js';
 export { hOutOfKRarePaths } from './rare-paths.js';
+export { hOutOfKRequest, type UnitsRng } from './request.js';
 export type { HOutOfKOptions, HOutOfKSnapshot } from './types.js';

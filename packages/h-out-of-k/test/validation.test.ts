@@ -11,7 +11,7 @@ import { createCluster, runWorkload } from '@critsec/testing';
 import { CLOCK_MAX } from '@critsec/transport';
 import { exponentialDelay, SimNetwork, uniformDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
-import { asHKArbiter, hOutOfK, hOutOfKProtocol } from '../src/index.js';
+import { asHKArbiter, hOutOfK, hOutOfKProtocol, hOutOfKRequest } from '../src/index.js';
 import { inspectH, randomH } from './helpers.js';
 
 describe('settings are checked before any message', () => {
@@ -53,6 +53,17 @@ describe('settings are checked before any message', () => {
     expect(() => a.quorumOf(0, 3)).toThrow(/1 ≤ h ≤ k = 2, got h = 3/);
     expect(a.toJSON().assignments).toHaveLength(2);
     expect(() => asHKArbiter({} as never)).toThrow(ConfigurationError);
+  });
+});
+
+describe('hOutOfKRequest', () => {
+  it('draws a fixed h or h uniform in 1..k, and refuses anything else', () => {
+    const rng = { int: (b: number) => b - 1 };
+    expect(hOutOfKRequest(3, 2)(rng)).toBe(2);
+    expect(hOutOfKRequest(3, 'random')(rng)).toBe(3);
+    expect(hOutOfKRequest(3, 'random')({ int: () => 0 })).toBe(1);
+    for (const h of [0, 4, 1.5]) expect(() => hOutOfKRequest(3, h)).toThrow(/1 ≤ h ≤ k = 3, got h = /);
+    expect(() => hOutOfKRequest(0, 1)).toThrow(ConfigurationError);
   });
 });
 
