@@ -7,8 +7,8 @@
  * and preempts the latest grant (`Preempt`) when an earlier request waits, one preemption at a
  * time (`preemptingNow`).
  *
- * Every grant carries its request's timestamp as a **tag**, so Preempt / Relinquish / Release
- * name the request they are about (the `'tagged'` rules, the default). `'printed'` keeps the
+ * Every request carries a **tag** (its requester's sequence number) besides its timestamp, so
+ * Grant / Preempt / Relinquish / Release name the request they are about (the `'tagged'` rules, the default). `'printed'` keeps the
  * untagged handlers of Algorithm 2 as printed — see the README: a Relinquish that deletes nothing
  * still grants the head of `pendingReq`, one grant too many.
  */

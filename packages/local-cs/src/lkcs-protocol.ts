@@ -20,9 +20,10 @@ const msg = <T extends string>(type: T) =>
   });
 
 /**
- * LKCS's messages (Algorithms 4–7). `at`: the algorithm type; `req`: the timestamp of the request
- * the message is about (Request: ts_i; Trigger: the nominated request's; Grant by the sidetrack:
- * 0); `ts`: the sender's Lamport clock. The sender P_j of the paper is the transport's `from`.
+ * LKCS's messages (Algorithms 4–7). `at`: the algorithm type; `req`: the tag of the request the
+ * message is about (the requester's sequence number; Trigger: the nominee's; the sidetrack's
+ * Grant: 0); `ts`: the sender's Lamport clock, for Request the request's timestamp ts_i. The
+ * sender P_j of the paper is the transport's `from`.
  */
 export const lkcsProtocol = defineProtocol(
   'lkcs',

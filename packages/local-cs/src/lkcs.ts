@@ -17,7 +17,7 @@
  * grants one regardless, which reuses the sidetrack's slack); TriggerNomination tests the full
  * grant lists (|N_LDR| − L_LDR + 1 and K_LDR, the proof's values) and classifies candidates by the
  * type of their last Request (not by ts arithmetic, which the Lamport clock breaks) and sends a
- * candidate's own request timestamp; RequestByTrigger ends a preemption of the same process;
+ * candidate's own request tag; RequestByTrigger ends a preemption of the same process;
  * Preempt is ignored unless it names the request the process waits on (tags, as in LMUTIN).
  */
 import {

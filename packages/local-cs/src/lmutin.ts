@@ -15,8 +15,8 @@
  * Implementation notes (named in the README):
  * - `nGrants_i` is a set of granters (as in Algorithm 5) rather than a counter;
  * - every message carries the sender's Lamport clock `ts` (the paper attaches it implicitly) and
- *   the tag `req` of the request it is about; a Preempt for a grant this process no longer waits
- *   on is ignored (Algorithm 2 answers every Preempt received InCS — `rules: 'printed'`);
+ *   the tag `req` (the requester's sequence number) of the request it is about; a Preempt for a
+ *   grant this process no longer waits on is ignored (Algorithm 2 answers every Preempt received InCS — `rules: 'printed'`);
  * - a Grant for no current request (after an aborted exit) is handed back with a Release.
  */
 import {
@@ -44,8 +44,9 @@ const msg = <T extends string>(type: T) =>
   v.strictObject({ type: v.literal(type), req: timestampSchema, ts: timestampSchema });
 
 /**
- * LMUTIN's messages (Algorithm 2). `req`: the timestamp of the request a message is about (for
- * Request, the request's own timestamp ts_i); `ts`: the sender's Lamport clock. The sender P_i of
+ * LMUTIN's messages (Algorithm 2). `req`: the tag (the requester's sequence number, a counter
+ * ≤ CLOCK_MAX) of the request a message is about; `ts`: the sender's Lamport clock — for Request,
+ * the request's timestamp ts_i. The sender P_i of
  * the paper is the transport's `from`.
  */
 export const lmutinProtocol = defineProtocol(
