@@ -31,6 +31,10 @@
  * (Sec. 4.1): every message piggybacks `c`; on receipt `c := max(c, c_m) + 1` — here with the
  * saturating `witness`/`tick` of `@critsec/transport` (no accepted clock can overflow).
  *
+ * **The one deviation**: saturated clocks tie at `CLOCK_MAX`, where `(c, p)` lets the highest ids
+ * starve; by default two requests both at the ceiling are ordered by `(seq, p)` (`priority:
+ * 'printed'` keeps `(c, p)`; see `que.ts`, the README and `test/deviation.test.ts`).
+ *
  * ## Precisions beyond the figure (none changes a rule of Fig. 1)
  *
  * - **Tags.** Every message names its request by `seq`, the requester's own request count (a
@@ -68,11 +72,11 @@ import {
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
 import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
+import { type Priority, Que } from './que.js';
+import type { HOutOfKSnapshot, Rules } from './types.js';
 
 /** An answer (OK, cancel) to a request. */
 type Answer = Extract<HOutOfKMessage, { type: 'OK' | 'cancel' }>;
-import { type Priority, Que } from './que.js';
-import type { HOutOfKSnapshot, Rules } from './types.js';
 
 const NONE = -1;
 
