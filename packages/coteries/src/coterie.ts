@@ -8,6 +8,7 @@
 import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@critsec/core';
 import { checkPrepared } from './check-coterie.js';
 import { isSubset } from './bitset.js';
+import type { QuorumFamily } from './family.js';
 import { describeStructural, firstUsers, normalizeQuorums, prepare, type QuorumSet } from './prepared.js';
 
 /** The JSON form of a coterie: `assignment[i]` is `Q_i`, the quorum process `i` uses. */
@@ -52,6 +53,15 @@ export interface Coterie extends QuorumSet {
   reportersOf(i: ProcessId): readonly ProcessId[];
   /** `{ n, kind, assignment }` with `assignment[i] = Q_i`; {@link coterieFromJSON} reads it back. */
   toJSON(): CoterieJSON;
+  /**
+   * The literature quorum family the assignment is drawn from, when the construction is named
+   * after one: `{ kind: 'majority', n }` on `majority(n)`, `{ kind: 'tree', n }` on `tree(n)`;
+   * absent elsewhere (and on a coterie read back by `coterieFromJSON`, whatever its `kind`).
+   * Every assigned quorum is a quorum of the family; `familyMetrics` gives the family's fault
+   * tolerance, load and availability, `coterieMetrics` both sets of figures side by side. The
+   * metrics of `metrics.ts` (`faultTolerance(c)`, …) stay over the assigned `quorums`.
+   */
+  readonly family?: QuorumFamily;
 }
 
 const EMPTY: readonly ProcessId[] = Object.freeze([]);

@@ -14,7 +14,12 @@
  * - **Validators**: {@link checkCoterie}, {@link checkKArbiter}, {@link checkHKArbiter},
  *   {@link checkGroupQuorumSystem} — results name the offending quorums.
  * - **Metrics**: {@link quorumSizes}, {@link processLoad}, {@link optimalLoad} (Naor–Wool, LP),
- *   {@link faultTolerance}, {@link availability}, {@link dominates}, {@link isNonDominated}.
+ *   {@link faultTolerance}, {@link availability}, {@link dominates}, {@link isNonDominated} — over
+ *   the quorums given (for a coterie: the assigned ones).
+ * - **Literature families**: `majority(n)` and `tree(n)` carry `family`, the quorum system they
+ *   are named after (every majority; the Agrawal–El Abbadi tree protocol). {@link familyMetrics}
+ *   gives its figures by closed forms, {@link familyQuorums} enumerates it for small n,
+ *   {@link coterieMetrics} reports `assigned` and `literature` figures side by side.
  *
  * @example
  * ```ts
@@ -61,7 +66,15 @@ export {
   checkQuorums,
 } from './check-coterie.js';
 export type { Coterie, CoterieJSON } from './coterie.js';
+export { type AssignedFigures, type CoterieMetrics, coterieMetrics } from './coterie-metrics.js';
 export { coterieFromJSON, fromQuorums } from './custom.js';
+export {
+  type FamilyMetrics,
+  familyMetrics,
+  familyQuorums,
+  type QuorumFamily,
+  type QuorumFigures,
+} from './family.js';
 export { type GridShape, grid, gridShape } from './grid.js';
 export {
   type CartelQuorumRef,

@@ -5,7 +5,10 @@
  * Barbara, "How to assign votes in a distributed system", JACM 32(4), 1985).
  *
  * Every metric is computed on the quorums given (for a {@link Coterie}: the assigned quorums,
- * which is what Maekawa and MUTIN use).
+ * which is what Maekawa and MUTIN use). For `majority(n)` and `tree(n)` these are not the figures
+ * the literature quotes for the majority coterie and the Agrawal–El Abbadi tree protocol, whose
+ * quorum systems are larger: see `familyMetrics` (closed forms) and `familyQuorums` (the whole
+ * family, to run these metrics on for small n) in `family.ts`, and `coterieMetrics`.
  */
 import { ConfigurationError, type ProcessId } from '@critsec/core';
 import { type Coefficients, type Constraint, solve } from 'yalps';
