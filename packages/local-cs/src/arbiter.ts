@@ -14,8 +14,12 @@
  */
 import { reach, type ProcessId } from '@critsec/core';
 
-/** `'tagged'`: the default, safe rules. `'printed'`: Algorithm 2's handlers as printed (unsafe). */
-export type ArbiterRules = 'tagged' | 'printed';
+/**
+ * `'tagged'`: the default, safe rules. `'printed'`: Algorithm 2's handlers as printed (unsafe).
+ * `'release-printed'`: tagged, but a Release always grants the head of `pendingReq`, as
+ * Algorithm 5 prints it (unsafe after a sidetrack grant).
+ */
+export type ArbiterRules = 'tagged' | 'printed' | 'release-printed';
 
 /** The arbiter's side effects: a grant (`Grant`) or a preemption (`Preempt`), with the tag. */
 export interface ArbiterSink {
@@ -151,6 +155,10 @@ export class Arbiter {
     if (held !== undefined && (tag === null || held.tag === tag)) {
       if (this.preemptingNow?.pid === j) this.preemptingNow = null;
       this.grantedTo.delete(j);
+      if (this.rules === 'release-printed') {
+        if (this.pendingReq.size > 0) this.#grantMin();
+        return;
+      }
       // grant only within the bound: after a sidetrack grant the size can exceed it (Algorithm 7)
       let granted = false;
       while (this.cond && this.pendingReq.size > 0) {

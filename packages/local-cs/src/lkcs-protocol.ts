@@ -55,9 +55,10 @@ export const lkcsRarePaths = [
 /**
  * How the leader nominates triggers: `'one-per-type'` (default) never while a sidetrack of the
  * same type is in use; `'printed'` whenever Waiting_LDR = |N_LDR| + 1 again (Algorithm 4), which
- * can hand out two sidetracks of one type at once (unsafe, see the README). @internal
+ * can hand out two sidetracks of one type at once (unsafe, see the README); `'release-printed'`:
+ * one per type, but a Release always grants the head of `pendingReq` (Algorithm 5). @internal
  */
-export type LkcsNomination = 'one-per-type' | 'printed';
+export type LkcsNomination = 'one-per-type' | 'printed' | 'release-printed';
 
 /** Options of {@link lkcs}. */
 export interface LkcsOptions {

@@ -94,14 +94,15 @@ export class LkcsCS extends CSObjectBase {
     this.L = plan.tightened.l[i]!;
     this.K = plan.tightened.k[i]!;
     const size = this.neighborhood.length;
+    const rules = nomination === 'release-printed' ? 'release-printed' : 'tagged';
     const sink = (at: At) => ({
       grant: (to: ProcessId, tag: number) => this.#send(to, 'Grant', at, tag),
       preempt: (to: ProcessId, tag: number) => this.#send(to, 'Preempt', at, tag),
     });
     // Cond_i: |grantedTo[MUTIN]| < |N_i| − L_i + 1, |grantedTo[MUTEX]| < K_i
     this.#arb = {
-      MUTIN: new Arbiter(size - this.L, sink('MUTIN'), 'tagged', 'lkcs-MUTIN'),
-      MUTEX: new Arbiter(this.K, sink('MUTEX'), 'tagged', 'lkcs-MUTEX'),
+      MUTIN: new Arbiter(size - this.L, sink('MUTIN'), rules, 'lkcs-MUTIN'),
+      MUTEX: new Arbiter(this.K, sink('MUTEX'), rules, 'lkcs-MUTEX'),
     };
     // Algorithm 3: grantedTo[MUTIN] = {(1, P_j) OutCS}, grantedTo[MUTEX] = {(1, P_j) InCS}
     for (const j of this.neighborhood) {
@@ -154,9 +155,8 @@ export class LkcsCS extends CSObjectBase {
     this.#multicast('Request', at, this.#seq);
     this.#leaderLoop();
     await done.promise;
-    // Algorithm 4: after the flip, release the other type's grants. Sent here, in the caller's
-    // continuation (zero local time later), so the messages belong to this call, not to the
-    // Grant that completed it.
+    // Algorithm 4: then release the other type's grants — here, in the caller's continuation,
+    // so these messages belong to this call, not to the Grant that completed it
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
     if (!this.closed) this.#multicast('Release', other, this.#request[other]);
   }

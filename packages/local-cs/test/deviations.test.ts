@@ -104,6 +104,27 @@ describe('LKCS: one sidetrack of each type at a time', () => {
     expect(fixed.ok).toBe(true);
   });
 
+  it('complete:6 (1,4), exponential(1), seed 1: a Release that always grants (Algorithm 5 as printed) lets k_i + 1 in', async () => {
+    // after a sidetrack grant pushed grantedTo[MUTEX] to K_i + 1, the printed Release hands the
+    // freed slot to a normal request: the slack is spent twice
+    const printed = await run(
+      lkcsWith({ graph: g, l: 1, k: 4 }, 'release-printed'),
+      plan.spec,
+      initial,
+      1,
+      exponentialDelay(1),
+    );
+    expect(printed.violation?.message).toMatch(/more than k_|fewer than l_/);
+    const fixed = await run(
+      lkcsWith({ graph: g, l: 1, k: 4 }, 'one-per-type'),
+      plan.spec,
+      initial,
+      1,
+      exponentialDelay(1),
+    );
+    expect(fixed.ok).toBe(true);
+  });
+
   it('the limit of LKCS: on grid:3x3 with (0, 3) the leader cannot break every deadlock (README)', async () => {
     const gg = grid(3, 3);
     const k = (_i: number, d: number) => Math.min(d + 1, 3);
