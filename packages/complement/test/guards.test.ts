@@ -1,0 +1,96 @@
+/*
+ * The argument and configuration guards of complement(), and the inner object's `error` events.
+ * Written against the surviving mutants of `npm run test:mutation` (see README, "How we test"):
+ * each case pins one decision that the seeded compliance runs never reach.
+ */
+import { ConfigurationError, type CSFactory, CSObjectBase, type CSState } from '@critsec/core';
+import { describe, expect, it } from 'vitest';
+import { complement } from '../src/index.js';
+
+class Plain extends CSObjectBase {
+  constructor(id: number, state: CSState) {
+    super(id, state);
+  }
+  protected async doEntry(): Promise<void> {}
+  protected async doExit(): Promise<void> {}
+  protected doClose(): void {}
+  /** Emits an `error` event, as a protocol does for an unexpected message. */
+  fail(err: Error): void {
+    this.reportError(err);
+  }
+}
+
+class Units extends CSObjectBase<number> {
+  constructor(id: number, state: CSState) {
+    super(id, state, { takesRequest: true });
+  }
+  protected async doEntry(): Promise<void> {}
+  protected async doExit(): Promise<void> {}
+  protected doClose(): void {}
+}
+
+const noop = (): void => {};
+const refused = /expected a CS factory, a CS object or a global\/local problem spec, got /;
+
+function refusal(x: unknown): ConfigurationError {
+  try {
+    complement(x as never);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigurationError);
+    return err as ConfigurationError;
+  }
+  throw new Error('complement() accepted the argument');
+}
+
+describe('complement() refuses what is neither a factory, an object nor a spec', () => {
+  it('names null as null and other values by their type', () => {
+    expect(refusal(null).message).toMatch(/got null$/);
+    expect(refusal(undefined).message).toMatch(/got undefined$/);
+    expect(refusal(42).message).toMatch(/got number$/);
+    expect(refusal('mutex').message).toMatch(/got string$/);
+  });
+
+  it('an object missing entry, exit or on is no CS object (nor a spec without a string kind)', () => {
+    const whole = { entry: async () => {}, exit: async () => {}, on: () => noop };
+    for (const missing of ['entry', 'exit', 'on'] as const) {
+      const partial: Record<string, unknown> = { ...whole, id: 0, state: 'OutCS' };
+      delete partial[missing];
+      expect(refusal(partial).message, `without ${missing}`).toMatch(refused);
+    }
+    expect(refusal({}).message).toMatch(/got object$/);
+    expect(refusal({ kind: 1, n: 3, l: 0, k: 1 }).message).toMatch(refused);
+  });
+});
+
+describe('complement() configuration errors say what went wrong', () => {
+  it('a request-taking object without request: the message tells both ways out', () => {
+    const err = refusal(new Units(1, 'OutCS'));
+    expect(err.message).toContain("P1's object takes a request");
+    expect(err.message).toContain('complement a plain (Req = void) CS object');
+  });
+
+  it('an inner factory that makes the right state for the wrong process is refused', () => {
+    const wrongId: CSFactory = (ctx) => new Plain((ctx.id + 1) % ctx.n, ctx.initial[ctx.id]!);
+    const factory = complement(wrongId);
+    const ctx = { id: 0, n: 3, endpoint: undefined as never, initial: ['OutCS', 'OutCS', 'OutCS'] as const };
+    expect(() => factory(ctx)).toThrow(ConfigurationError);
+    expect(() => factory(ctx)).toThrow(
+      'complement: the inner factory made P1 InCS for process 0, but the flipped initial configuration says P0 InCS',
+    );
+  });
+});
+
+describe('the view forwards the inner object`s error events', () => {
+  it('an error reported by the inner object reaches the view`s listeners, until the view closes', async () => {
+    const inner = new Plain(0, 'OutCS');
+    const co = complement(inner);
+    const seen: Error[] = [];
+    co.on('error', (e) => seen.push(e));
+    const boom = new Error('unexpected message');
+    inner.fail(boom);
+    expect(seen).toEqual([boom]);
+    await co.close();
+    inner.fail(new Error('after close'));
+    expect(seen).toEqual([boom]);
+  });
+});

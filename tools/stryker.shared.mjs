@@ -1,0 +1,61 @@
+/**
+ * Shared StrykerJS settings for `npm run test:mutation` (mutation testing of the protocol cores).
+ * Each mutated package has a `stryker.config.mjs` calling {@link mutationConfig}; the root script
+ * runs them one after the other, always from the repository root:
+ *
+ *   npx stryker run packages/<name>/stryker.config.mjs
+ *
+ * Why from the root: Stryker copies the project into a sandbox (`.stryker-tmp/sandbox-*`) and mutates
+ * the copy, never the working tree others are editing. The package vitest configs import
+ * `../../tools/vitest.shared.js`, so the sandbox must mirror the repository layout; `ignorePatterns`
+ * keeps the copy down to the root configs, `tools/` and the one package under test. Sibling packages
+ * are read unmutated through `node_modules/@critsec/*` (symlinks to the real `packages/*`), with the
+ * `@critsec/source` condition of the package's own vitest config.
+ *
+ * Cost (2 shared cores): per-test coverage (`perTest`) runs only the tests that reach a mutant,
+ * concurrency 2 (one vitest worker each), and incremental mode — the result of the last run is kept
+ * in `reports/mutation/<name>.incremental.json` (gitignored, a local cache: the source moves under
+ * several engineers at once, so a committed file would churn and conflict; a rerun after a change only
+ * re-tests the mutants in changed code or covered by changed tests). `--force` re-tests everything.
+ */
+
+/**
+ * @param {string} name the package directory under `packages/`
+ * @param {{ mutate: string[], vitestConfig?: string, timeoutMS?: number }} options
+ *   `mutate`: files relative to the package; `vitestConfig`: the vitest config (relative to the
+ *   package) that selects the mutation test set, the package's own `vitest.config.ts` by default.
+ * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export function mutationConfig(name, { mutate, vitestConfig = 'vitest.config.ts', timeoutMS = 10_000 }) {
+  const dir = `packages/${name}`;
+  return {
+    packageManager: 'npm',
+    testRunner: 'vitest',
+    plugins: ['@stryker-mutator/vitest-runner'],
+    vitest: { configFile: `${dir}/${vitestConfig}`, dir, related: false },
+    coverageAnalysis: 'perTest',
+    mutate: mutate.map((file) => `${dir}/${file}`),
+    ignorePatterns: [
+      '/*',
+      '!/package.json',
+      '!/tsconfig.base.json',
+      '!/tools',
+      '/packages/*',
+      `!/packages/${name}`,
+      `/packages/${name}/node_modules`,
+      `/packages/${name}/dist`,
+    ],
+    tempDirName: '.stryker-tmp',
+    cleanTempDir: true,
+    concurrency: 2,
+    timeoutMS,
+    timeoutFactor: 2,
+    incremental: true,
+    incrementalFile: `reports/mutation/${name}.incremental.json`,
+    reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+    htmlReporter: { fileName: `reports/mutation/${name}.html` },
+    jsonReporter: { fileName: `reports/mutation/${name}.json` },
+    clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+    thresholds: { high: 90, low: 75, break: null },
+  };
+}
