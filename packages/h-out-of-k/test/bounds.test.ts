@@ -10,11 +10,11 @@
  */
 import { hOutOfKSpec } from '@critsec/core';
 import { cubeHKArbiter, type HKArbiter, uniformHKArbiter, uniformKArbiter } from '@critsec/coteries';
-import { createCluster, type InvocationRecord, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/testing';
 import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asHKArbiter, compareArbiters, hOutOfK, hOutOfKBounds } from '../src/index.js';
-import { randomH } from './helpers.js';
+import { pairs, randomH } from './helpers.js';
 
 const report: string[] = [];
 afterAll(() => console.info(report.join('\n')));
@@ -28,22 +28,6 @@ arbiters.push(
   ['cube n=27 k=2', cubeHKArbiter(27, 2)],
   ['cube n=20 k=2 (tuples mod n)', cubeHKArbiter(20, 2)],
 );
-
-/** Per exit+entry pair of each process: `[h, messages]` (the k-th entry with the k-th exit). */
-function pairs(records: readonly InvocationRecord[]): [number, number][] {
-  const byProcess = new Map<number, { entries: InvocationRecord[]; exits: InvocationRecord[] }>();
-  for (const r of records) {
-    if (r.extra || r.aborted || Number.isNaN(r.end)) continue;
-    const b = byProcess.get(r.process) ?? { entries: [], exits: [] };
-    byProcess.set(r.process, b);
-    (r.op === 'entry' ? b.entries : b.exits).push(r);
-  }
-  const out: [number, number][] = [];
-  for (const { entries, exits } of byProcess.values())
-    for (let t = 0; t < Math.min(entries.length, exits.length); t++)
-      out.push([entries[t]!.request as number, entries[t]!.messages + exits[t]!.messages]);
-  return out;
-}
 
 describe('no contention: exactly 3·|q| messages per request, entry waits 2, exit 0', () => {
   for (const [name, arbiter] of arbiters) {

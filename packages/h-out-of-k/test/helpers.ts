@@ -1,6 +1,6 @@
 import type { ProcessId } from '@critsec/core';
 import { fromHKQuorums, type HKArbiter } from '@critsec/coteries';
-import type { SimCluster } from '@critsec/testing';
+import type { InvocationRecord, SimCluster } from '@critsec/testing';
 import type { Rng, SimNetwork } from '@critsec/transport-sim';
 import type { HOutOfKSnapshot } from '../src/index.js';
 
@@ -68,4 +68,20 @@ export function minRequesters(arbiter: HKArbiter): number {
       if (s > 0) min = Math.min(min, s);
     }
   return min;
+}
+
+/** Per exit+entry pair of each process: `[h, messages]` (the k-th entry with the k-th exit). */
+export function pairs(records: readonly InvocationRecord[]): [number, number][] {
+  const byProcess = new Map<number, { entries: InvocationRecord[]; exits: InvocationRecord[] }>();
+  for (const r of records) {
+    if (r.extra || r.aborted || Number.isNaN(r.end)) continue;
+    const b = byProcess.get(r.process) ?? { entries: [], exits: [] };
+    byProcess.set(r.process, b);
+    (r.op === 'entry' ? b.entries : b.exits).push(r);
+  }
+  const out: [number, number][] = [];
+  for (const { entries, exits } of byProcess.values())
+    for (let t = 0; t < Math.min(entries.length, exits.length); t++)
+      out.push([entries[t]!.request as number, entries[t]!.messages + exits[t]!.messages]);
+  return out;
 }
