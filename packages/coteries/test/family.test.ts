@@ -134,6 +134,55 @@ describe("the review's figures: assigned quorums beside the literature family", 
   });
 });
 
+describe('README: the literature-families table', () => {
+  it('majority(15), majority(16), tree(15): every figure of the table, both rows', () => {
+    const rows: [ReturnType<typeof majority>, [number, number, number, number, number, number, number][]][] =
+      [
+        // [quorums, min |Q|, max |Q|, load, fault tolerance, availability, digits of availability]
+        [
+          majority(15),
+          [
+            [15, 8, 8, 0.5333, 2, 0.8516, 4],
+            [6435, 8, 8, 0.5333, 8, 0.99997, 5],
+          ],
+        ],
+        [
+          majority(16),
+          [
+            [16, 8, 9, 0.5294, 2, 0.8478, 4],
+            [11440, 8, 9, 0.5294, 8, 0.99997, 5],
+          ],
+        ],
+        [
+          tree(15),
+          [
+            [8, 4, 4, 1, 1, 0.889, 4],
+            [255, 4, 8, 0.4, 4, 0.9987, 4],
+          ],
+        ],
+      ];
+    for (const [c, [a, l]] of rows) {
+      const m = coterieMetrics(c, 0.1);
+      for (const [fig, [count, min, max, load, ft, av, digits]] of [
+        [m.assigned, a],
+        [m.literature!, l],
+      ] as const) {
+        expect(fig.quorumCount).toBe(count);
+        expect(fig.quorumSize).toEqual({ min, max });
+        expect(fig.load).toBeCloseTo(load, 4);
+        expect(fig.faultTolerance).toBe(ft);
+        expect(fig.availability).toBeCloseTo(av, digits);
+      }
+      expect(m.assigned.exact).toBe(true);
+    }
+  });
+
+  it('majority(101): fault tolerance 51 over every majority, 2 over the assigned windows', () => {
+    expect(familyMetrics(majority(101), 0.1).faultTolerance).toBe(51);
+    expect(faultTolerance(majority(101)).faultTolerance).toBe(2);
+  });
+});
+
 describe('familyQuorums / familyMetrics: closed forms against enumeration', () => {
   it('majority, n = 1..11: a coterie holding every assigned quorum; figures match brute force', () => {
     for (let n = 1; n <= 11; n++) {
@@ -173,6 +222,15 @@ describe('familyQuorums / familyMetrics: closed forms against enumeration', () =
       expect(majority(n).quorums.some((q) => !plainKeys.has(key(q)))).toBe(true);
       // its load beats the plain family's (n/2+1)/n
       expect(familyMetrics(majority(n), 0.1).load).toBeLessThan((n / 2 + 1) / n);
+    }
+    // a tie-breaker adds nothing to availability: majority(2h) is as available as majority(2h − 1)
+    for (const h of [2, 3, 8, 50]) {
+      for (const p of [0.01, 0.1, 0.3, 0.6]) {
+        expect(familyMetrics(majority(2 * h), p).availability).toBeCloseTo(
+          familyMetrics(majority(2 * h - 1), p).availability,
+          12,
+        );
+      }
     }
     expect(familyMetrics(majority(2), 0.25)).toMatchObject({
       quorumCount: 1,
@@ -235,6 +293,18 @@ describe('errors and the family descriptor', () => {
     expect(coterieFromJSON(majority(5).toJSON()).family).toBeUndefined();
     expect(coterieMetrics(grid(9), 0.1).literature).toBeUndefined();
     expect(() => familyMetrics(grid(9), 0.1)).toThrow(/grid 3×3 has no literature family/);
+  });
+
+  it('coterieMetrics passes its options on; assigned.exact is false when any figure is not exact', () => {
+    const mc = coterieMetrics(majority(15), 0.1, { exactMaxN: 0, samples: 4000, seed: 3 });
+    expect(mc.assigned.exact).toBe(false);
+    expect(Math.abs(mc.assigned.availability - 0.8516)).toBeLessThan(0.03);
+    expect(mc.assigned.faultTolerance).toBe(2);
+    const quick = coterieMetrics(grid(16), 0.1, { budget: 1 }); // availability exact, the search cut short
+    expect(quick.assigned.exact).toBe(false);
+    expect(quick.assigned.faultTolerance).toBeGreaterThanOrEqual(4);
+    expect(coterieMetrics(grid(16), 0.1).assigned).toMatchObject({ exact: true, faultTolerance: 4 });
+    expect(coterieMetrics(grid(9), 0.1, { maxLpSize: 1 }).assigned.exact).toBe(true); // settled by bounds
   });
 
   it('rejects malformed families, bad probabilities and families too large to enumerate', () => {
