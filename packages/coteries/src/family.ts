@@ -87,7 +87,7 @@ function resolve(source: QuorumFamily | Coterie, fn: string): { family: QuorumFa
  *   2^h − 1), or `crashProbability` is not in [0, 1].
  * @example
  * ```ts
- * familyMetrics(majority(15), 0.1); // { faultTolerance: 8, load: 0.5333…, availability: 0.99997…, … }
+ * familyMetrics(majority(15), 0.1); // { faultTolerance: 8, load: 0.5333…, availability: 0.999966…, … }
  * familyMetrics(tree(15), 0.1);     // { faultTolerance: 4, load: 0.4, availability: 0.99872…, … }
  * ```
  */
