@@ -5,7 +5,9 @@
 import { ConfigurationError } from '@critsec/core';
 import type { Coterie } from './coterie.js';
 import { type FamilyMetrics, familyMetrics, type QuorumFigures } from './family.js';
-import { availability, faultTolerance, optimalLoad, quorumSizes } from './metrics.js';
+import { availability } from './availability.js';
+import { faultTolerance } from './fault-tolerance.js';
+import { optimalLoad, quorumSizes } from './metrics.js';
 
 /** Figures over the assigned quorums, from the brute-force metrics of `metrics.ts`. */
 export interface AssignedFigures extends QuorumFigures {

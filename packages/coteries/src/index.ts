@@ -94,15 +94,10 @@ export {
   surficialSize,
 } from './group.js';
 export { majority } from './majority.js';
+export { type AvailabilityResult, availability } from './availability.js';
+export { type DominationWitness, dominates, dominationWitness, isNonDominated } from './dominance.js';
+export { type FaultToleranceResult, faultTolerance } from './fault-tolerance.js';
 export {
-  type AvailabilityResult,
-  availability,
-  type DominationWitness,
-  dominates,
-  dominationWitness,
-  type FaultToleranceResult,
-  faultTolerance,
-  isNonDominated,
   type LoadResult,
   optimalLoad,
   type ProcessLoad,

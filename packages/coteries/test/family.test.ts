@@ -136,31 +136,31 @@ describe("the review's figures: assigned quorums beside the literature family", 
 
 describe('README: the literature-families table', () => {
   it('majority(15), majority(16), tree(15): every figure of the table, both rows', () => {
-    const rows: [ReturnType<typeof majority>, [number, number, number, number, number, number, number][]][] =
+    type Row = [number, number, number, number, number, number, number];
+    const rows: [ReturnType<typeof majority>, [Row, Row]][] = [
+      // [quorums, min |Q|, max |Q|, load, fault tolerance, availability, digits of availability]
       [
-        // [quorums, min |Q|, max |Q|, load, fault tolerance, availability, digits of availability]
+        majority(15),
         [
-          majority(15),
-          [
-            [15, 8, 8, 0.5333, 2, 0.8516, 4],
-            [6435, 8, 8, 0.5333, 8, 0.99997, 5],
-          ],
+          [15, 8, 8, 0.5333, 2, 0.8516, 4],
+          [6435, 8, 8, 0.5333, 8, 0.99997, 5],
         ],
+      ],
+      [
+        majority(16),
         [
-          majority(16),
-          [
-            [16, 8, 9, 0.5294, 2, 0.8478, 4],
-            [11440, 8, 9, 0.5294, 8, 0.99997, 5],
-          ],
+          [16, 8, 9, 0.5294, 2, 0.8478, 4],
+          [11440, 8, 9, 0.5294, 8, 0.99997, 5],
         ],
+      ],
+      [
+        tree(15),
         [
-          tree(15),
-          [
-            [8, 4, 4, 1, 1, 0.889, 4],
-            [255, 4, 8, 0.4, 4, 0.9987, 4],
-          ],
+          [8, 4, 4, 1, 1, 0.889, 4],
+          [255, 4, 8, 0.4, 4, 0.9987, 4],
         ],
-      ];
+      ],
+    ];
     for (const [c, [a, l]] of rows) {
       const m = coterieMetrics(c, 0.1);
       for (const [fig, [count, min, max, load, ft, av, digits]] of [
