@@ -51,7 +51,7 @@ export interface FamilyMetrics extends QuorumFigures {
 
 function resolve(source: QuorumFamily | Coterie, fn: string): { family: QuorumFamily; h: number } {
   let family: QuorumFamily | undefined;
-  if (typeof (source as Coterie).quorumOf === 'function') {
+  if (typeof source === 'object' && source !== null && typeof (source as Coterie).quorumOf === 'function') {
     family = (source as Coterie).family;
     if (family === undefined) {
       throw new ConfigurationError(

@@ -309,6 +309,7 @@ describe('errors and the family descriptor', () => {
 
   it('rejects malformed families, bad probabilities and families too large to enumerate', () => {
     expect(() => familyMetrics({ kind: 'tree', n: 10 }, 0.1)).toThrow(ConfigurationError);
+    expect(() => familyMetrics(null as never, 0.1)).toThrow(/expected \{ kind: 'majority'.*got null/);
     expect(() => familyMetrics({ kind: 'majority', n: 0 }, 0.1)).toThrow(/expected \{ kind: 'majority'/);
     expect(() => familyMetrics(majority(5), 1.5)).toThrow(
       /crash probability must be a number in \[0, 1\], got 1\.5/,
