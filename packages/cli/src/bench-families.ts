@@ -60,7 +60,8 @@ async function runResolved(
 ): Promise<WorkloadResult> {
   const cluster = createCluster({
     factory: c.factory,
-    spec: c.spec,
+    // the sequential workload moves within the algorithm's own narrower bounds, if it has them
+    spec: kind === 'sequential' ? (c.sequentialSpec ?? c.spec) : c.spec,
     initial: c.initial,
     seed,
     attribution: true,

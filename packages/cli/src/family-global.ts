@@ -142,6 +142,7 @@ export function resolveGlobal(algorithm: GlobalAlgorithmName, input: ClusterInpu
       ...(mx === null || mx === 'maekawa' ? {} : { mx }),
     },
     spec,
+    sequentialSpec: null,
     factory: factory as CSFactory<unknown>,
     request: null,
     requestDescription: null,

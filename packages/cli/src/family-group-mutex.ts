@@ -81,6 +81,7 @@ export function resolveGroupMutex(input: ClusterInput): ResolvedCluster {
     structure: `${system.description}, m = ${m}, quorums ${sizes}, degree ${b.degree}, Maekawa_${variant}`,
     options: { m, variant, system: systemName },
     spec: groupSpec(m, n),
+    sequentialSpec: null,
     factory: groupMutex(options) as ResolvedCluster['factory'],
     request: (rng) => rng.int(m),
     requestDescription: `group uniform in 0..${m - 1} per entry`,

@@ -85,6 +85,7 @@ export function resolveHOutOfK(input: ClusterInput): ResolvedCluster {
     structure: `${arbiter.description}, |q_{h,k}| ${min === max ? max : `${min}–${max}`}${h === null ? ' over h = 1..k' : ` for h = ${h}`}`,
     options: { k, arbiter: arbiterName, h: h ?? 'random' },
     spec: hOutOfKSpec(k, n),
+    sequentialSpec: null,
     factory: hOutOfK({ k, arbiter }) as ResolvedCluster['factory'],
     request,
     requestDescription: h === null ? `h uniform in 1..${k} per entry` : `h = ${h} per entry`,

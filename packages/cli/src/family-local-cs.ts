@@ -148,6 +148,7 @@ export function resolveLocalCs(input: ClusterInput): ResolvedCluster {
       ...(leader === null ? {} : { leader }),
     },
     spec,
+    sequentialSpec: algorithm === 'lkcs' ? safe : null,
     factory,
     request: null,
     requestDescription: null,

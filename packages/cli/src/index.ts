@@ -32,6 +32,7 @@ export {
   parseInit,
   parseInteger,
   parseNonNegative,
+  type RequestDraw,
   type ResolvedCluster,
   resolveCluster,
 } from './algorithms.js';
@@ -51,6 +52,14 @@ export {
   resolveBench,
   runBench,
 } from './bench.js';
+export {
+  BENCH_FAMILIES,
+  type BenchFamily,
+  type FamilyBench,
+  type FamilyBenchInput,
+  formatFamilyBench,
+  runFamilyBench,
+} from './bench-families.js';
 export { type AlgorithmName, type BoundInput, type MxName, type PaperBounds, paperBounds } from './bounds.js';
 export { type CertificatesInput, writeCertificates } from './certs-command.js';
 export { type CliIO, EXIT, exitCodeFor, main } from './cli.js';

@@ -149,7 +149,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
   const member = memberWorkload({
     seed: cluster.seed,
     workload: cluster.workload,
-    spec: cluster.spec,
+    spec: cluster.workload === 'sequential' ? (cluster.sequentialSpec ?? cluster.spec) : cluster.spec,
     ...(cluster.request === null ? {} : { request: cluster.request }),
   });
   const onProgress = options.onProgress;

@@ -81,6 +81,12 @@ export interface ResolvedCluster {
   readonly options: Readonly<Partial<Record<keyof ClusterInput, string | number>>>;
   /** The safety property checked. */
   readonly spec: ProblemSpec;
+  /**
+   * The narrower problem the sequential (uncontended) workload picks its moves from, when the
+   * algorithm keeps tighter bounds in normal operation (LKCS: its L_i, K_i), else `null`: a move
+   * only `spec` allows would wait for a deadlock breaker that never runs without contention.
+   */
+  readonly sequentialSpec: ProblemSpec | null;
   readonly factory: CSFactory<unknown>;
   /** Draws each entry's request (h-out-of-k, group-mutex), `null` for objects that take none. */
   readonly request: RequestDraw | null;

@@ -103,7 +103,8 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
   const t0 = performance.now();
   const cluster = createCluster({
     factory: c.factory,
-    spec: c.spec,
+    // the sequential workload moves within the algorithm's own narrower bounds, if it has them
+    spec: s.workload === 'sequential' ? (c.sequentialSpec ?? c.spec) : c.spec,
     initial: c.initial,
     seed: s.seed,
     delay: s.delay,

@@ -12,8 +12,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   EXIT,
   exitCodeFor,
+  formatFamilyBench,
   resolveCluster,
   resolveSimulation,
+  runFamilyBench,
   runSimulation,
   type SimulateInput,
 } from '../src/index.js';
@@ -197,6 +199,23 @@ describe('local-cs', () => {
     expect(r.replay).toContain(`--bounds ${bounds}`);
   });
 
+  it('lkcs, sequential: 6(|N_i|+1) per pair, moving within its tightened bounds (L_i, K_i)', async () => {
+    const r = await runSimulation(
+      resolveSimulation({
+        algorithm: 'local-cs',
+        localAlgorithm: 'lkcs',
+        graph: 'complete:6',
+        l: 1,
+        k: 5,
+        workload: 'sequential',
+        rounds: 3,
+      }),
+    );
+    expect(r.failure).toBeNull();
+    expect(r.messages.perPair).toEqual({ mean: 36, p99: 36, max: 36 });
+    expect(r.parameters).toMatchObject({ localAlgorithm: 'lkcs', leader: 0 });
+  });
+
   it('validates the graph, n, the bounds and the leader', () => {
     expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'hexagon:3' }))).toContain('graph');
     expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', n: 7 }))).toContain(
@@ -223,5 +242,47 @@ describe('local-cs', () => {
     expect(
       message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', l: 1, init: 'none' })),
     ).toContain('not a safe initial configuration');
+  });
+});
+
+describe('critsec bench for the other families', () => {
+  it('h-out-of-k: (h,k)-arbiter quorums never larger than the k-arbiter of the same construction', async () => {
+    const b = await runFamilyBench('h-out-of-k', { sizes: [27, 64] });
+    expect(b.ok).toBe(true);
+    expect(b.rows).toHaveLength(2 * 4 * 3);
+    const largest = (n: number, arbiter: string, h: number) =>
+      Number(
+        String(b.rows.find((r) => r[0] === n && r[1] === arbiter && r[2] === h)![3])
+          .split('–')
+          .at(-1),
+      );
+    for (const n of [27, 64]) {
+      for (let h = 1; h <= 3; h++) {
+        expect(largest(n, 'uniform', h)).toBeLessThanOrEqual(largest(n, 'uniform-k', h));
+        expect(largest(n, 'cube', h)).toBeLessThanOrEqual(largest(n, 'cube-k', h));
+      }
+    }
+    expect(formatFamilyBench(b)).toContain('| 64 | cube | 3 |');
+  });
+
+  it('group-mutex: the surficial system has smaller quorums than T_m(grid), every bound met', async () => {
+    const b = await runFamilyBench('group-mutex', { sizes: [16, 27] });
+    expect(b.ok).toBe(true);
+    expect(b.rows.map((r) => r[2])).toEqual([
+      'surficial',
+      'T_m(grid)',
+      'T_m(projective-plane)',
+      'surficial',
+      'T_m(grid)',
+      'T_m(projective-plane)',
+    ]);
+    for (const i of [0, 3]) expect(Number(b.rows[i]![3])).toBeLessThan(Number(b.rows[i + 1]![3]));
+  });
+
+  it('local-cs: every pair within Lemma 3 / 6 sequentially, LMUTIN and LMUTEX within the worst case', async () => {
+    const b = await runFamilyBench('local-cs');
+    expect(b.failures).toEqual([]);
+    // sequential max equals the best-case bound on every row (exact counts)
+    for (const r of b.rows) expect(Number(String(r[4]).split(', ')[1])).toBe(r[5]);
   });
 });
