@@ -33,7 +33,7 @@ function isParams(x: unknown): x is ClusterAlgorithmParams {
 export function createFactory(
   params: unknown,
   cluster: { readonly n: number; readonly initial: readonly CSState[] },
-): CSFactory {
+): CSFactory<unknown> {
   if (!isParams(params)) {
     throw new ConfigurationError(
       `cluster-algorithm: params must be { algorithm, l?, k?, coterie?, mx? }, got ${JSON.stringify(params)}`,
