@@ -17,17 +17,25 @@
  * in `reports/mutation/<name>.incremental.json` (gitignored, a local cache: the source moves under
  * several engineers at once, so a committed file would churn and conflict; a rerun after a change only
  * re-tests the mutants in changed code or covered by changed tests). `--force` re-tests everything.
+ *
+ * Seeds: a package may lower the seeded suites' seeds per delay model for its mutation runs
+ * (`seeds`, exported as `CRITSEC_SEEDS` to the test processes unless already set). A mutant that
+ * breaks safety or liveness shows within a few seeds; the thousands belong to `npm test` and the
+ * long suite. Surviving mutants are re-checked with the full fast suite before being called
+ * equivalent (README of each package).
  */
 
 /**
  * @param {string} name the package directory under `packages/`
- * @param {{ mutate: string[], vitestConfig?: string, timeoutMS?: number }} options
+ * @param {{ mutate: string[], vitestConfig?: string, seeds?: number, timeoutMS?: number }} options
  *   `mutate`: files relative to the package; `vitestConfig`: the vitest config (relative to the
- *   package) that selects the mutation test set, the package's own `vitest.config.ts` by default.
+ *   package) that selects the mutation test set, the package's own `vitest.config.ts` by default;
+ *   `seeds`: `CRITSEC_SEEDS` for the run (the suites' own counts by default).
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function mutationConfig(name, { mutate, vitestConfig = 'vitest.config.ts', timeoutMS = 10_000 }) {
+export function mutationConfig(name, { mutate, vitestConfig = 'vitest.config.ts', seeds, timeoutMS = 10_000 }) {
   const dir = `packages/${name}`;
+  if (seeds !== undefined) process.env.CRITSEC_SEEDS ??= String(seeds);
   return {
     packageManager: 'npm',
     testRunner: 'vitest',
@@ -49,7 +57,7 @@ export function mutationConfig(name, { mutate, vitestConfig = 'vitest.config.ts'
     cleanTempDir: true,
     concurrency: 2,
     timeoutMS,
-    timeoutFactor: 2,
+    timeoutFactor: 1.5,
     incremental: true,
     incrementalFile: `reports/mutation/${name}.incremental.json`,
     reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
