@@ -279,6 +279,9 @@ describe('the mx object', () => {
     protected async doEntry(): Promise<void> {}
     protected async doExit(): Promise<void> {}
     protected doClose(): void {}
+    fail(err: Error): void {
+      this.reportError(err);
+    }
   }
   const ctx = (n = 3) => ({
     id: 0,
@@ -317,6 +320,41 @@ describe('the mx object', () => {
           'for P0 it made P0 OutCS taking a request',
       ),
     );
+  });
+
+  it('must start OutCS: the message names the state it made', () => {
+    const inCS = mutin({ l: 0, coterie: majority(3), mx: (c) => new Plain(c.id, 'InCS') });
+    expect(() => inCS(ctx())).toThrow(
+      new ConfigurationError(
+        'mutin: mx must be a plain mutual exclusion factory (no request) that starts every process OutCS; ' +
+          'for P0 it made P0 InCS',
+      ),
+    );
+  });
+
+  it("mx's error events are MUTIN's", () => {
+    let made: Plain | undefined;
+    const p = mutin({
+      l: 0,
+      coterie: majority(3),
+      mx: (c) => {
+        made = new Plain(c.id);
+        return made;
+      },
+    })(ctx());
+    const seen: Error[] = [];
+    p.on('error', (e) => seen.push(e));
+    const boom = new Error('mx broke');
+    made!.fail(boom);
+    expect(seen).toEqual([boom]);
+  });
+
+  it('inspect() lists the sets sorted', () => {
+    const p0 = mutin({ l: 0, coterie: majority(3) })(ctx()) as MutinCS;
+    p0.procsInCS.clear();
+    for (const j of [2, 0, 1]) p0.procsInCS.add(j);
+    p0.currentInCS = new Set([2, 1]);
+    expect(p0.inspect!()).toMatchObject({ procsInCS: [0, 1, 2], currentInCS: [1, 2] });
   });
 
   it('without inspect(), MUTIN has none either (the explorer could not tell states apart)', () => {
