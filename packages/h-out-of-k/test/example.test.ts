@@ -7,12 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** No colours in what the example prints, whatever the runner sets (nx sets FORCE_COLOR). */
+const plainOutput = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
 
 const run = (file: string) =>
   execFileSync(process.execPath, ['--conditions=@critsec/source', '--import', 'tsx', file], {
     cwd: root,
     encoding: 'utf8',
     timeout: 30_000,
+    env: plainOutput,
   });
 
 describe('examples/quickstart.ts (the README example)', () => {
@@ -30,6 +33,7 @@ describe('examples/readers-writers.ts', () => {
         cwd: root,
         encoding: 'utf8',
         timeout: 30_000,
+        env: plainOutput,
       },
     );
     expect(out).toBe(
