@@ -5,8 +5,7 @@
  * the monitor's configuration, the workload's progress and every queued message.
  *
  * - n = 3 (majority and grid coteries, and Ricart–Agrawala): the whole space, 0 failures.
- * - n = 4 (the 2×2 grid): within a capped budget (the first `N4_SCHEDULES` complete schedules of
- *   the depth-first search, set by MUTEX_EXPLORE_N4_SCHEDULES; the nightly script raises it).
+ * - n = 4 (the 2×2 grid): within a capped budget, in the long suite (`explore.long.test.ts`).
  */
 import { mutexSpec } from '@critsec/core';
 import { grid, majority } from '@critsec/coteries';
@@ -14,7 +13,6 @@ import { type ExploreResult, exploreSchedules } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa, ricartAgrawala } from '../src/index.js';
 
-const N4_SCHEDULES = Number(process.env.MUTEX_EXPLORE_N4_SCHEDULES ?? 8);
 const report: string[] = [];
 afterAll(() => console.info(report.join('\n')));
 
@@ -57,16 +55,5 @@ describe('exhaustive exploration', () => {
     expect(r.failures).toEqual([]);
     expect(r.exhaustive).toBe(true);
     report.push(line('Ricart–Agrawala n=3', r));
-  });
-
-  it(`n = 4, Maekawa on the 2×2 grid, capped at ${N4_SCHEDULES} complete schedules: no failure`, async () => {
-    const r = await exploreSchedules({
-      cluster: { factory: maekawa({ coterie: grid(4) }), spec: mutexSpec(4) },
-      rounds: 1,
-      maxSchedules: N4_SCHEDULES,
-    });
-    expect(r.failures).toEqual([]);
-    expect(r.schedules).toBe(N4_SCHEDULES);
-    report.push(line(`Maekawa grid(4), capped`, r));
   });
 });
