@@ -14,7 +14,7 @@ import { ALGORITHM_NAMES, MX_NAMES } from './algorithms.js';
 import { GLOBAL_ALGORITHMS } from './catalog.js';
 import { benchJSON, formatBenchMarkdown, resolveBench, runBench } from './bench.js';
 import { BENCH_FAMILIES, type FamilyBench, formatFamilyBench, runFamilyBench } from './bench-families.js';
-import { parseChoice, parseInteger } from './options.js';
+import { clusterInput, parseChoice, parseInteger } from './options.js';
 import { resolveClusterRun, runCluster } from './cluster.js';
 import { COTERIE_NAMES } from './coterie-choice.js';
 import { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
@@ -67,24 +67,6 @@ function oneLine(text: string): string {
 
 const ALGORITHMS = ALGORITHM_NAMES.join(', ');
 
-/**
- * The cluster description of a command's options: `--algorithm` is local-cs's (the positional
- * argument names the algorithm), `--bounds` a file; `--n` defaults per command except for
- * local-cs, whose graph says n.
- */
-function clusterInput(
-  algorithm: string,
-  o: Record<string, string | boolean | undefined>,
-  defaultN: string,
-): Record<string, string> & { algorithm: string } {
-  const { algorithm: localAlgorithm, bounds, ...rest } = o as Record<string, string | undefined>;
-  const input: Record<string, string> = {};
-  for (const [key, value] of Object.entries(rest)) if (typeof value === 'string') input[key] = value;
-  if (localAlgorithm !== undefined) input.localAlgorithm = localAlgorithm;
-  if (bounds !== undefined) input.boundsFile = bounds;
-  if (input.n === undefined && algorithm !== 'local-cs') input.n = defaultN;
-  return { ...input, algorithm };
-}
 const COTERIES = COTERIE_NAMES.join(', ');
 
 function clusterOptions(cmd: Command, defaults: { n: string; rounds: string }): Command {

@@ -1,6 +1,6 @@
 /*
  * Parsing of the CLI's option values, shared by every algorithm family: integers, non-negative
- * numbers, choices among fixed words, and `--init`. Every bad value is a `ConfigurationError`
+ * numbers, choices among fixed words, `--init`, and a command's options as a `ClusterInput`. Every bad value is a `ConfigurationError`
  * whose one-line message says what was wrong and what is accepted; the CLI turns it into exit
  * code 2.
  */
@@ -90,4 +90,23 @@ export function parseInit(text: string, n: number, defaultInCS: number): CSState
   throw new ConfigurationError(
     `--init '${text}' is not understood; accepted: default, none, all, first:M, or the ids InCS as a list like 0,3,7`,
   );
+}
+
+/**
+ * The cluster description of a command's options: `--algorithm` is local-cs's (the positional
+ * argument names the algorithm), `--bounds` a file; `--n` defaults per command except for
+ * local-cs, whose graph says n.
+ */
+export function clusterInput(
+  algorithm: string,
+  o: Record<string, string | boolean | undefined>,
+  defaultN: string,
+): Record<string, string> & { algorithm: string } {
+  const { algorithm: localAlgorithm, bounds, ...rest } = o as Record<string, string | undefined>;
+  const input: Record<string, string> = {};
+  for (const [key, value] of Object.entries(rest)) if (typeof value === 'string') input[key] = value;
+  if (localAlgorithm !== undefined) input.localAlgorithm = localAlgorithm;
+  if (bounds !== undefined) input.boundsFile = bounds;
+  if (input.n === undefined && algorithm !== 'local-cs') input.n = defaultN;
+  return { ...input, algorithm };
 }
