@@ -1,6 +1,13 @@
+import type { Endpoint } from '@critsec/core';
 import { exponentialDelay, SimNetwork } from '@critsec/transport-sim';
-import { describe, it } from 'vitest';
-import { transportCompliance } from '../src/transport.js';
+import { describe, expect, it } from 'vitest';
+import {
+  addressingTests,
+  streamTests,
+  type TransportTestFn,
+  transportCompliance,
+  transportContext,
+} from '../src/transport.js';
 
 const simSetup =
   (options: { faults?: { drop: number; duplicate: number } } = {}) =>
@@ -21,5 +28,96 @@ describe('the simulated network passes the transport compliance suite', () => {
     it,
     name: 'sim with faults below the session layer',
     setup: simSetup({ faults: { drop: 0.2, duplicate: 0.2 } }),
+  });
+});
+
+/** An endpoint (and its channels) that passes every `k`-th send to `to` on, or none (`k = 0`). */
+function lossy(ep: Endpoint, every: number, counter = { sent: 0 }): Endpoint {
+  return {
+    get self() {
+      return ep.self;
+    },
+    get peers() {
+      return ep.peers;
+    },
+    get path() {
+      return ep.path;
+    },
+    send(to, msg) {
+      counter.sent++;
+      if (every === 0 || counter.sent % every !== 0) ep.send(to, msg);
+    },
+    onMessage: (fn) => ep.onMessage(fn),
+    channel: (name) => lossy(ep.channel(name), every, counter),
+  };
+}
+
+describe('the transport suite has teeth, and is its concerns composed behind one setup object', () => {
+  /** Registers a suite on a fake `it`: titles in order, and the test bodies to run. */
+  const collect = (register: (it: TransportTestFn) => void) => {
+    const tests: [string, () => Promise<void>][] = [];
+    register((name, fn) => tests.push([name, fn]));
+    return tests;
+  };
+
+  it('registers the same three titles, in order, as the concerns composed by hand', () => {
+    const setup = { name: 'x', setup: simSetup() };
+    const whole = collect((it) => transportCompliance({ ...setup, it }));
+    expect(whole.map(([name]) => name)).toEqual([
+      'x: every (from, to, channel) stream arrives complete, in order, exactly once — self included',
+      'x: peers and path are reported; an unknown peer is refused with TransportError',
+      'x: a message for a channel nobody listens on does not disturb the others',
+    ]);
+    const byHand = collect((it) => {
+      const ctx = transportContext({ ...setup, it });
+      streamTests(ctx);
+      addressingTests(ctx);
+    });
+    expect(byHand.map(([name]) => name)).toEqual(whole.map(([name]) => name));
+  });
+
+  it('a transport that loses one message in 97 fails the stream test, and is torn down', async () => {
+    let teardowns = 0;
+    const tests = collect((it) =>
+      transportCompliance({
+        it,
+        name: 'lossy',
+        setup: async (n) => {
+          const t = await simSetup()(n);
+          return {
+            ...t,
+            endpoints: t.endpoints.map((ep) => lossy(ep, 97)),
+            teardown: async () => {
+              teardowns++;
+              await t.teardown();
+            },
+          };
+        },
+      }),
+    );
+    const err = await tests[0]![1]().catch((e: unknown) => e);
+    expect(String(err)).toMatch(/out of order or duplicated: \d+>\d+\/\S+: got seq \d+, expected \d+/);
+    expect(teardowns).toBe(1);
+    for (const [, fn] of tests.slice(1)) await fn();
+    expect(teardowns).toBe(3);
+  });
+
+  it('an endpoint that swallows sends to unknown peers fails the addressing test', async () => {
+    const tests = collect((it) =>
+      transportCompliance({
+        it,
+        name: 'quiet',
+        setup: async (n) => {
+          const t = await simSetup()(n);
+          const quiet = (ep: Endpoint): Endpoint => {
+            const inner = lossy(ep, 0);
+            return { ...inner, send: (to, msg) => (to < n ? ep.send(to, msg) : undefined) };
+          };
+          return { ...t, endpoints: t.endpoints.map(quiet) };
+        },
+      }),
+    );
+    const err = await tests[1]![1]().catch((e: unknown) => e);
+    expect(String(err)).toMatch(/send to an unknown peer gave undefined/);
   });
 });

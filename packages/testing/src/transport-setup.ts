@@ -1,0 +1,77 @@
+/**
+ * The one setup object of the transport compliance suite (`@critsec/testing/transport`): what
+ * the transport's package passes ({@link TransportComplianceSetup}), its defaults resolved into a
+ * {@link TransportComplianceContext} that each concern's registrar receives, and
+ * {@link withTransport}, which every test runs in.
+ */
+import type { Endpoint } from '@critsec/core';
+
+/** The test-registration function of the runner (vitest's or jest's `it`). */
+export type TransportTestFn = (name: string, fn: () => Promise<void>, timeout?: number) => void;
+
+/** A connected group of endpoints under test. */
+export interface TransportUnderTest {
+  /** Root endpoint of each process, by id (`endpoints[i].self === i`). */
+  readonly endpoints: readonly Endpoint[];
+  /** Lets the network make progress until `done()` holds (or rejects after its own timeout). */
+  drive(done: () => boolean): Promise<void>;
+  /** Releases everything (sockets, timers). */
+  teardown(): Promise<void>;
+}
+
+/** What {@link transportCompliance} needs. */
+export interface TransportComplianceSetup {
+  readonly name: string;
+  readonly it: TransportTestFn;
+  /** Creates `n` connected endpoints. */
+  setup(n: number): Promise<TransportUnderTest>;
+  /** Processes per test (default 4). */
+  readonly n?: number;
+  /** Messages per (from, to, channel) stream (default 50). */
+  readonly messages?: number;
+  /** Timeout per test in ms (default 60,000). */
+  readonly timeout?: number;
+}
+
+/** A {@link TransportComplianceSetup} with its defaults resolved, handed to every registrar. */
+export interface TransportComplianceContext {
+  /** The setup as the transport's package wrote it. */
+  readonly setup: TransportComplianceSetup;
+  /** The runner's `it`. */
+  readonly it: TransportTestFn;
+  /** Processes per test (default 4). */
+  readonly n: number;
+  /** Messages per (from, to, channel) stream (default 50). */
+  readonly messages: number;
+  /** Timeout per test in ms (default 60,000). */
+  readonly timeout: number;
+}
+
+/** Resolves a setup's defaults (see {@link TransportComplianceContext}). */
+export function transportContext(setup: TransportComplianceSetup): TransportComplianceContext {
+  return {
+    setup,
+    it: setup.it,
+    n: setup.n ?? 4,
+    messages: setup.messages ?? 50,
+    timeout: setup.timeout ?? 60_000,
+  };
+}
+
+/** Creates the `n` endpoints, runs `body` on them and tears them down, whatever happens. */
+export async function withTransport(
+  ctx: TransportComplianceContext,
+  body: (t: TransportUnderTest) => Promise<void> | void,
+): Promise<void> {
+  const t = await ctx.setup.setup(ctx.n);
+  try {
+    await body(t);
+  } finally {
+    await t.teardown();
+  }
+}
+
+/** Throws `Error(message)` unless `cond` holds. */
+export function check(cond: boolean, message: string): asserts cond {
+  if (!cond) throw new Error(message);
+}
