@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   assertSafeConfiguration,
   ConfigurationError,
@@ -8,6 +7,7 @@ import {
   type ProblemSpec,
 } from '@critsec/core';
 import { type DelayModel, SimNetwork, type SimNetworkOptions } from '@critsec/transport-sim';
+import { MessageAttribution } from './attribution.js';
 import { SafetyMonitor, type Violation } from './monitor.js';
 
 /** Options of {@link createCluster}. */
@@ -38,8 +38,9 @@ export interface ClusterOptions<Req = void> {
   readonly serialize?: boolean;
   /**
    * Attribute every message to the invocation that caused it (through promise continuations and
-   * message chains, with `AsyncLocalStorage`). Needed for per-pair message distributions under
-   * the concurrent workload; costs some speed. Default false.
+   * message chains: a {@link MessageAttribution} with the `'context'` carrier wraps every
+   * endpoint). Needed for per-pair message distributions under the concurrent workload; costs
+   * some speed. Default false.
    */
   readonly attribution?: boolean;
 }
@@ -74,8 +75,11 @@ export class SimCluster<Req = void> {
   readonly errors: { process: number; error: Error }[] = [];
   /** The first safety violation, once one happened (the network is stopped then). */
   firstViolation: Violation | null = null;
-  /** Causal attribution store (when `attribution: true`). */
-  readonly attribution: AsyncLocalStorage<number> | undefined;
+  /**
+   * The message attribution (when `attribution: true`): keys are the workload's record indices,
+   * carried by the network's causal context; every object's endpoint is wrapped by it.
+   */
+  readonly attribution: MessageAttribution<number> | undefined;
 
   constructor(options: ClusterOptions<Req>) {
     const spec = options.spec;
@@ -90,8 +94,10 @@ export class SimCluster<Req = void> {
     this.spec = spec;
     this.seed = options.seed ?? 1;
     this.initial = Object.freeze([...initial]);
-    const als = options.attribution ? new AsyncLocalStorage<number>() : undefined;
-    this.attribution = als;
+    const attribution = options.attribution
+      ? new MessageAttribution<number>({ carrier: 'context' })
+      : undefined;
+    this.attribution = attribution;
     this.net = new SimNetwork({
       n,
       seed: this.seed,
@@ -102,18 +108,14 @@ export class SimCluster<Req = void> {
       faults: options.faults,
       trace: options.trace,
       serialize: options.serialize,
-      context: als && {
-        capture: () => als.getStore(),
-        run: (ctx, fn) => {
-          if (ctx === undefined) als.exit(fn);
-          else als.run(ctx as number, fn);
-        },
-      },
+      context: attribution?.causalContext(),
     });
     this.monitor = new SafetyMonitor(spec, initial, options.initialRequests);
     const objects: CSObject<Req>[] = [];
     for (let i = 0; i < n; i++) {
-      const cs = options.factory({ id: i, n, endpoint: this.net.endpoint(i), initial: this.initial });
+      const root = this.net.endpoint(i);
+      const endpoint = attribution === undefined ? root : attribution.endpoint(root);
+      const cs = options.factory({ id: i, n, endpoint, initial: this.initial });
       if (cs.id !== i)
         throw new ConfigurationError(`factory made an object with id ${cs.id} for process ${i}`);
       if (cs.state !== initial[i]) {
