@@ -28,7 +28,7 @@ export {
 } from './explore.js';
 export { SafetyMonitor, type Violation } from './monitor.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, unsafeMutex } from './reference.js';
-export { type Distribution, distribution } from './stats.js';
+export { type Distribution, distribution, perPairMessages } from './stats.js';
 export {
   assertWorkloadOk,
   describeFailure,
@@ -39,3 +39,20 @@ export {
   type WorkloadOptions,
   type WorkloadResult,
 } from './workload.js';
+export { type AttributionCarrier, MessageAttribution } from './attribution.js';
+export { simulatedClock, type WorkloadClock, wallClock } from './clock.js';
+export {
+  type AbortDraw,
+  callObject,
+  type EngineOptions,
+  objectProcess,
+  WorkloadEngine,
+  type WorkloadProcess,
+} from './engine.js';
+export {
+  chooseMove,
+  type MoveSource,
+  runSequential,
+  type SequentialDriver,
+  type SequentialMove,
+} from './sequential.js';
