@@ -69,6 +69,7 @@ export {
   type LaunchClusterOptions,
   launchCluster,
 } from './launcher.js';
+export type { TcpLogger, TcpPeer, TcpTlsOptions, TcpTransportOptions } from './options.js';
 export { freeLoopbackPorts } from './ports.js';
 export {
   appendSharedLogRecord,
@@ -87,16 +88,11 @@ export {
   type ClusterWorkloadContext,
   roundsWorkload,
 } from './workload.js';
-export {
-  type CloseReason,
-  type RefusalReason,
-  type TcpLogger,
-  type TcpPeer,
-  type TcpPeerStats,
-  type TcpTlsOptions,
-  type TcpTransport,
-  type TcpTransportEvents,
-  type TcpTransportOptions,
-  type TcpTransportStats,
-  tcpTransport,
-} from './tcp-transport.js';
+export type {
+  CloseReason,
+  RefusalReason,
+  TcpPeerStats,
+  TcpTransportEvents,
+  TcpTransportStats,
+} from './stats.js';
+export { type TcpTransport, tcpTransport } from './tcp-transport.js';

@@ -1,0 +1,208 @@
+/**
+ * The options of the TCP transport, their defaults and their validation:
+ * {@link resolveOptions} turns what a caller passed into the complete, checked settings every
+ * other file of the transport reads.
+ */
+import { ConfigurationError, type ProcessId } from '@critsec/core';
+import type { UndeliverableMessage } from '@critsec/transport';
+import { Backoff, type ReconnectOptions } from './backoff.js';
+import { checkMaxFrameBytes, DEFAULT_MAX_FRAME_BYTES } from './framing.js';
+
+/** One process of the cluster: its id and where it listens. */
+export interface TcpPeer {
+  readonly id: ProcessId;
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Mutual-TLS credentials of this process (PEM strings or buffers). */
+export interface TcpTlsOptions {
+  /** The cluster CA certificate: the only CA trusted for peers. */
+  readonly ca: string | Buffer;
+  /** This process's certificate, naming it as `critsec://process/<self>`. */
+  readonly cert: string | Buffer;
+  /** This process's private key. */
+  readonly key: string | Buffer;
+}
+
+/** Where the transport writes warnings (refused connections, closed connections). */
+export interface TcpLogger {
+  warn(message: string): void;
+}
+
+/** Options of `tcpTransport` (times in ms, sizes in bytes). */
+export interface TcpTransportOptions {
+  /** This process's id (must be one of `peers`). */
+  readonly self: ProcessId;
+  /** Every process of the cluster, `self` included (its entry says where to listen). */
+  readonly peers: readonly TcpPeer[];
+  /** Mutual-TLS credentials; required unless `insecure`. */
+  readonly tls?: TcpTlsOptions;
+  /**
+   * Plain TCP without authentication — for loopback demos only: refused unless every host is a
+   * loopback address, and logs a warning.
+   */
+  readonly insecure?: boolean;
+  /** Address to listen on (default: this process's `host`). */
+  readonly listenHost?: string;
+  /** Maximum frame body in bytes (default 64 KiB; 64 … 16 MiB). Larger messages throw at `send`. */
+  readonly maxFrameBytes?: number;
+  /**
+   * Bytes queued in a connection's socket before the transport stops writing data frames to it
+   * (they stay in the session buffer and are written on `drain`). Default 1 MiB.
+   */
+  readonly maxBufferedBytes?: number;
+  /** Bound on unacknowledged messages per peer (default 10 000); beyond it `send` throws `TransportError`. */
+  readonly maxUnacked?: number;
+  /** Bound on out-of-order frames buffered per peer (default 1 024). */
+  readonly maxOutOfOrder?: number;
+  /** Time allowed from TCP connect to a completed TLS + hello handshake, in ms (default 5 000). */
+  readonly handshakeTimeoutMs?: number;
+  /** A ping is sent after this long without sending anything, in ms (default 1 000). */
+  readonly heartbeatIntervalMs?: number;
+  /** A connection silent for this long is closed and redialled, in ms (default 5 000; > interval). */
+  readonly heartbeatTimeoutMs?: number;
+  /** Reconnection backoff of the dialing side. */
+  readonly reconnect?: ReconnectOptions;
+  /**
+   * What to do when a peer comes back with a new session (it restarted and lost its state):
+   * `'refuse'` (default; the algorithms assume no crashes, so its connection is refused and the
+   * others wait safely) or `'reset'` (start a fresh session with it; messages the old
+   * incarnation had not acknowledged are discarded). See `ReliableLink` in `@critsec/transport`.
+   */
+  readonly onPeerRestart?: 'refuse' | 'reset';
+  /** This incarnation's session id (default: a random UUID per transport). */
+  readonly session?: string;
+  /** Warnings go here (default `console`); `null` silences them. */
+  readonly logger?: TcpLogger | null;
+  /** Called for each message that reached no channel handler. */
+  readonly onUndeliverable?: (u: UndeliverableMessage) => void;
+}
+
+/** Default of {@link TcpTransportOptions.maxBufferedBytes}: 1 MiB. */
+const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Default of {@link TcpTransportOptions.handshakeTimeoutMs}, in ms. */
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000;
+/** Default of {@link TcpTransportOptions.heartbeatIntervalMs}, in ms. */
+const DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
+/** Default of {@link TcpTransportOptions.heartbeatTimeoutMs}, in ms. */
+const DEFAULT_HEARTBEAT_TIMEOUT_MS = 5_000;
+/** Hosts accepted in insecure mode. */
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
+
+/** The complete settings of one transport: {@link TcpTransportOptions} with every default filled in. */
+export interface ResolvedOptions {
+  readonly self: ProcessId;
+  readonly peers: readonly TcpPeer[];
+  /** Mutual TLS on (the default); false in insecure mode. */
+  readonly secure: boolean;
+  /** The credentials (defined whenever `secure`). */
+  readonly tls: TcpTlsOptions | undefined;
+  readonly listenHost: string | undefined;
+  readonly maxFrameBytes: number;
+  readonly maxBufferedBytes: number;
+  readonly handshakeTimeoutMs: number;
+  readonly heartbeatIntervalMs: number;
+  readonly heartbeatTimeoutMs: number;
+  /** The dialer's reconnection schedule, shared by every peer it dials. */
+  readonly backoff: Backoff;
+  readonly onPeerRestart: 'refuse' | 'reset';
+  readonly maxUnacked: number | undefined;
+  readonly maxOutOfOrder: number | undefined;
+  readonly session: string;
+  readonly logger: TcpLogger | null;
+  readonly onUndeliverable: ((u: UndeliverableMessage) => void) | undefined;
+}
+
+/**
+ * Checks `o` and fills in the defaults (a fresh random session id unless one is given).
+ * @throws ConfigurationError for a bad peer list, missing TLS credentials (security is on by
+ * default), insecure mode with a non-loopback host, bad timeouts or a bad reconnect schedule.
+ * @throws TransportError for a `maxFrameBytes` outside 64 … 16 MiB.
+ */
+export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
+  validateOptions(o);
+  const maxFrameBytes = checkMaxFrameBytes(o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
+  const backoff = new Backoff(o.reconnect);
+  return {
+    self: o.self,
+    peers: o.peers,
+    secure: o.insecure !== true,
+    tls: o.tls,
+    listenHost: o.listenHost,
+    maxFrameBytes,
+    maxBufferedBytes: o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+    handshakeTimeoutMs: o.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+    heartbeatIntervalMs: o.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+    heartbeatTimeoutMs: o.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+    backoff,
+    onPeerRestart: o.onPeerRestart ?? 'refuse',
+    maxUnacked: o.maxUnacked,
+    maxOutOfOrder: o.maxOutOfOrder,
+    session: o.session ?? globalThis.crypto.randomUUID(),
+    logger: o.logger === undefined ? console : o.logger,
+    onUndeliverable: o.onUndeliverable,
+  };
+}
+
+function validateOptions(o: TcpTransportOptions): void {
+  validatePeers(o);
+  if (o.insecure === true) {
+    const remote = o.peers.filter((p) => !LOOPBACK.test(p.host));
+    if (remote.length > 0) {
+      throw new ConfigurationError(
+        `tcpTransport: insecure mode is for loopback demos only, but peer ${remote[0]!.id} is at ${remote[0]!.host}; ` +
+          'give tls credentials (see createDevCertificates) for real networks',
+      );
+    }
+  } else if (!o.tls?.ca || !o.tls.cert || !o.tls.key) {
+    throw new ConfigurationError(
+      'tcpTransport: tls { ca, cert, key } is required (security is on by default); ' +
+        'make a cluster CA with createDevCertificates(n), or pass insecure: true for a loopback demo',
+    );
+  }
+  const hbI = o.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  const hbT = o.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
+  if (!(hbI > 0) || !(hbT > hbI)) {
+    throw new ConfigurationError(
+      `tcpTransport: need 0 < heartbeatIntervalMs < heartbeatTimeoutMs, got ${hbI} and ${hbT}`,
+    );
+  }
+  const ht = o.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+  if (!(ht > 0)) throw new ConfigurationError(`tcpTransport: handshakeTimeoutMs must be > 0, got ${ht}`);
+  const mb = o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  if (!(Number.isSafeInteger(mb) && mb >= 1024)) {
+    throw new ConfigurationError(
+      `tcpTransport: maxBufferedBytes must be an integer ≥ 1024, got ${String(mb)}`,
+    );
+  }
+}
+
+/** The peer list: distinct non-negative ids, a host and a port each, `self` among them. */
+function validatePeers(o: TcpTransportOptions): void {
+  if (!Array.isArray(o.peers) || o.peers.length === 0) {
+    throw new ConfigurationError('tcpTransport: peers must list every process of the cluster, self included');
+  }
+  const ids = new Set<number>();
+  for (const p of o.peers) {
+    if (!Number.isSafeInteger(p.id) || p.id < 0 || ids.has(p.id)) {
+      throw new ConfigurationError(
+        `tcpTransport: peer ids must be distinct non-negative integers, got ${JSON.stringify(p.id)}`,
+      );
+    }
+    ids.add(p.id);
+    if (typeof p.host !== 'string' || p.host.length === 0) {
+      throw new ConfigurationError(`tcpTransport: peer ${p.id} needs a host, got ${JSON.stringify(p.host)}`);
+    }
+    if (!Number.isInteger(p.port) || p.port < 1 || p.port > 65535) {
+      throw new ConfigurationError(
+        `tcpTransport: peer ${p.id} port must be in 1 … 65535, got ${String(p.port)}`,
+      );
+    }
+  }
+  if (!ids.has(o.self)) {
+    throw new ConfigurationError(
+      `tcpTransport: self ${String(o.self)} is not among the peers [${[...ids].join(', ')}]`,
+    );
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * One other process as the transport sees it ({@link Peer}): the reliable-FIFO session of
+ * `@critsec/transport` fed from and written to the connection currently carrying it
+ * (connection.ts), write back-pressure, and — on the dialing side — redialling with exponential
+ * backoff (backoff.ts) whenever that connection is lost.
+ */
+import type { ProcessId } from '@critsec/core';
+import { ReliableLink } from '@critsec/transport';
+import type { Connection, ConnectionPeer } from './connection.js';
+import type { TransportContext } from './context.js';
+import type { TcpPeer } from './options.js';
+import type { TcpPeerStats, TcpTransportEvents } from './stats.js';
+import { isObject } from './wire.js';
+
+/** A connection carrying a {@link Peer}. */
+export type PeerConnection = Connection<Peer>;
+
+/** What a {@link Peer} calls outside its file. */
+interface PeerHooks {
+  /** A message payload the session delivered in order (still to be validated). */
+  deliver(from: ProcessId, payload: unknown): void;
+  /** Dials `peer` (the handshake's dialer). */
+  dial(peer: Peer): void;
+}
+
+/**
+ * One other process: the reliable-FIFO session with it (`ReliableLink` of `@critsec/transport`,
+ * which numbers, acknowledges, resends and deduplicates), the connection currently carrying it,
+ * and — on the lower id's side — redialling with backoff whenever that connection is lost.
+ */
+export class Peer implements ConnectionPeer<Peer> {
+  readonly id: ProcessId;
+  readonly addr: TcpPeer;
+  /** True when this side dials (the lower id dials). */
+  readonly dialer: boolean;
+  readonly link: ReliableLink<unknown>;
+  /** The established connection, if any. */
+  conn: PeerConnection | undefined = undefined;
+  /** The outbound connection still in its handshake, if any. */
+  dialing: PeerConnection | undefined = undefined;
+  /** Completed handshakes with this peer. */
+  connections = 0;
+  #attempt = 0;
+  #reconnectTimer: NodeJS.Timeout | undefined = undefined;
+  /** First data seq not written because the socket was over `maxBufferedBytes`. */
+  #blockedFrom: number | undefined = undefined;
+  #ackOwed = false;
+  readonly #ctx: TransportContext;
+  readonly #hooks: PeerHooks;
+
+  constructor(ctx: TransportContext, addr: TcpPeer, hooks: PeerHooks) {
+    const o = ctx.options;
+    this.id = addr.id;
+    this.addr = addr;
+    this.dialer = o.self < addr.id;
+    this.#ctx = ctx;
+    this.#hooks = hooks;
+    this.link = new ReliableLink<unknown>({
+      transmit: (frame) => this.#transmit(frame),
+      deliver: (p) => hooks.deliver(this.id, p),
+      session: o.session,
+      autoAck: false,
+      onPeerRestart: o.onPeerRestart,
+      ...(o.maxUnacked === undefined ? {} : { maxUnacked: o.maxUnacked }),
+      ...(o.maxOutOfOrder === undefined ? {} : { maxOutOfOrder: o.maxOutOfOrder }),
+    });
+  }
+
+  /** This peer's counters. */
+  stats(): TcpPeerStats {
+    return {
+      id: this.id,
+      connected: this.conn?.state === 'established',
+      connections: this.connections,
+      session: this.link.stats,
+      unacked: this.link.unacked,
+      bufferedOutOfOrder: this.link.bufferedOutOfOrder,
+    };
+  }
+
+  /**
+   * Makes `conn` (whose hello the session accepted) this peer's connection: a previous one is
+   * closed as replaced (the dialer redialled, believing it dead).
+   */
+  attach(conn: PeerConnection): void {
+    if (this.conn !== undefined && this.conn !== conn) {
+      // The dialer redialled: it believes the old connection is dead. The new one wins (only
+      // once its handshake succeeded, so a refused newcomer cannot displace a live connection).
+      const old = this.conn;
+      this.#ctx.stats.closed.replaced++;
+      this.detach('replaced by a new connection');
+      old.destroy('replaced by a new connection');
+    }
+    if (conn.timer) clearTimeout(conn.timer);
+    conn.timer = undefined;
+    if (this.dialing === conn) this.dialing = undefined;
+    conn.state = 'established';
+    this.conn = conn;
+    this.#attempt = 0;
+    this.connections++;
+    this.#blockedFrom = undefined;
+    this.#ackOwed = false;
+    this.#ctx.stats.connections++;
+  }
+
+  /** After {@link Peer.attach} and the hellos: resends what the peer lacks, announces `connected`. */
+  resume(kind: TcpTransportEvents['connected']['kind']): void {
+    const before = this.link.stats.retransmitted;
+    this.link.retransmit();
+    this.#ctx.events.emit('connected', {
+      peer: this.id,
+      kind,
+      resent: this.link.stats.retransmitted - before,
+    });
+    this.#ctx.changed();
+  }
+
+  /** Forgets the connection (lost, closed or replaced) and announces `disconnected`. */
+  detach(reason: string): void {
+    this.conn = undefined;
+    this.#blockedFrom = undefined;
+    this.#ackOwed = false;
+    this.#ctx.stats.disconnections++;
+    this.#ctx.events.emit('disconnected', { peer: this.id, reason });
+  }
+
+  /** One frame on the established connection `conn`. */
+  onFrame(conn: PeerConnection, f: unknown): void {
+    if (!isObject(f)) {
+      this.#ctx.stats.malformedFrames++;
+      return;
+    }
+    switch (f.t) {
+      case 'data':
+      case 'ack':
+        try {
+          this.link.receive(f);
+        } catch (err) {
+          this.#ctx.stats.handlerErrors++;
+          this.#ctx.emitError(err instanceof Error ? err : new Error(String(err)));
+        }
+        if (f.t === 'ack') this.#ctx.changed();
+        return;
+      case 'ping':
+        return;
+      case 'bye':
+        conn.destroy(`P${this.id} closed`);
+        return;
+      case 'refuse':
+        // The dialer refused our hello after we had accepted its own (e.g. we restarted).
+        conn.refusedByPeer(f);
+        return;
+      case 'hello':
+        conn.closeForInput('protocol', 'a second hello on an established connection');
+        return;
+      default:
+        this.#ctx.stats.malformedFrames++;
+    }
+  }
+
+  /** After a batch of frames: sends the cumulative ack they earned (the session's `flushAck`). */
+  flushAck(): void {
+    this.link.flushAck();
+  }
+
+  /** `conn` (of this peer, in any state) closed: forget it, and redial if this side dials. */
+  connectionClosed(conn: PeerConnection, wasEstablished: boolean): void {
+    if (this.dialing === conn) this.dialing = undefined;
+    if (this.conn === conn) this.detach(conn.reason ?? 'connection lost');
+    else if (wasEstablished) this.#ctx.stats.disconnections++;
+    this.scheduleReconnect();
+  }
+
+  /** On the dialing side, dials again after the backoff delay (unless connected or dialing). */
+  scheduleReconnect(): void {
+    if (this.#ctx.closed || !this.dialer || this.#reconnectTimer !== undefined || this.conn || this.dialing)
+      return;
+    const delay = this.#ctx.options.backoff.delay(this.#attempt++);
+    this.#reconnectTimer = setTimeout(() => {
+      this.#reconnectTimer = undefined;
+      this.#hooks.dial(this);
+    }, delay);
+  }
+
+  /** Cancels a pending redial (the transport is closing). */
+  stopReconnecting(): void {
+    if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = undefined;
+  }
+
+  #transmit(frame: { t: 'data'; seq: number; p: unknown } | { t: 'ack'; ack: number }): void {
+    const conn = this.conn;
+    if (conn === undefined || conn.state !== 'established') return; // resent after the next handshake
+    if (frame.t === 'ack') {
+      if (this.#blockedFrom !== undefined) {
+        this.#ackOwed = true;
+        return;
+      }
+      conn.write(`{"t":"ack","ack":${frame.ack}}`);
+      return;
+    }
+    if (this.#blockedFrom !== undefined) return;
+    if (conn.socket.writableLength > this.#ctx.options.maxBufferedBytes) {
+      this.#blockedFrom = frame.seq;
+      this.#whenWritable(conn);
+      return;
+    }
+    conn.write(`{"t":"data","seq":${frame.seq},"p":${frame.p as string}}`);
+  }
+
+  /**
+   * Waits until the socket's queue is back under the bound: on 'drain' when Node signals one
+   * (the queue passed the stream's high-water mark), else by polling — a bound below the
+   * high-water mark empties without a 'drain' event.
+   */
+  #whenWritable(conn: PeerConnection): void {
+    if (conn.socket.writableNeedDrain) {
+      conn.socket.once('drain', () => this.#drained(conn));
+      return;
+    }
+    setTimeout(() => {
+      if (this.conn !== conn || conn.state !== 'established') return;
+      if (conn.socket.writableLength > this.#ctx.options.maxBufferedBytes) this.#whenWritable(conn);
+      else this.#drained(conn);
+    }, 1);
+  }
+
+  #drained(conn: PeerConnection): void {
+    if (this.conn !== conn || this.#blockedFrom === undefined) return;
+    const from = this.#blockedFrom;
+    this.#blockedFrom = undefined;
+    if (this.#ackOwed) {
+      this.#ackOwed = false;
+      conn.write(`{"t":"ack","ack":${this.link.nextExpected - 1}}`);
+    }
+    this.link.retransmit(from);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * What the TCP transport reports: why connections are refused or closed, its events, and its
+ * per-peer and transport-wide counters.
+ */
+import type { ProcessId } from '@critsec/core';
+import type { SessionStats } from '@critsec/transport';
+import type { FrameErrorKind } from './framing.js';
+
+/** Why an incoming or outgoing connection was refused. */
+export type RefusalReason =
+  | 'tls'
+  | 'certificate'
+  | 'handshake-timeout'
+  | 'unknown-peer'
+  | 'wrong-id'
+  | 'wrong-direction'
+  | 'peer-restarted'
+  | 'bad-hello'
+  | 'refused-by-peer';
+
+/** Why an established connection was closed by this side. */
+export type CloseReason = FrameErrorKind | 'heartbeat-timeout' | 'protocol' | 'replaced';
+
+/** Events of a `TcpTransport`. */
+export interface TcpTransportEvents {
+  /** A connection with `peer` completed its handshake (`kind` from the session layer). */
+  connected: { peer: ProcessId; kind: 'new' | 'resumed' | 'reset'; resent: number };
+  /** The connection with `peer` is gone (it will be redialled by the lower id). */
+  disconnected: { peer: ProcessId; reason: string };
+  /** A connection was refused (counted in `stats.refused`). */
+  refused: { peer: ProcessId | undefined; reason: RefusalReason; detail: string };
+  /** A non-fatal problem: an invalid message dropped, a handler that threw, a peer refusing us. */
+  error: Error;
+}
+
+/** Per-peer counters. */
+export interface TcpPeerStats {
+  readonly id: ProcessId;
+  readonly connected: boolean;
+  /** Completed handshakes with this peer. */
+  readonly connections: number;
+  /** The session layer's counters for this peer (messages sent, delivered, duplicates, …). */
+  readonly session: Readonly<SessionStats>;
+  /** Messages sent but not yet acknowledged. */
+  readonly unacked: number;
+  /** Ahead-of-order frames held right now (at most `maxOutOfOrder`). */
+  readonly bufferedOutOfOrder: number;
+}
+
+/** Transport-wide counters. */
+export interface TcpTransportStats {
+  /** Completed handshakes (first connections and reconnections). */
+  connections: number;
+  /** Established connections that were lost or closed. */
+  disconnections: number;
+  framesIn: number;
+  framesOut: number;
+  bytesIn: number;
+  bytesOut: number;
+  /** Refused connections by reason. */
+  refused: Record<RefusalReason, number>;
+  /** Connections this side closed for bad input or silence, by reason. */
+  closed: Record<CloseReason, number>;
+  /** Frames of unknown shape on an established connection (dropped). */
+  malformedFrames: number;
+  /** Data frames whose payload was not `{c: string, m: {type: string}}` (dropped). */
+  invalidPayloads: number;
+  /** Exceptions thrown by message handlers (reported through `error`). */
+  handlerErrors: number;
+}
+
+/** Fresh transport-wide counters, every one zero. */
+export function createTransportStats(): TcpTransportStats {
+  return {
+    connections: 0,
+    disconnections: 0,
+    framesIn: 0,
+    framesOut: 0,
+    bytesIn: 0,
+    bytesOut: 0,
+    refused: {
+      tls: 0,
+      certificate: 0,
+      'handshake-timeout': 0,
+      'unknown-peer': 0,
+      'wrong-id': 0,
+      'wrong-direction': 0,
+      'peer-restarted': 0,
+      'bad-hello': 0,
+      'refused-by-peer': 0,
+    },
+    closed: {
+      oversize: 0,
+      'bad-length': 0,
+      undecodable: 0,
+      'heartbeat-timeout': 0,
+      protocol: 0,
+      replaced: 0,
+    },
+    malformedFrames: 0,
+    invalidPayloads: 0,
+    handlerErrors: 0,
+  };
+}

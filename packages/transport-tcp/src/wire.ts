@@ -1,0 +1,39 @@
+/**
+ * The transport's protocol above the framing (framing.ts): what the frames say.
+ *
+ * Wire protocol (each item one frame):
+ * - dialer → acceptor: `{t:'hello', v:1, id, session, next, peer}`; acceptor → dialer: its own
+ *   hello, or `{t:'refuse', reason}` and close. `session/next/peer` are the session layer's
+ *   resume handshake (`SessionHello` of `@critsec/transport`).
+ * - then, both ways: session frames `{t:'data', seq, p:{c: channel, m: message}}` and
+ *   `{t:'ack', ack}`, heartbeats `{t:'ping'}`, and `{t:'bye'}` before a deliberate close.
+ */
+import type { ProcessId } from '@critsec/core';
+import type { ReliableLink } from '@critsec/transport';
+
+/** Version of the hello frame; a hello of another version is refused (`bad-hello`). */
+export const HELLO_VERSION = 1;
+/** Longest channel name (characters) a message may carry, sent or received. */
+export const MAX_CHANNEL_LENGTH = 1024;
+/** Longest refusal reason (characters) taken from a peer's `refuse` frame. */
+const MAX_REASON_LENGTH = 500;
+
+/** True for a plain object (not null, not an array): the shape of every frame. */
+export function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** The hello frame of process `self`: the session layer's resume handshake with `link`'s state. */
+export function helloFrame(link: ReliableLink<unknown>, self: ProcessId): string {
+  return JSON.stringify({ ...link.hello(), v: HELLO_VERSION, id: self });
+}
+
+/** A `refuse` frame telling the peer why its connection is closed. */
+export function refuseFrame(reason: string): string {
+  return JSON.stringify({ t: 'refuse', reason });
+}
+
+/** The reason given by a peer's `refuse` frame (shortened). */
+export function refusalOf(frame: Record<string, unknown>): string {
+  return typeof frame.reason === 'string' ? frame.reason.slice(0, MAX_REASON_LENGTH) : 'no reason given';
+}
