@@ -5,8 +5,7 @@
  * ASN.1. The library is loaded lazily, only when certificates are made.
  */
 import { webcrypto } from 'node:crypto';
-import type { ProcessId } from '@critsec/core';
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, type ProcessId } from '@critsec/core';
 
 /** The SAN URI prefix that names a process: `critsec://process/3` is P3. */
 export const PROCESS_URI_PREFIX = 'critsec://process/';
@@ -77,6 +76,105 @@ function serial(): string {
   return Buffer.from(bytes).toString('hex');
 }
 
+/** ECDSA P-256 with SHA-256: the key and signature algorithm of every certificate. */
+const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+
+type Certificate = InstanceType<X509['X509Certificate']>;
+
+/** The validity window of the certificates made together: from 5 minutes ago, for `days` days. */
+interface Validity {
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+}
+
+/**
+ * The ids to certify: `0 … n-1` for a number.
+ * @throws ConfigurationError for a bad `n` or duplicate or negative ids.
+ */
+function certificateIds(ids: number | readonly ProcessId[]): ProcessId[] {
+  const list = typeof ids === 'number' ? Array.from({ length: ids }, (_, i) => i) : [...ids];
+  if (typeof ids === 'number' && !(Number.isSafeInteger(ids) && ids >= 1)) {
+    throw new ConfigurationError(`createDevCertificates: n must be a positive integer, got ${String(ids)}`);
+  }
+  if (new Set(list).size !== list.length || list.some((i) => !Number.isSafeInteger(i) || i < 0)) {
+    throw new ConfigurationError(
+      `createDevCertificates: ids must be distinct non-negative integers, got ${JSON.stringify(list)}`,
+    );
+  }
+  return list;
+}
+
+/** The CA of `options.ca`, or a new self-signed one, with its private key. */
+async function clusterCa(
+  x509: X509,
+  options: DevCertificateOptions,
+  validity: Validity,
+): Promise<{ ca: Certificate; caPrivateKey: webcrypto.CryptoKey }> {
+  const subtle = webcrypto.subtle;
+  if (options.ca) {
+    const ca = new x509.X509Certificate(options.ca.cert);
+    const der = x509.PemConverter.decodeFirst(options.ca.key);
+    return { ca, caPrivateKey: await subtle.importKey('pkcs8', der, ALG, true, ['sign']) };
+  }
+  const caKeys = (await subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: `CN=${options.caName ?? 'critsec cluster CA'}`,
+    ...validity,
+    keys: caKeys,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
+    ],
+  });
+  return { ca, caPrivateKey: caKeys.privateKey };
+}
+
+/** A private key as PKCS#8 PEM. */
+async function pem(x509: X509, key: webcrypto.CryptoKey): Promise<string> {
+  return x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
+}
+
+/** A new key and a certificate naming process `id` (SAN URI `uri` plus `hosts`), signed by the CA. */
+async function processCredentials(
+  x509: X509,
+  issuer: { ca: Certificate; caPrivateKey: webcrypto.CryptoKey },
+  id: ProcessId,
+  san: { uri: string; hosts: readonly string[] },
+  validity: Validity,
+): Promise<ProcessCredentials> {
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: `CN=critsec process ${id}`,
+    issuer: issuer.ca.subject,
+    ...validity,
+    signingKey: issuer.caPrivateKey,
+    publicKey: keys.publicKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([
+        x509.ExtendedKeyUsage.serverAuth,
+        x509.ExtendedKeyUsage.clientAuth,
+      ]),
+      new x509.SubjectAlternativeNameExtension([
+        { type: 'url', value: san.uri },
+        ...san.hosts.map((h) => ({
+          type: IPV4.test(h) || h.includes(':') ? ('ip' as const) : ('dns' as const),
+          value: h,
+        })),
+      ]),
+      await x509.AuthorityKeyIdentifierExtension.create(issuer.ca),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { id, cert: cert.toString('pem'), key: await pem(x509, keys.privateKey) };
+}
+
 /**
  * Makes a cluster CA and one certificate per process (ECDSA P-256), each naming its process in a
  * SAN URI `critsec://process/<id>` plus the given hosts; usable for both TLS server and client
@@ -90,15 +188,7 @@ export async function createDevCertificates(
   ids: number | readonly ProcessId[],
   options: DevCertificateOptions = {},
 ): Promise<ClusterCertificates> {
-  const list = typeof ids === 'number' ? Array.from({ length: ids }, (_, i) => i) : [...ids];
-  if (typeof ids === 'number' && !(Number.isSafeInteger(ids) && ids >= 1)) {
-    throw new ConfigurationError(`createDevCertificates: n must be a positive integer, got ${String(ids)}`);
-  }
-  if (new Set(list).size !== list.length || list.some((i) => !Number.isSafeInteger(i) || i < 0)) {
-    throw new ConfigurationError(
-      `createDevCertificates: ids must be distinct non-negative integers, got ${JSON.stringify(list)}`,
-    );
-  }
+  const list = certificateIds(ids);
   const days = options.days ?? 365;
   if (!(days > 0 && days <= 3650)) {
     throw new ConfigurationError(`createDevCertificates: days must be in (0, 3650], got ${String(days)}`);
@@ -106,70 +196,17 @@ export async function createDevCertificates(
   const hosts = options.hosts ?? ['127.0.0.1', 'localhost'];
   const uriFor = options.uriFor ?? processUri;
   const x509 = await loadX509();
-  const subtle = webcrypto.subtle;
-  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
-  const notBefore = new Date(Date.now() - 5 * 60_000);
-  const notAfter = new Date(Date.now() + days * 86_400_000);
-
-  let ca: InstanceType<X509['X509Certificate']>;
-  let caPrivateKey: webcrypto.CryptoKey;
-  if (options.ca) {
-    ca = new x509.X509Certificate(options.ca.cert);
-    const der = x509.PemConverter.decodeFirst(options.ca.key);
-    caPrivateKey = await subtle.importKey('pkcs8', der, alg, true, ['sign']);
-  } else {
-    const caKeys = (await subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-    caPrivateKey = caKeys.privateKey;
-    ca = await x509.X509CertificateGenerator.createSelfSigned({
-      serialNumber: serial(),
-      name: `CN=${options.caName ?? 'critsec cluster CA'}`,
-      notBefore,
-      notAfter,
-      keys: caKeys,
-      signingAlgorithm: alg,
-      extensions: [
-        new x509.BasicConstraintsExtension(true, 0, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-        await x509.SubjectKeyIdentifierExtension.create(caKeys.publicKey),
-      ],
-    });
-  }
-  const pem = async (key: webcrypto.CryptoKey) =>
-    x509.PemConverter.encode(await subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
-
+  const validity: Validity = {
+    notBefore: new Date(Date.now() - 5 * 60_000),
+    notAfter: new Date(Date.now() + days * 86_400_000),
+  };
+  const issuer = await clusterCa(x509, options, validity);
   const processes: ProcessCredentials[] = [];
   for (const id of list) {
-    const keys = (await subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-    const cert = await x509.X509CertificateGenerator.create({
-      serialNumber: serial(),
-      subject: `CN=critsec process ${id}`,
-      issuer: ca.subject,
-      notBefore,
-      notAfter,
-      signingKey: caPrivateKey,
-      publicKey: keys.publicKey,
-      signingAlgorithm: alg,
-      extensions: [
-        new x509.BasicConstraintsExtension(false, undefined, true),
-        new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-        new x509.ExtendedKeyUsageExtension([
-          x509.ExtendedKeyUsage.serverAuth,
-          x509.ExtendedKeyUsage.clientAuth,
-        ]),
-        new x509.SubjectAlternativeNameExtension([
-          { type: 'url', value: uriFor(id) },
-          ...hosts.map((h) => ({
-            type: IPV4.test(h) || h.includes(':') ? ('ip' as const) : ('dns' as const),
-            value: h,
-          })),
-        ]),
-        await x509.AuthorityKeyIdentifierExtension.create(ca),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      ],
-    });
-    processes.push({ id, cert: cert.toString('pem'), key: await pem(keys.privateKey) });
+    processes.push(await processCredentials(x509, issuer, id, { uri: uriFor(id), hosts }, validity));
   }
-  return { ca: ca.toString('pem'), caKey: options.ca ? options.ca.key : await pem(caPrivateKey), processes };
+  const caKey = options.ca ? options.ca.key : await pem(x509, issuer.caPrivateKey);
+  return { ca: issuer.ca.toString('pem'), caKey, processes };
 }
 
 /**
