@@ -26,7 +26,16 @@ export {
   exploreSchedules,
   type Inspectable,
 } from './explore.js';
-export { SafetyMonitor, type Violation } from './monitor.js';
+export {
+  type CallLogCheck,
+  type CallLogEvent,
+  type CallLogRecord,
+  checkCallLog,
+  LogMonitor,
+  type LogMonitorOptions,
+  type LogViolation,
+} from './log-monitor.js';
+export { SafetyMonitor, type SafetyMonitorOptions, type Violation } from './monitor.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, unsafeMutex } from './reference.js';
 export { type Distribution, distribution, perPairMessages } from './stats.js';
 export {

@@ -4,6 +4,8 @@ import {
   describeSpec,
   type ProblemSpec,
   type ProcessId,
+  type SafetyBound,
+  type SpecViolation,
 } from '@critsec/core';
 
 /** A safety breach seen by a {@link SafetyMonitor}. */
@@ -18,11 +20,24 @@ export interface Violation {
   readonly process: ProcessId;
 }
 
+/** Options of a {@link SafetyMonitor}. */
+export interface SafetyMonitorOptions {
+  /**
+   * The half of the condition checked (default `'both'`): a monitor fed the processes certainly
+   * InCS checks `'upper'`, one fed those possibly InCS checks `'lower'` (see `LogMonitor`).
+   */
+  readonly bound?: SafetyBound;
+}
+
 /**
  * Watches every state change of a cluster and checks the problem's safety condition at each
  * one (DESIGN.md 4): global (l,k) (`l ≤ #InCS ≤ k`), generalized local (l_i,k_i) over a graph,
  * h-out-of-k (units held InCS ≤ k) and group exclusivity. Checks are incremental: O(1) per
  * change for global, h-out-of-k and group problems, O(Σ degree of the neighbourhood) for local.
+ *
+ * Fed live, it gets each `statechange` of the objects ({@link change}); fed from a log of call
+ * records (a shared log of real processes), two of them — one per bound — sit under a
+ * `LogMonitor`.
  */
 export class SafetyMonitor {
   readonly spec: ProblemSpec;
@@ -35,10 +50,22 @@ export class SafetyMonitor {
   readonly #groupCount = new Map<unknown, number>();
   readonly #local: number[] | undefined;
   #maxInCS = 0;
+  readonly #upper: boolean;
+  readonly #lower: boolean;
+  /** The half of the condition checked. */
+  readonly bound: SafetyBound;
 
   /** `initial` must already be safe (the harness checks it with `assertSafeConfiguration`). */
-  constructor(spec: ProblemSpec, initial: readonly CSState[], requests: readonly unknown[] = []) {
+  constructor(
+    spec: ProblemSpec,
+    initial: readonly CSState[],
+    requests: readonly unknown[] = [],
+    options: SafetyMonitorOptions = {},
+  ) {
     this.spec = spec;
+    this.bound = options.bound ?? 'both';
+    this.#upper = this.bound !== 'lower';
+    this.#lower = this.bound !== 'upper';
     this.#states = [...initial];
     this.#requests = [...requests];
     for (let i = 0; i < initial.length; i++) if (initial[i] === 'InCS') this.#add(i, +1);
@@ -77,9 +104,19 @@ export class SafetyMonitor {
     return this.#requests;
   }
 
-  /** Records the request a process is about to enter with (before its state can flip). */
-  setRequest(i: ProcessId, req: unknown): void {
-    if (this.#states[i] === 'InCS') return;
+  /**
+   * Records the request a process is about to enter with (before its state can flip). Ignored
+   * while the process is InCS, unless `replace` (a restarted process holds its initial request
+   * again): then the units or group it holds change with it.
+   */
+  setRequest(i: ProcessId, req: unknown, replace = false): void {
+    if (this.#states[i] === 'InCS') {
+      if (!replace) return;
+      this.#add(i, -1);
+      this.#requests[i] = req;
+      this.#add(i, +1);
+      return;
+    }
     this.#requests[i] = req;
   }
 
@@ -106,7 +143,15 @@ export class SafetyMonitor {
 
   /** Full (non-incremental) check of the current configuration, for cross-checking. */
   recheck(): string | null {
-    return checkConfiguration(this.spec, this.#states, this.#requests)?.message ?? null;
+    return this.violation()?.message ?? null;
+  }
+
+  /**
+   * Full (non-incremental) check of the current configuration on the monitor's bound: what is
+   * wrong now (with the process whose neighbourhood breaks a local spec), or null.
+   */
+  violation(): SpecViolation | null {
+    return checkConfiguration(this.spec, this.#states, this.#requests, this.bound);
   }
 
   #add(i: ProcessId, d: 1 | -1): void {
@@ -138,16 +183,18 @@ export class SafetyMonitor {
     const spec = this.spec;
     switch (spec.kind) {
       case 'global':
-        if (this.#inCS < spec.l) return `${this.#inCS} processes InCS, fewer than l = ${spec.l}`;
-        if (this.#inCS > spec.k) return `${this.#inCS} processes InCS, more than k = ${spec.k}`;
+        if (this.#lower && this.#inCS < spec.l)
+          return `${this.#inCS} processes InCS, fewer than l = ${spec.l}`;
+        if (this.#upper && this.#inCS > spec.k)
+          return `${this.#inCS} processes InCS, more than k = ${spec.k}`;
         return null;
       case 'h-out-of-k':
-        if (!(this.#units <= spec.k)) {
+        if (this.#upper && !(this.#units <= spec.k)) {
           return `${this.#units} units held InCS, more than k = ${spec.k} (P${changed} entered with h = ${String(this.#requests[changed])})`;
         }
         return null;
       case 'group':
-        if (this.#groupCount.size > 1) {
+        if (this.#upper && this.#groupCount.size > 1) {
           const holders = this.#states.flatMap((s, j) =>
             s === 'InCS' ? [`P${j}:${String(this.#requests[j])}`] : [],
           );
@@ -158,8 +205,10 @@ export class SafetyMonitor {
         const local = this.#local!;
         for (const j of [changed, ...spec.graph.neighbors[changed]!]) {
           const c = local[j]!;
-          if (c < spec.l[j]!) return `${c} InCS in N_${j} ∪ {${j}}, fewer than l_${j} = ${spec.l[j]}`;
-          if (c > spec.k[j]!) return `${c} InCS in N_${j} ∪ {${j}}, more than k_${j} = ${spec.k[j]}`;
+          if (this.#lower && c < spec.l[j]!)
+            return `${c} InCS in N_${j} ∪ {${j}}, fewer than l_${j} = ${spec.l[j]}`;
+          if (this.#upper && c > spec.k[j]!)
+            return `${c} InCS in N_${j} ∪ {${j}}, more than k_${j} = ${spec.k[j]}`;
         }
         return null;
       }
