@@ -238,9 +238,12 @@ export class WorkloadEngine<Req = unknown> {
 
   /**
    * Runs every process's loop (all start synchronously, in order); resolves when they all
-   * returned. Under a simulated clock the promise settles only while the network runs.
+   * returned (never rejects for an algorithm failure: see `failure`). With no rounds, reports
+   * every process finished at once. Under a simulated clock the promise settles only while the
+   * network runs.
    */
   runConcurrent(): Promise<void> {
+    if (this.expected === 0) for (const p of this.processes) this.options.onProcessFinished?.(p.id);
     return Promise.all(this.processes.map((p) => this.#loop(p))).then(() => undefined);
   }
 
