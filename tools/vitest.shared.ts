@@ -11,10 +11,10 @@
  */
 import { defineProject } from 'vitest/config';
 
-export const sourceCondition = '@critsec/source';
+const sourceCondition = '@critsec/source';
 
 /** True when the long suite runs (`npm run test:long`). */
-export const longSuite = process.env.CRITSEC_LONG === '1';
+const longSuite = process.env.CRITSEC_LONG === '1';
 
 export function packageTest(name: string, extra: { testTimeout?: number } = {}) {
   return defineProject({
