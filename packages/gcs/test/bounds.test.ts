@@ -6,10 +6,9 @@
  */
 import { globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
-import { createCluster } from '@critsec/testing';
+import { channelTotal, createCluster, sequentialPairs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { gcs, kMutex } from '../src/index.js';
-import { channelTotal, sequentialPairs } from './measure.js';
 
 const cases: { coterie: Coterie; l: number; k: number }[] = [
   { coterie: majority(3), l: 1, k: 2 },

@@ -12,10 +12,10 @@
  *   algorithm has no other messages; only abort adds UNLOCKs).
  */
 import { groupSpec } from '@critsec/core';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, drainToRest, runWorkload } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { groupMutex, groupMutexBounds } from '../src/index.js';
-import { anyGroup, drainToRest, quorumSize, systems } from './helpers.js';
+import { anyGroup, quorumSize, systems } from './helpers.js';
 
 const report: string[] = [];
 afterAll(() => console.info(report.join('\n')));

@@ -6,7 +6,7 @@ import {
   surficial,
 } from '@critsec/coteries';
 import type { SimCluster } from '@critsec/testing';
-import type { Rng, SimNetwork } from '@critsec/transport-sim';
+import type { Rng } from '@critsec/transport-sim';
 import { type MaekawaMSnapshot, type MaekawaSSnapshot, subgroupAssignment } from '../src/index.js';
 
 /** The systems of the issue's matrix: `[label, system]`. */
@@ -35,39 +35,6 @@ export function inspectS(c: SimCluster<number>, i: number): MaekawaSSnapshot {
   return (c.objects[i] as unknown as { inspect(): MaekawaSSnapshot }).inspect();
 }
 
-// ------------------------------------------------------------------ controlled-mode scripting
-
-/** Pending events of a controlled network, as `from→to TYPE` strings. */
-export function pendingList(net: SimNetwork): string[] {
-  return net
-    .pending()
-    .map((e) => (e.kind === 'message' ? `${e.from}→${e.to} ${e.msg.type}` : `timer ${e.label}`));
-}
-
-/** Every queued message of a controlled network (all of each link, FIFO order), as `from→to TYPE`. */
-export function queuedList(net: SimNetwork): string[] {
-  return net.snapshot().links.flatMap((l) => l.queued.map((m) => `${l.from}→${l.to} ${m.type}`));
-}
-
-/** Delivers the first pending message `from → to` of `type`; throws if there is none. */
-export async function deliver(net: SimNetwork, from: number, to: number, type: string): Promise<void> {
-  const i = net
-    .pending()
-    .findIndex((e) => e.kind === 'message' && e.from === from && e.to === to && e.msg.type === type);
-  if (i < 0) throw new Error(`no pending ${from}→${to} ${type}; pending: ${pendingList(net).join(', ')}`);
-  await net.deliver(i);
-}
-
-/** Delivers pending events (always the first) until none is left. */
-export async function deliverAll(net: SimNetwork, max = 100_000): Promise<number> {
-  let k = 0;
-  while (net.pending().length > 0) {
-    if (++k > max) throw new Error(`still busy after ${max} events`);
-    await net.deliver(0);
-  }
-  return k;
-}
-
 /** `entry(g)` on P`i` with the monitor told the group (the workload driver does this itself). */
 export function enter(
   c: SimCluster<number>,
@@ -83,22 +50,6 @@ export function enter(
 export function quorumSize(system: GroupQuorumSystem): (i: number, g: number) => number {
   const { assignment } = subgroupAssignment(system);
   return (i, g) => system.cartels[g]![assignment[i]![g]!]!.length;
-}
-
-/** Drives a cluster to rest after a workload: drains the network and exits every process InCS. */
-export async function drainToRest(cluster: SimCluster<number>): Promise<void> {
-  for (let round = 0; round < 1000; round++) {
-    await cluster.net.run();
-    let moved = false;
-    for (const cs of cluster.objects) {
-      if (cs.state === 'InCS' && cs.pending === null) {
-        moved = true;
-        await cs.exit();
-      }
-    }
-    if (!moved && cluster.net.inFlight === 0) return;
-  }
-  throw new Error('cluster did not come to rest');
 }
 
 /**

@@ -7,11 +7,11 @@
  */
 import { collectReached, groupSpec, isAbortError, type ReachCollector } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
-import { createCluster, type SimCluster } from '@critsec/testing';
+import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { groupMutexWithRules } from '../src/group-mutex.js';
 import { groupMutex } from '../src/index.js';
-import { deliver, deliverAll, enter, inspectS, queuedList } from './helpers.js';
+import { enter, inspectS } from './helpers.js';
 
 const system = surficial(4, 2);
 

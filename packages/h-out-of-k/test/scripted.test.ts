@@ -4,10 +4,10 @@
  * so priority is decided by id: P0 beats P2.
  */
 import { collectReached, hOutOfKSpec, isAbortError, type ReachCollector } from '@critsec/core';
-import { createCluster, type SimCluster } from '@critsec/testing';
+import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hOutOfK } from '../src/index.js';
-import { deliver, deliverAll, fixedArbiter, inspectH, queuedList } from './helpers.js';
+import { fixedArbiter, inspectH } from './helpers.js';
 
 const n = 3;
 const k = 2;

@@ -1,24 +1,15 @@
 import type { ProcessId } from '@critsec/core';
-import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, exitEntryPairs, runWorkload, type WorkloadResult } from '@critsec/testing';
 import { exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import type { Instance } from './families.js';
 
 /** Messages of each completed exit+entry pair, per process (k-th entry with k-th exit). */
 export function pairMessages(r: WorkloadResult): Map<ProcessId, number[]> {
-  const byProcess = new Map<ProcessId, { entry: number[]; exit: number[] }>();
-  for (const rec of r.records) {
-    if (rec.extra || rec.aborted || Number.isNaN(rec.end)) continue;
-    const b = byProcess.get(rec.process) ?? { entry: [], exit: [] };
-    b[rec.op].push(rec.messages);
-    byProcess.set(rec.process, b);
-  }
   const out = new Map<ProcessId, number[]>();
-  for (const [p, b] of byProcess) {
-    const n = Math.min(b.entry.length, b.exit.length);
-    out.set(
-      p,
-      Array.from({ length: n }, (_, i) => b.entry[i]! + b.exit[i]!),
-    );
+  for (const { process, entry, exit } of exitEntryPairs(r.records)) {
+    const list = out.get(process) ?? [];
+    list.push(entry.messages + exit.messages);
+    out.set(process, list);
   }
   return out;
 }

@@ -1,18 +1,9 @@
-import { collectReached, type ProcessId } from '@critsec/core';
-import { createCluster, type SimCluster } from '@critsec/testing';
-import type { SimNetwork } from '@critsec/transport-sim';
+import { collectReached } from '@critsec/core';
+import { createCluster, deliver, type SimCluster } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { localBounds } from '../src/config.js';
 import { star } from '../src/graphs.js';
 import { type LmutinSnapshot, lmutinWith } from '../src/lmutin.js';
-
-async function deliver(net: SimNetwork, from: ProcessId, to: ProcessId, type: string): Promise<void> {
-  const i = net
-    .pending()
-    .findIndex((e) => e.kind === 'message' && e.from === from && e.to === to && e.msg.type === type);
-  if (i < 0) throw new Error(`no pending ${from}→${to} ${type}`);
-  await net.deliver(i);
-}
 
 const inspect = (c: SimCluster, i: number) =>
   (c.objects[i] as unknown as { inspect(): LmutinSnapshot }).inspect();

@@ -8,11 +8,11 @@
  */
 import { collectReached, mutexSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
-import { createCluster, describeFailure, runWorkload } from '@critsec/testing';
+import { createCluster, describeFailure, drainToRest, runWorkload } from '@critsec/testing';
 import { type DelayModel, exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa, type RicartAgrawalaSnapshot, ricartAgrawala } from '../src/index.js';
-import { customCoterie, drainToRest, inspectM } from './helpers.js';
+import { customCoterie, inspectM } from './helpers.js';
 
 const DELAYS: readonly DelayModel[] = [unitDelay, uniformDelay(0.1, 2), exponentialDelay(1)];
 const ABORT = { probability: 0.3, within: 3 } as const;

@@ -15,11 +15,11 @@
  */
 import { mutexSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, drainToRest, runWorkload } from '@critsec/testing';
 import { type DelayModel, exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa, ricartAgrawala } from '../src/index.js';
-import { coteriesFor, drainToRest, fairnessProbe, maxOvertakes, meanQuorumSize, SIZES } from './helpers.js';
+import { coteriesFor, fairnessProbe, maxOvertakes, meanQuorumSize, SIZES } from './helpers.js';
 
 const report: string[] = [];
 afterAll(() => {

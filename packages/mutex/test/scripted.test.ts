@@ -5,10 +5,10 @@
  */
 import { collectReached, isAbortError, mutexSpec, type ReachCollector } from '@critsec/core';
 import { grid } from '@critsec/coteries';
-import { createCluster, type SimCluster } from '@critsec/testing';
+import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maekawa } from '../src/index.js';
-import { deliver, deliverAll, inspectM, queuedList } from './helpers.js';
+import { inspectM } from './helpers.js';
 
 const coterie = grid(4);
 

@@ -6,10 +6,9 @@
 import { type CSState, globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
 import { ricartAgrawala } from '@critsec/mutex';
-import { centralMutex, createCluster } from '@critsec/testing';
+import { centralMutex, channelTotal, createCluster, sequentialPairs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { mutin } from '../src/index.js';
-import { channelTotal, sequentialPairs } from './measure.js';
 
 const MUTIN_TYPES = ['Query', 'Response1', 'Acquire', 'Ack', 'Release', 'Response2'] as const;
 

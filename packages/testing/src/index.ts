@@ -36,7 +36,15 @@ export {
   type LogViolation,
 } from './log-monitor.js';
 export { SafetyMonitor, type SafetyMonitorOptions, type Violation } from './monitor.js';
+export {
+  channelTotal,
+  type ExitEntryPair,
+  exitEntryPairs,
+  type PairCost,
+  sequentialPairs,
+} from './pair-costs.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, unsafeMutex } from './reference.js';
+export { deliver, deliverAll, drainToRest, pendingList, queuedList } from './scripting.js';
 export { type Distribution, distribution, perPairMessages } from './stats.js';
 export {
   assertWorkloadOk,
