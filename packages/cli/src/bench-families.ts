@@ -14,8 +14,7 @@
  *   6(|N_i|+1) / 12(|N_i|+1)).
  */
 import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
-import { type ResolvedCluster, resolveCluster } from './algorithms.js';
-import type { ClusterInput } from './resolved.js';
+import { type ClusterInput, type ResolvedCluster, resolveCluster } from '@critsec/cluster';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt } from './summary.js';
 

@@ -4,10 +4,15 @@
  * Ricart–Agrawala baseline — measured in the papers' setting: the sequential workload (one
  * invocation in flight at a time) with unit delays.
  */
+import {
+  COTERIE_NAMES,
+  type CoterieName,
+  GLOBAL_ALGORITHMS,
+  type GlobalAlgorithmName,
+  nearestCoterieSize,
+} from '@critsec/cluster';
 import { ConfigurationError } from '@critsec/core';
-import { GLOBAL_ALGORITHMS, type GlobalAlgorithmName } from './catalog.js';
 import { parseChoice, parseInteger } from './options.js';
-import { COTERIE_NAMES, type CoterieName, nearestCoterieSize } from './coterie-choice.js';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt, type RunSummary } from './summary.js';
 

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigurationError } from '@critsec/core';
 import { createDevCertificates } from '@critsec/transport-tcp';
-import { parseInteger } from './algorithms.js';
+import { parseInteger } from '@critsec/cluster';
 
 /** Options of {@link writeCertificates} (strings as on the command line). */
 export interface CertificatesInput {

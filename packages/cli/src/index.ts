@@ -11,6 +11,10 @@
  *   2019 (MUTIN Lemmas 3–4, Theorem 4), with citations;
  * - {@link main}: the program itself (`main(['simulate', 'gcs', '--json'])` returns the exit code).
  *
+ * The algorithm registry (`resolveCluster`, `paperBounds`, the coterie choices), the member
+ * runtime (`runNode`) and the local launcher live in `@critsec/cluster` since issue 13; they are
+ * re-exported here unchanged.
+ *
  * @example
  * ```ts
  * import { resolveSimulation, runSimulation } from '@critsec/cli';
@@ -22,20 +26,44 @@
  *
  * @packageDocumentation
  */
+// Moved to @critsec/cluster (issue 13), re-exported so that nothing importing them from here breaks.
 export {
   ALGORITHM_NAMES,
   ALGORITHM_TITLES,
+  type AlgorithmName,
+  type Attribution,
+  type BoundInput,
+  buildCoterie,
+  COTERIE_NAMES,
   type ClusterInput,
+  type CoterieName,
+  clusterFromConfig,
+  countingEndpoint,
   isAlgorithmName,
+  isCoterieName,
+  type MessageStats,
   MX_NAMES,
+  type MxName,
+  messageStats,
+  type NodeMeasurements,
+  type NodeParams,
+  type NodeReport,
+  nearestCoterieSize,
+  PROJECTIVE_PLANE_ORDERS,
+  PROJECTIVE_PLANE_SIZES,
+  type PaperBounds,
+  paperBounds,
   parseChoice,
   parseInit,
   parseInteger,
   parseNonNegative,
   type RequestDraw,
   type ResolvedCluster,
+  type RunNodeOptions,
   resolveCluster,
-} from './algorithms.js';
+  runNode,
+  wallWidths,
+} from '@critsec/cluster';
 export {
   BENCH_SIZES,
   type BenchCase,
@@ -60,7 +88,6 @@ export {
   formatFamilyBench,
   runFamilyBench,
 } from './bench-families.js';
-export { type AlgorithmName, type BoundInput, type MxName, type PaperBounds, paperBounds } from './bounds.js';
 export { type CertificatesInput, writeCertificates } from './certs-command.js';
 export { type CliIO, EXIT, exitCodeFor, main } from './cli.js';
 export {
@@ -71,26 +98,7 @@ export {
   resolveClusterRun,
   runCluster,
 } from './cluster.js';
-export {
-  buildCoterie,
-  COTERIE_NAMES,
-  type CoterieName,
-  isCoterieName,
-  nearestCoterieSize,
-  PROJECTIVE_PLANE_ORDERS,
-  PROJECTIVE_PLANE_SIZES,
-  wallWidths,
-} from './coterie-choice.js';
-export { type Attribution, countingEndpoint, type MessageStats, messageStats } from './counting-endpoint.js';
-export {
-  clusterFromConfig,
-  type NodeMeasurements,
-  type NodeParams,
-  type NodeReport,
-  type RunNodeOptions,
-  runNode,
-  runNodeCommand,
-} from './node.js';
+export { runNodeCommand } from './node.js';
 export { createProgress, type Progress, type ProgressOptions } from './progress.js';
 export {
   replayCommand,

@@ -14,7 +14,7 @@ import {
   parseNonNegative,
   type ResolvedCluster,
   resolveCluster,
-} from './algorithms.js';
+} from '@critsec/cluster';
 import type { RunSummary } from './summary.js';
 
 /** Workloads (see `runWorkload` of @critsec/testing). */

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readSharedLog } from '@critsec/transport-tcp';
+import { readSharedLog } from '@critsec/cluster';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT, exitCodeFor, resolveClusterRun, runCluster, writeCertificates } from '../src/index.js';
 

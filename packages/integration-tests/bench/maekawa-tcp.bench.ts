@@ -4,7 +4,7 @@
  * stand-in):
  *  1. in one Node process — five `tcpTransport`s, the harness of this package's tests, the
  *     safety monitor on every state change;
- *  2. as five OS processes — the launcher of @critsec/transport-tcp, this package's algorithm
+ *  2. as five OS processes — the launcher of @critsec/cluster, this package's algorithm
  *     module, the launcher's default rounds workload; every call also appends two shared-log
  *     records and sends a progress message to the launcher, as in the tests.
  * Closed loop: no think or hold time, every process re-enters as soon as it has exited, so the
@@ -14,7 +14,7 @@
  * Run: npm run bench   (node --conditions=@critsec/source --import tsx bench/maekawa-tcp.bench.ts)
  * Options: --quick (fewer rounds, one repetition). A warm-up run of each in-process case comes first.
  */
-import { readSharedLog } from '@critsec/transport-tcp';
+import { readSharedLog } from '@critsec/cluster';
 import { type AlgorithmCase, maekawaCase, ricartAgrawalaCase } from '../test/helpers/algorithms.js';
 import { startOsCluster } from '../test/helpers/os-cluster.js';
 import { runRealtimeWorkload } from '../test/helpers/realtime-workload.js';

@@ -1,13 +1,13 @@
 /**
  * The algorithm module the OS-process clusters of these tests run (the plug-in point of
- * `@critsec/transport-tcp`'s launcher: a module exporting `createFactory(params, { n, initial })`).
- * It names no algorithm itself: it hands `params` to `resolveCluster` of `@critsec/cli`, the
+ * `@critsec/cluster`'s launcher: a module exporting `createFactory(params, { n, initial })`).
+ * It names no algorithm itself: it hands `params` to `resolveCluster` of `@critsec/cluster`, the
  * registry `critsec simulate` / `critsec cluster` use, so the same names, defaults and
  * validation apply (`mutex` = Maekawa, `ricart-agrawala`, `mutin`, `kmutex`, `gcs`; coteries by
  * name, e.g. `grid`; `mx` = `maekawa` or `ricart-agrawala`).
  */
 import { ConfigurationError, type CSFactory, type CSState } from '@critsec/core';
-import { resolveCluster } from '@critsec/cli';
+import { resolveCluster } from '@critsec/cluster';
 
 /** What a cluster configuration's `params` holds for this module. */
 export interface ClusterAlgorithmParams {

@@ -1,6 +1,6 @@
 /**
  * Issue #6, "What it must show" (2): the same algorithms as n separate OS processes over
- * TCP/TLS on loopback, through the launcher of @critsec/transport-tcp, checked by its sound
+ * TCP/TLS on loopback, through the launcher of @critsec/cluster, checked by its sound
  * shared-log check: zero violations, every process completes its rounds.
  */
 import type { CSState } from '@critsec/core';
@@ -34,7 +34,7 @@ const cases: { name: string; n: number; params: ClusterAlgorithmParams; l: numbe
   },
 ];
 
-describe('n OS processes over TCP/TLS, launcher of @critsec/transport-tcp, shared-log check', () => {
+describe('n OS processes over TCP/TLS, launcher of @critsec/cluster, shared-log check', () => {
   for (const c of cases) {
     it(`${c.name}, n = ${c.n}: every process completes ${ROUNDS} rounds, zero violations`, async () => {
       const cluster = track(

@@ -21,11 +21,6 @@
  *
  * @packageDocumentation
  */
-export {
-  type ClusterAlgorithmModule,
-  type ClusterAlgorithmRegistry,
-  loadClusterAlgorithm,
-} from './algorithms.js';
 export { Backoff, type ReconnectOptions } from './backoff.js';
 export {
   type ClusterCertificates,
@@ -37,24 +32,6 @@ export {
   processUri,
 } from './certs.js';
 export {
-  type ClusterConfig,
-  type ClusterSpecConfig,
-  clusterProblemSpec,
-  createLocalCluster,
-  type LoadedClusterConfig,
-  type LocalClusterOptions,
-  loadClusterConfig,
-  parseClusterConfig,
-  problemSpecFor,
-  transportOptionsFor,
-} from './cluster-config.js';
-export {
-  type ClusterNodeProgress,
-  type ClusterNodeReport,
-  type RunClusterNodeOptions,
-  runClusterNode,
-} from './cluster-node.js';
-export {
   DEFAULT_MAX_FRAME_BYTES,
   encodeFrame,
   FRAME_HEADER_BYTES,
@@ -62,32 +39,8 @@ export {
   FrameError,
   type FrameErrorKind,
 } from './framing.js';
-export {
-  type ClusterExit,
-  type ClusterRun,
-  type ClusterRunResult,
-  type LaunchClusterOptions,
-  launchCluster,
-} from './launcher.js';
 export type { TcpLogger, TcpPeer, TcpTlsOptions, TcpTransportOptions } from './options.js';
 export { freeLoopbackPorts } from './ports.js';
-export {
-  appendSharedLogRecord,
-  checkSharedLog,
-  readSharedLog,
-  type SharedLogBounds,
-  type SharedLogCheck,
-  type SharedLogEvent,
-  type SharedLogRecord,
-  type SharedLogViolation,
-  SharedLogWriter,
-} from './shared-log.js';
-export {
-  type ClusterWorkload,
-  type ClusterWorkloadChannel,
-  type ClusterWorkloadContext,
-  roundsWorkload,
-} from './workload.js';
 export type {
   CloseReason,
   RefusalReason,

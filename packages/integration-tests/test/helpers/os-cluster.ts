@@ -1,8 +1,8 @@
 /**
  * Clusters of n separate OS processes over TCP/TLS on loopback, through the launcher of
- * `@critsec/transport-tcp` (its member program `cluster-node`), running this package's algorithm
- * module (`src/cluster-algorithm.ts`, which resolves names through `@critsec/cli`) and the
- * `critsec` member workload (`@critsec/cli/member`), checked from the shared `O_APPEND` log.
+ * `@critsec/cluster` (its member program `cluster-node`), running this package's algorithm
+ * module (`src/cluster-algorithm.ts`, which resolves names through `@critsec/cluster`) and the
+ * `critsec` member workload (`@critsec/cluster/member`), checked from the shared `O_APPEND` log.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,12 +15,12 @@ import {
   createLocalCluster,
   type LoadedClusterConfig,
   launchCluster,
-} from '@critsec/transport-tcp';
+} from '@critsec/cluster';
 import type { ClusterAlgorithmParams } from '../../src/cluster-algorithm.js';
 
 export const algorithmModule = fileURLToPath(new URL('../../src/cluster-algorithm.ts', import.meta.url));
 /** The workload module: `critsec`'s member workload (a package specifier the members import). */
-export const workloadModule = '@critsec/cli/member';
+export const workloadModule = '@critsec/cluster/member';
 
 /** Options of {@link startOsCluster}. */
 export interface OsClusterOptions {
@@ -32,7 +32,7 @@ export interface OsClusterOptions {
   readonly thinkMs?: number;
   readonly holdMs?: number;
   readonly seed?: number;
-  /** Default: the cycling workload of `@critsec/cli/member`; `null`: the launcher's default rounds workload. */
+  /** Default: the cycling workload of `@critsec/cluster/member`; `null`: the launcher's default rounds workload. */
   readonly workloadModule?: string | null;
   readonly transport?: ClusterConfig['transport'];
   /** Abort the run after this long, ms (default 45 000, inside the test timeout). */

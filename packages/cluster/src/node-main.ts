@@ -6,8 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { CritsecError } from '@critsec/core';
-import { parseInteger } from './algorithms.js';
 import { runNode } from './node.js';
+import { parseInteger } from './option-values.js';
 
 function send(message: unknown): Promise<void> {
   return new Promise((resolve) => {

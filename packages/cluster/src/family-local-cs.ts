@@ -21,7 +21,7 @@ import {
   safeInitial,
 } from '@critsec/local-cs';
 import { ALGORITHM_TITLES } from './catalog.js';
-import { describeInitial, parseChoice, parseInit, parseInteger } from './options.js';
+import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
 /** The local-CS algorithms. */

@@ -11,7 +11,7 @@ import {
   readSharedLog,
   transportOptionsFor,
 } from '../src/index.js';
-import { tempDirs } from './helpers.js';
+import { coordinatorMutexModule, tempDirs } from './helpers.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const tempDir = tempDirs('critsec-cluster-');
@@ -22,7 +22,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     const loaded = await createLocalCluster({
       dir,
       n: 5,
-      algorithm: join(fixtures, 'coordinator-mutex.ts'),
+      algorithm: coordinatorMutexModule,
       params: { coordinator: 2 },
       workload: { rounds: 8, holdMs: 2, thinkMs: 1 },
     });
@@ -56,7 +56,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     const loaded = await createLocalCluster({
       dir,
       n: 3,
-      algorithm: join(fixtures, 'coordinator-mutex.ts'),
+      algorithm: coordinatorMutexModule,
       workload: { rounds: 5, module: join(fixtures, 'cycling-workload.ts') },
     });
     const result = await launchCluster({ configPath: loaded.path, timeoutMs: 60_000 }).done;
@@ -95,7 +95,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     const loaded = await createLocalCluster({
       dir,
       n: 4,
-      algorithm: join(fixtures, 'coordinator-mutex.ts'),
+      algorithm: coordinatorMutexModule,
       params: { coordinator: 0 },
       workload: { rounds: 6, holdMs: 30, thinkMs: 1 },
       // The papers assume no crashes; 'reset' lets the restarted member start a new session,

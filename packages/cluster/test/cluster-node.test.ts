@@ -10,7 +10,7 @@ import {
   runClusterNode,
   transportOptionsFor,
 } from '../src/index.js';
-import { createFactory as coordinatorMutex } from './fixtures/coordinator-mutex.js';
+import { createFactory as coordinatorMutex } from '../../transport-tcp/test/fixtures/coordinator-mutex.js';
 import { tempDirs } from './helpers.js';
 
 const tempDir = tempDirs('critsec-node-');

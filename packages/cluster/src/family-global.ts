@@ -11,7 +11,7 @@ import { mutin } from '@critsec/mutin';
 import { type MxName, paperBounds } from './bounds.js';
 import { ALGORITHM_TITLES, type GlobalAlgorithmName } from './catalog.js';
 import { buildCoterie, COTERIE_NAMES, type CoterieName, isCoterieName } from './coterie-choice.js';
-import { describeInitial, parseChoice, parseInit, parseInteger } from './options.js';
+import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
 /** The mutual exclusions MUTIN can use. */

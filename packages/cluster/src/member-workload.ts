@@ -26,8 +26,8 @@ import {
   type ProcessId,
 } from '@critsec/core';
 import { createRng, type Rng } from '@critsec/transport-sim';
-import type { ClusterWorkload } from '@critsec/transport-tcp';
 import { countingEndpoint, messageStats } from './counting-endpoint.js';
+import type { ClusterWorkload } from './workload.js';
 
 /** What `critsec` adds to a member's report (`ClusterNodeReport` of @critsec/transport-tcp). */
 export interface NodeMeasurements {

@@ -9,7 +9,7 @@ import {
   createLocalCluster,
   readSharedLog,
   runClusterNode,
-} from '@critsec/transport-tcp';
+} from '../src/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runWorkload } from '../src/member.js';
 import { resolveCluster } from '../src/index.js';
@@ -17,7 +17,7 @@ import { resolveCluster } from '../src/index.js';
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-member-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-// The algorithm by name, as a member program of transport-tcp would bring it.
+// The algorithm by name, as a member program would bring it.
 const algorithms: ClusterAlgorithmRegistry = {
   gcs: {
     createFactory: (_params, { n, initial }) =>
@@ -40,12 +40,12 @@ async function cluster(name: string, settings: unknown) {
     algorithm: 'gcs',
     initial,
     bounds: { l: 1, k: 2 },
-    workload: { rounds: 6, thinkMs: 1, holdMs: 1, module: '@critsec/cli/member', settings },
+    workload: { rounds: 6, thinkMs: 1, holdMs: 1, module: '@critsec/cluster/member', settings },
     insecure: true,
   });
 }
 
-describe('@critsec/cli/member: critsec’s member workload as a transport-tcp workload module', () => {
+describe('@critsec/cluster/member: critsec’s member workload as a cluster workload module', () => {
   it('the (1,2)-GCS on 3 members: every member completes its rounds, finished ones cycle uncounted, the shared log is safe', async () => {
     const loaded = await cluster('gcs', { seed: 5 });
     const reports = await Promise.all(
@@ -75,13 +75,13 @@ describe('@critsec/cli/member: critsec’s member workload as a transport-tcp wo
       const ctx = { workload: { rounds: 1, settings } } as unknown as ClusterWorkloadContext;
       await expect(runWorkload(ctx)).rejects.toThrow(ConfigurationError);
       await expect(runWorkload(ctx)).rejects.toThrow(
-        /@critsec\/cli\/member: workload\.settings.*settings holds \{ seed\? \}/,
+        /@critsec\/cluster\/member: workload\.settings.*settings holds \{ seed\? \}/,
       );
     }
   });
 
   it('is what the subpath export names (a workload module: runWorkload)', async () => {
-    const mod = (await import('@critsec/cli/member')) as Record<string, unknown>;
+    const mod = (await import('@critsec/cluster/member')) as Record<string, unknown>;
     expect(mod.runWorkload).toBe(runWorkload);
   });
 });

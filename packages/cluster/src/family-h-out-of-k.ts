@@ -14,7 +14,7 @@ import {
 } from '@critsec/coteries';
 import { asHKArbiter, hOutOfK, hOutOfKBounds } from '@critsec/h-out-of-k';
 import { ALGORITHM_TITLES } from './catalog.js';
-import { describeInitial, parseChoice, parseInit, parseInteger } from './options.js';
+import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, RequestDraw, ResolvedCluster } from './resolved.js';
 
 /**

@@ -11,7 +11,7 @@ import { resolveGlobal } from './family-global.js';
 import { resolveGroupMutex } from './family-group-mutex.js';
 import { resolveHOutOfK } from './family-h-out-of-k.js';
 import { resolveLocalCs } from './family-local-cs.js';
-import { parseChoice } from './options.js';
+import { parseChoice } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
 export {
@@ -21,7 +21,7 @@ export {
   isAlgorithmName,
 } from './catalog.js';
 export { MX_NAMES } from './family-global.js';
-export { parseChoice, parseInit, parseInteger, parseNonNegative } from './options.js';
+export { parseChoice, parseInit, parseInteger, parseNonNegative } from './option-values.js';
 export type { ClusterInput, RequestDraw, ResolvedCluster } from './resolved.js';
 
 /**

@@ -1,12 +1,9 @@
 /**
  * How a cluster member finds its algorithm (issue #6): by name in a registry that its member
- * program passes in (`runClusterNode({ algorithms })`; the `critsec` command passes its own), or
- * else by module path / package specifier. Either way the result exports
- * `createFactory(params, cluster)` returning the {@link CSFactory} to run — the plug-in point for
- * every CS object, including users' own.
- *
- * This package has no registry of its own: it sits below every algorithm package (DESIGN.md 2),
- * so it cannot name their algorithms; the programs above it (the CLI, your own) can.
+ * program passes in (`runClusterNode({ algorithms })`; `runNode` passes the algorithm that
+ * `resolveCluster` built), or else by module path / package specifier. Either way the result
+ * exports `createFactory(params, cluster)` returning the {@link CSFactory} to run — the plug-in
+ * point for every CS object, including users' own.
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -18,9 +18,7 @@ import {
   type ProcessId,
 } from '@critsec/core';
 import * as v from 'valibot';
-import { createDevCertificates } from './certs.js';
-import { freeLoopbackPorts } from './ports.js';
-import type { TcpTransportOptions } from './tcp-transport.js';
+import { createDevCertificates, freeLoopbackPorts, type TcpTransportOptions } from '@critsec/transport-tcp';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));

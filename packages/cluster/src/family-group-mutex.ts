@@ -10,7 +10,7 @@ import { type GroupQuorumSystem, groupFromCoterie, surficial, surficialSize } fr
 import { groupMutex, groupMutexBounds } from '@critsec/group-mutex';
 import { ALGORITHM_TITLES } from './catalog.js';
 import { buildCoterie } from './coterie-choice.js';
-import { describeInitial, parseChoice, parseInit, parseInteger } from './options.js';
+import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
 /** The group quorum systems the CLI offers: the surficial system, or T_m of a coterie. */

@@ -15,10 +15,10 @@ import {
   type Message,
   type ProcessId,
 } from '@critsec/core';
-import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithms.js';
+import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
 import { loadClusterConfig, transportOptionsFor } from './cluster-config.js';
 import { SharedLogWriter } from './shared-log.js';
-import { type TcpLogger, tcpTransport } from './tcp-transport.js';
+import { type TcpLogger, tcpTransport } from '@critsec/transport-tcp';
 import {
   type ClusterWorkload,
   type ClusterWorkloadChannel,

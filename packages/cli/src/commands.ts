@@ -1,0 +1,219 @@
+/*
+ * The commands of the `critsec` program that run clusters — `simulate`, `cluster` — and `node`
+ * and `certs`, each registered on the commander root by a function of its own (`bench` is in
+ * bench-command.ts). They parse nothing themselves: the resolve* functions validate every value.
+ */
+import {
+  ALGORITHM_NAMES,
+  ARBITER_NAMES,
+  COTERIE_NAMES,
+  LOCAL_ALGORITHM_NAMES,
+  MX_NAMES,
+  SYSTEM_NAMES,
+  VARIANT_NAMES,
+} from '@critsec/cluster';
+import { type Command, Option } from 'commander';
+import { writeCertificates } from './certs-command.js';
+import { resolveClusterRun, runCluster } from './cluster.js';
+import { EXIT } from './exit-codes.js';
+import { runNodeCommand } from './node.js';
+import { clusterInput } from './options.js';
+import type { Progress } from './progress.js';
+import { resolveSimulation, runSimulation } from './simulate.js';
+import type { RunSummary } from './summary.js';
+import { openTraceFile } from './trace-file.js';
+
+/** Where the program writes. */
+export interface CliIO {
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+}
+
+/** A command's options as commander gives them. */
+export type CommandOptions = Record<string, string | boolean | undefined>;
+
+/** What every command's action uses: the output, the exit code, summaries and progress bars. */
+export interface CommandContext {
+  readonly io: CliIO;
+  /** Writes a line to stdout / stderr (a newline is added when missing). */
+  out(text: string): void;
+  err(text: string): void;
+  setExit(code: number): void;
+  /** Prints a run's summary (JSON or the table), a line on stderr when it failed, and sets the exit code. */
+  summaryOut(s: RunSummary, json: boolean): void;
+  /** A progress bar on stderr; off with `--no-progress`, and for `--json` when stderr is no TTY. */
+  progress(label: string, o: CommandOptions, json: boolean): Progress;
+}
+
+export const ALGORITHMS = ALGORITHM_NAMES.join(', ');
+
+export const COTERIES = COTERIE_NAMES.join(', ');
+
+function clusterOptions(cmd: Command, defaults: { n: string; rounds: string }): Command {
+  return cmd
+    .option('--n <n>', `number of processes (default ${defaults.n}; local-cs: the graph's)`)
+    .option('--l <l>', 'at least l processes InCS (gcs, mutin; local-cs: l_i; default 3, capped to fit n)')
+    .option(
+      '--k <k>',
+      'at most k processes InCS (gcs, kmutex; local-cs: k_i; h-out-of-k: the units; default 10, capped to n)',
+    )
+    .option('--coterie <name>', `quorum system: ${COTERIES}`, 'grid')
+    .option('--mx <name>', `MUTIN's mutual exclusion (mutin, kmutex, gcs): ${MX_NAMES.join(', ')}`, 'maekawa')
+    .option(
+      '--arbiter <name>',
+      `h-out-of-k: the arbiter, ${ARBITER_NAMES.join(', ')} (default uniform; -k: a k-arbiter, same quorum for every h)`,
+    )
+    .option('--h <h>', 'h-out-of-k: units per entry, 1..k, or random (default: uniform in 1..k per entry)')
+    .option('--m <m>', 'group-mutex: number of groups (default 2)')
+    .option('--variant <v>', `group-mutex: ${VARIANT_NAMES.join(' (Maekawa_M) or ')} (Maekawa_S) (default M)`)
+    .option(
+      '--system <name>',
+      `group-mutex: group quorum system, ${SYSTEM_NAMES.join(', ')} (default surficial)`,
+    )
+    .option('--algorithm <name>', `local-cs: ${LOCAL_ALGORITHM_NAMES.join(', ')} (default lmutin)`)
+    .option(
+      '--graph <graph>',
+      'local-cs: ring:N, grid:RxC, star:L, complete:N, random:N:P[:SEED], abilene, or a JSON file (default ring:20)',
+    )
+    .option('--bounds <file>', 'local-cs: per-process bounds from a JSON file { "l": [...], "k": [...] }')
+    .option('--leader <id>', 'local-cs (lkcs): the leader P_LDR (default: a valid one of highest degree)')
+    .option('--rounds <r>', 'rounds per process (one entry and one exit each)', defaults.rounds)
+    .option('--seed <s>', 'seed of every random choice', '1')
+    .option(
+      '--init <config>',
+      'initial configuration: default (the first l InCS), none, all, first:M, or ids InCS like 0,3,7',
+      'default',
+    )
+    .option('--json', 'print the machine-readable summary on stdout (and nothing else)')
+    .option('--no-progress', 'no progress bar on stderr');
+}
+
+/** `critsec simulate <algorithm>`: a run on the simulated network. */
+export function simulateCommand(root: Command, ctx: CommandContext): void {
+  clusterOptions(
+    root
+      .command('simulate')
+      .description(
+        'Run a cluster on the deterministic simulated network with the safety monitor on, and print a summary beside the papers’ bounds.',
+      )
+      .argument('<algorithm>', ALGORITHMS),
+    { n: '25', rounds: '20' },
+  )
+    .option(
+      '--delay <model>',
+      'message delay, time units: unit, constant:D, uniform:MIN:MAX, exponential:MEAN',
+      'unit',
+    )
+    .addOption(
+      new Option(
+        '--workload <kind>',
+        'concurrent: every process alternates entry/exit with seeded think and hold times; sequential: one invocation in flight in the whole cluster at a time (the papers’ uncontended setting)',
+      ).default('concurrent'),
+    )
+    .option('--think <t>', 'mean think time OutCS before an entry, time units (concurrent)', '2')
+    .option('--hold <t>', 'mean hold time InCS before an exit, time units (concurrent)', '1')
+    .option('--trace <file>', 'write the JSON-lines trace (messages, timers, state changes) to this file')
+    .action(async (algorithm: string, o: CommandOptions) => {
+      const settings = resolveSimulation(clusterInput(algorithm, o, '25'));
+      const trace = typeof o.trace === 'string' ? openTraceFile(o.trace) : undefined;
+      const json = o.json === true;
+      const progress = ctx.progress(`simulate ${settings.cluster.algorithm}`, o, json);
+      let summary: RunSummary;
+      try {
+        summary = await runSimulation(settings, {
+          onProgress: (done, total) => progress.update(done, total),
+          ...(trace ? { trace: trace.line } : {}),
+        });
+      } finally {
+        progress.stop();
+        trace?.close();
+      }
+      ctx.summaryOut(summary, json);
+    });
+}
+
+/** `critsec cluster <algorithm>`: the same over TCP/TLS between OS processes. */
+export function clusterCommand(root: Command, ctx: CommandContext): void {
+  clusterOptions(
+    root
+      .command('cluster')
+      .description(
+        'Run the same workload over real TCP/TLS between n separate OS processes on this machine, with the shared-log safety check; latencies in ms.',
+      )
+      .argument('<algorithm>', ALGORITHMS),
+    { n: '5', rounds: '20' },
+  )
+    .option(
+      '--workload <kind>',
+      'concurrent, or sequential: one call in flight in the whole cluster (member 0 coordinates; exact message counts)',
+      'concurrent',
+    )
+    .option('--think <ms>', 'mean think time OutCS before an entry, ms (concurrent)', '2')
+    .option('--hold <ms>', 'mean hold time InCS before an exit, ms (concurrent)', '1')
+    .option(
+      '--certs <dir>',
+      'use the certificates in this directory (from `critsec certs`) instead of fresh ones',
+    )
+    .option(
+      '--dir <dir>',
+      'write cluster.json, certificates and the shared log here (default: a temporary directory, removed afterwards)',
+    )
+    .option('--base-port <port>', 'listen on ports base … base+n−1 of 127.0.0.1 (default: free ports)')
+    .option('--timeout <ms>', 'give up after this long', '300000')
+    .action(async (algorithm: string, o: CommandOptions) => {
+      const settings = resolveClusterRun(clusterInput(algorithm, o, '5'));
+      const json = o.json === true;
+      const progress = ctx.progress(`cluster ${settings.cluster.algorithm}`, o, json);
+      let summary: RunSummary;
+      try {
+        summary = await runCluster(settings, {
+          onProgress: (d, t) => progress.update(d, t),
+          onMemberOutput: (id, line) => {
+            if (!json || ctx.io.stderr.isTTY) ctx.err(`[P${id}] ${line}`);
+          },
+        });
+      } finally {
+        progress.stop();
+      }
+      ctx.summaryOut(summary, json);
+    });
+}
+
+/** `critsec node` (one member of a real deployment) and `critsec certs` (its certificates). */
+export function deploymentCommands(root: Command, ctx: CommandContext): void {
+  root
+    .command('node')
+    .description(
+      'Run one member of a real deployment (one per machine) from a cluster configuration file; see the @critsec/cli README for the format and a 3-machine example.',
+    )
+    .requiredOption('--config <file>', 'the cluster configuration (cluster.json)')
+    .requiredOption('--id <id>', 'this member’s process id (0 … n−1)')
+    .option('--json', 'print this member’s report as JSON')
+    .action(async (o: { config: string; id: string; json?: boolean }) => {
+      const report = await runNodeCommand(o.config, o.id);
+      ctx.out(o.json ? JSON.stringify(report, null, 2) : report.text);
+      ctx.setExit(report.ok ? EXIT.ok : EXIT.failed);
+    });
+
+  root
+    .command('certs')
+    .description(
+      'Make a cluster CA and one certificate per process (ECDSA P-256, the process id in a SAN URI) for a real deployment.',
+    )
+    .requiredOption('--n <n>', 'number of processes')
+    .requiredOption(
+      '--out <dir>',
+      'directory to write ca.pem, ca.key.pem and p<id>.cert.pem / p<id>.key.pem into',
+    )
+    .option(
+      '--hosts <list>',
+      'comma-separated host names / IP addresses to put in every certificate',
+      '127.0.0.1,localhost',
+    )
+    .option('--days <d>', 'validity in days', '365')
+    .action(async (o: { n: string; out: string; hosts: string; days: string }) => {
+      const written = await writeCertificates(o);
+      ctx.out(`wrote ${written.length} files to ${o.out}: ${written.join(', ')}`);
+      ctx.setExit(EXIT.ok);
+    });
+}

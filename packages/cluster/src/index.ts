@@ -1,0 +1,124 @@
+/**
+ * `@critsec/cluster` — critsec members as separate OS processes over the TCP/TLS transport of
+ * `@critsec/transport-tcp` (DESIGN.md 3.4, 5; issues #6 and 13): everything about a cluster that
+ * is neither a transport nor a command line.
+ *
+ * - the cluster configuration (`cluster.json`: format, validation, {@link createLocalCluster});
+ * - the member runtime: {@link runClusterNode} (transport, shared log, the DONE and BYE
+ *   barriers, the report) with a workload ({@link roundsWorkload}, or a module of your own), and
+ *   {@link runNode}, the `critsec node` member with the algorithms of {@link resolveCluster};
+ * - the local launcher: {@link launchCluster} (spawn, kill, restart, the shared-log check) and
+ *   {@link runLocalCluster} (`critsec cluster`: certificates, configuration, members, totals);
+ * - the algorithm registry: {@link resolveCluster} validates a cluster description of any
+ *   family (global (l,k)-CS, h-out-of-k, group mutex, local CS) and builds its factory, safety
+ *   spec, requests, initial configuration and {@link paperBounds};
+ * - the shared-log check ({@link checkSharedLog}): sound — every violation it reports happened.
+ *
+ * The member workload as a workload module is the subpath `@critsec/cluster/member`.
+ *
+ * @example
+ * ```ts
+ * import { resolveClusterRun, runLocalCluster } from '@critsec/cluster';
+ *
+ * const settings = resolveClusterRun({ algorithm: 'gcs', n: 5, l: 1, k: 3, rounds: 10 });
+ * const { failure, result, totals } = await runLocalCluster(settings);
+ * console.log(failure, result.check.violationCount, totals.entries); // null 0 50
+ * ```
+ *
+ * @packageDocumentation
+ */
+export {
+  type ClusterAlgorithmModule,
+  type ClusterAlgorithmRegistry,
+  loadClusterAlgorithm,
+} from './algorithm-loader.js';
+export { clusterArguments, resolveCluster } from './algorithms.js';
+export { type BoundInput, type MxName, type PaperBounds, paperBounds } from './bounds.js';
+export {
+  ALGORITHM_NAMES,
+  ALGORITHM_TITLES,
+  type AlgorithmName,
+  GLOBAL_ALGORITHMS,
+  type GlobalAlgorithmName,
+  isAlgorithmName,
+} from './catalog.js';
+export {
+  type ClusterConfig,
+  type ClusterSpecConfig,
+  clusterProblemSpec,
+  createLocalCluster,
+  type LoadedClusterConfig,
+  type LocalClusterOptions,
+  loadClusterConfig,
+  parseClusterConfig,
+  problemSpecFor,
+  transportOptionsFor,
+} from './cluster-config.js';
+export {
+  type ClusterNodeProgress,
+  type ClusterNodeReport,
+  type RunClusterNodeOptions,
+  runClusterNode,
+} from './cluster-node.js';
+export {
+  buildCoterie,
+  COTERIE_NAMES,
+  type CoterieName,
+  isCoterieName,
+  nearestCoterieSize,
+  PROJECTIVE_PLANE_ORDERS,
+  PROJECTIVE_PLANE_SIZES,
+  wallWidths,
+} from './coterie-choice.js';
+export { type Attribution, countingEndpoint, type MessageStats, messageStats } from './counting-endpoint.js';
+export { MX_NAMES } from './family-global.js';
+export { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
+export { ARBITER_NAMES } from './family-h-out-of-k.js';
+export { LOCAL_ALGORITHM_NAMES } from './family-local-cs.js';
+export {
+  type ClusterExit,
+  type ClusterRun,
+  type ClusterRunResult,
+  type LaunchClusterOptions,
+  launchCluster,
+} from './launcher.js';
+export {
+  type ClusterHooks,
+  type LocalClusterOutcome,
+  type LocatedViolation,
+  type MemberTotals,
+  runLocalCluster,
+} from './local-run.js';
+export { type ClusterRunInput, type ClusterRunSettings, resolveClusterRun } from './local-run-settings.js';
+export {
+  type MemberWorkload,
+  type MemberWorkloadOptions,
+  memberWorkload,
+  type NodeMeasurements,
+} from './member-workload.js';
+export {
+  clusterFromConfig,
+  type NodeParams,
+  type NodeReport,
+  type RunNodeOptions,
+  runNode,
+} from './node.js';
+export { parseChoice, parseInit, parseInteger, parseNonNegative } from './option-values.js';
+export type { ClusterInput, RequestDraw, ResolvedCluster } from './resolved.js';
+export {
+  appendSharedLogRecord,
+  checkSharedLog,
+  readSharedLog,
+  type SharedLogBounds,
+  type SharedLogCheck,
+  type SharedLogEvent,
+  type SharedLogRecord,
+  type SharedLogViolation,
+  SharedLogWriter,
+} from './shared-log.js';
+export {
+  type ClusterWorkload,
+  type ClusterWorkloadChannel,
+  type ClusterWorkloadContext,
+  roundsWorkload,
+} from './workload.js';

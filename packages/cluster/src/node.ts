@@ -1,0 +1,167 @@
+/*
+ * The member of a `critsec` cluster (`critsec node --config cluster.json --id 3`: one member of a
+ * real deployment, DESIGN.md 5), over the TCP/TLS transport of @critsec/transport-tcp and the
+ * cluster configuration format of cluster-config.ts (`loadClusterConfig`); also the member
+ * process `critsec cluster` spawns through the launcher (node-main.ts).
+ *
+ * The member machinery is `runClusterNode` (cluster-node.ts: transport, shared log, the DONE and
+ * BYE barriers on its control channel, the report); this file brings the algorithm by name:
+ * the algorithm, resolved and validated from `algorithm` and `params` (`clusterFromConfig`), and the
+ * workload of member-workload.ts — the concurrent workload of `critsec simulate` in wall-clock
+ * time (finished members cycle uncounted until every member has finished, then withdraw their
+ * call in flight), or with `params.workload: 'sequential'` one call in flight in the whole
+ * cluster, coordinated by member 0 — with every message counted and attributed.
+ */
+import { ConfigurationError, type ProcessId } from '@critsec/core';
+import type { TcpLogger } from '@critsec/transport-tcp';
+import * as v from 'valibot';
+import { resolveCluster } from './algorithms.js';
+import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
+import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from './cluster-node.js';
+import { memberWorkload, type NodeMeasurements } from './member-workload.js';
+import type { ResolvedCluster } from './resolved.js';
+
+export type { NodeMeasurements } from './member-workload.js';
+
+const paramsSchema = v.strictObject({
+  l: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  k: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
+  coterie: v.optional(v.string()),
+  mx: v.optional(v.string()),
+  /** h-out-of-k: `uniform` or `cube`; the units per entry (a number or `random`). */
+  arbiter: v.optional(v.string()),
+  h: v.optional(v.union([v.pipe(v.number(), v.safeInteger(), v.minValue(1)), v.literal('random')])),
+  /** group-mutex: groups, variant, group quorum system. */
+  m: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
+  variant: v.optional(v.picklist(['M', 'S'])),
+  system: v.optional(v.string()),
+  /** local-cs: `lmutin`, `lmutex` or `lkcs`; the graph (notation or JSON file); per-process bounds file; the leader. */
+  localAlgorithm: v.optional(v.string()),
+  graph: v.optional(v.string()),
+  boundsFile: v.optional(v.string()),
+  leader: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  seed: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
+  workload: v.optional(v.picklist(['concurrent', 'sequential'])),
+});
+
+/**
+ * The algorithm settings `critsec` keeps in a cluster configuration's `params` (the algorithm
+ * itself is the configuration's `algorithm`: mutex, ricart-agrawala, mutin, kmutex or gcs).
+ */
+export type NodeParams = v.InferOutput<typeof paramsSchema>;
+
+/** The entries of `o` under `keys` that are defined. */
+function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (o[key] !== undefined) out[key] = o[key];
+  return out;
+}
+
+/** A member's report: `runClusterNode`'s fields plus `cli`, the measurements of `critsec`'s workload. */
+export interface NodeReport extends ClusterNodeReport {
+  readonly cli: NodeMeasurements;
+}
+
+/** Options of {@link runNode}. */
+export interface RunNodeOptions {
+  readonly configPath: string;
+  readonly id: ProcessId;
+  readonly onProgress?: (p: ClusterNodeProgress) => void;
+  /** Transport warnings (default: none). */
+  readonly logger?: TcpLogger | null;
+}
+
+/**
+ * Reads the algorithm part of a cluster configuration (`algorithm`, `params`, `initial`,
+ * `bounds`) into a validated cluster.
+ * @throws ConfigurationError naming the field when it is not one `critsec` can run.
+ */
+export function clusterFromConfig(
+  loaded: LoadedClusterConfig,
+): ResolvedCluster & { seed: number; workload: 'concurrent' | 'sequential' } {
+  const { config } = loaded;
+  const p = v.safeParse(paramsSchema, config.params ?? {});
+  if (!p.success) {
+    const issue = p.issues[0]!;
+    const path = issue.path?.map((x) => String(x.key)).join('.') ?? '';
+    throw new ConfigurationError(
+      `cluster config: params${path ? `.${path}` : ''}: ${issue.message}; params holds { l?, k?, coterie?, mx?, arbiter?, h?, m?, variant?, system?, localAlgorithm?, graph?, boundsFile?, leader?, seed?, workload? }`,
+    );
+  }
+  const params = p.output;
+  const inCS = loaded.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
+  let cluster: ResolvedCluster;
+  try {
+    cluster = resolveCluster({
+      algorithm: config.algorithm,
+      n: config.n,
+      ...(params.l === undefined ? {} : { l: params.l }),
+      ...(params.k === undefined ? {} : { k: params.k }),
+      ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
+      ...(params.mx === undefined ? {} : { mx: params.mx }),
+      ...pick(params, ['arbiter', 'h', 'm', 'variant', 'system', 'localAlgorithm', 'graph', 'leader']),
+      ...(params.boundsFile === undefined ? {} : { boundsFile: loaded.resolve(params.boundsFile) }),
+      // the configuration's initial states (default every process OutCS, as the shared-log check reads them)
+      init: inCS.length === 0 ? 'none' : inCS.join(','),
+    });
+  } catch (err) {
+    if (!(err instanceof ConfigurationError)) throw err;
+    const m = err.message
+      .replace(/^--init [^:]*: /, 'initial: ')
+      .replace(/\(e\.g\. --init first:(\d+)\)/, '(e.g. the first $1 InCS)');
+    throw new ConfigurationError(`cluster config ${loaded.path} (algorithm, params, initial): ${m}`);
+  }
+  if (config.spec !== undefined && config.spec.kind !== cluster.spec.kind) {
+    throw new ConfigurationError(
+      `cluster config: spec is a ${config.spec.kind} problem, but ${config.algorithm} solves a ${cluster.spec.kind} one; give its spec or leave spec out`,
+    );
+  }
+  if (config.bounds !== undefined && (config.bounds.l !== cluster.l || config.bounds.k !== cluster.k)) {
+    throw new ConfigurationError(
+      `cluster config: bounds (l = ${config.bounds.l}, k = ${config.bounds.k}) differ from the algorithm's (l = ${cluster.l}, k = ${cluster.k}); give the same or leave bounds out`,
+    );
+  }
+  return { ...cluster, seed: params.seed ?? 1, workload: params.workload ?? 'concurrent' };
+}
+
+/**
+ * Runs member `id` of the cluster in `configPath` to the end (see the module comment): the
+ * member machinery of `runClusterNode`: transport, shared log, DONE and
+ * BYE barriers, report) with `critsec`'s algorithm — resolved and validated here, handed over as
+ * a one-entry registry — and `critsec`'s workload (`memberWorkload`).
+ * @throws ConfigurationError for a bad configuration; TransportError when the peers cannot be
+ *   reached within the configuration's `readyTimeoutMs`.
+ */
+export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
+  const loaded = loadClusterConfig(options.configPath);
+  const { config } = loaded;
+  const id = options.id;
+  if (!(Number.isSafeInteger(id) && id >= 0 && id < config.n)) {
+    throw new ConfigurationError(`--id must be a process id 0..${config.n - 1} of ${loaded.path}, got ${id}`);
+  }
+  const cluster = clusterFromConfig(loaded);
+  const member = memberWorkload({
+    seed: cluster.seed,
+    workload: cluster.workload,
+    spec: cluster.workload === 'sequential' ? (cluster.sequentialSpec ?? cluster.spec) : cluster.spec,
+    ...(cluster.request === null ? {} : { request: cluster.request }),
+  });
+  const onProgress = options.onProgress;
+  const report = await runClusterNode({
+    configPath: loaded.path,
+    id,
+    logger: options.logger ?? null,
+    // progress of counted calls only (`critsec cluster` counts them against 2 · n · rounds)
+    ...(onProgress === undefined
+      ? {}
+      : {
+          onProgress: (p) => {
+            if (p.counted !== false) onProgress(p);
+          },
+        }),
+    algorithms: { [config.algorithm]: { createFactory: () => member.instrument(cluster.factory) } },
+    workload: member.run,
+  });
+  return { ...report, cli: member.measurements() };
+}
