@@ -11,7 +11,7 @@ export const FRAME_HEADER_BYTES = 4;
 /** Default maximum frame body size in bytes (64 KiB): protocol messages are tiny. */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024;
 /** The largest frame body size that can be configured (the prefix is 32-bit; we cap at 16 MiB). */
-export const MAX_CONFIGURABLE_FRAME_BYTES = 16 * 1024 * 1024;
+const MAX_CONFIGURABLE_FRAME_BYTES = 16 * 1024 * 1024;
 
 /** Why a byte stream was rejected. */
 export type FrameErrorKind = 'oversize' | 'bad-length' | 'undecodable';

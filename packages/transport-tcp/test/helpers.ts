@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Message, ProcessId } from '@critsec/core';
-import { afterAll } from 'vitest';
 import {
   type ClusterCertificates,
   createDevCertificates,
@@ -11,19 +7,6 @@ import {
   type TcpTransportOptions,
   tcpTransport,
 } from '../src/index.js';
-
-/** Returns `tempDir()`: a fresh temporary directory each call, all removed after the file's tests. */
-export function tempDirs(prefix: string): () => string {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
-  return () => {
-    const d = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(d);
-    return d;
-  };
-}
 
 let certCache: Promise<ClusterCertificates> | undefined;
 /** One CA + 10 process certificates shared by the tests of a file. */
