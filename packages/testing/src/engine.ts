@@ -112,6 +112,8 @@ export interface EngineOptions<Req = unknown> {
   ) => Promise<unknown>;
   /** After every counted call completed. */
   readonly onProgress?: (completed: number, total: number) => void;
+  /** After every call that completed (counted or extra; not aborted or withdrawn), its `end` set. */
+  readonly onComplete?: (rec: InvocationRecord) => void;
   /** When a process completed its counted rounds. */
   readonly onProcessFinished?: (id: ProcessId) => void;
   /** When every process finished (locally, or when `allFinished` resolved). */
@@ -212,6 +214,7 @@ export class WorkloadEngine<Req = unknown> {
   /** Closes a completed call: counts it (unless extra), reports progress, finishes the run. */
   complete(rec: InvocationRecord): void {
     if (Number.isNaN(rec.end)) rec.end = this.options.clock.now();
+    this.options.onComplete?.(rec);
     if (rec.extra) {
       this.extraCalls++;
       return;
