@@ -5,6 +5,7 @@
  * session layer's (sent by P_i to P_j = delivered at P_j from P_i) and, above the transport, the
  * exact sequence of messages per (sender, receiver, channel) as the algorithm sent and received them.
  */
+import { createRng } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { type AlgorithmCase, gcsCase, maekawaCase } from './helpers/algorithms.js';
 import { closeAfterEach } from './helpers/cleanup.js';
@@ -17,18 +18,6 @@ import { createTcpCluster, quiesce, type TcpCluster } from './helpers/tcp-cluste
 
 const track = closeAfterEach();
 
-/** mulberry32: reproducible chaos. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Destroys connections at random until stopped, two ways: a random established connection
  * (from either end) every 3–10 ms, and — so the count follows the traffic, not the machine's
@@ -36,7 +25,7 @@ function rng(seed: number): () => number {
  * was just handed to, on the next turn of the event loop (it is then usually still in flight).
  */
 function chaos(cluster: TcpCluster, seed: number): { stop(): Promise<number> } {
-  const r = rng(seed);
+  const r = createRng(seed); // the project's one PRNG: reproducible chaos
   const n = cluster.n;
   let destroyed = 0;
   let running = true;
@@ -44,13 +33,13 @@ function chaos(cluster: TcpCluster, seed: number): { stop(): Promise<number> } {
     if (running && cluster.transports[a]!.dropConnection(b)) destroyed++;
   };
   cluster.links!.onSend = (from, to) => {
-    if (from !== to && r() < 0.25) setImmediate(() => drop(from, to));
+    if (from !== to && r.chance(0.25)) setImmediate(() => drop(from, to));
   };
   const loop = (async () => {
     while (running) {
-      const a = Math.floor(r() * n);
-      drop(a, (a + 1 + Math.floor(r() * (n - 1))) % n);
-      await new Promise((res) => setTimeout(res, 3 + Math.floor(r() * 8)));
+      const a = r.int(n);
+      drop(a, (a + 1 + r.int(n - 1)) % n);
+      await new Promise((res) => setTimeout(res, 3 + r.int(8)));
     }
   })();
   return {

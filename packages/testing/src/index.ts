@@ -45,6 +45,12 @@ export {
 } from './pair-costs.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, unsafeMutex } from './reference.js';
 export { deliver, deliverAll, drainToRest, pendingList, queuedList } from './scripting.js';
+/**
+ * The project's one PRNG (sfc32 seeded through splitmix32, `@critsec/transport-sim`'s), for tests
+ * that draw random schedules without running the simulator: `createRng(seed).next()` in [0, 1),
+ * `.int(bound)`, `.chance(p)`, `.pick(items)`, `.fork(label)`.
+ */
+export { createRng, type Rng } from '@critsec/transport-sim';
 export { type Distribution, distribution, perPairMessages } from './stats.js';
 export {
   assertWorkloadOk,

@@ -1,4 +1,5 @@
 import type { Message, ProcessId } from '@critsec/core';
+import { createRng } from '@critsec/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
 import {
@@ -18,18 +19,6 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c()));
 });
 
-/** mulberry32, for reproducible chaos. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('fault tolerance: reliable FIFO across dropped connections', () => {
   it('destroying sockets hundreds of times during a run loses, duplicates and reorders nothing', async () => {
     const n = 4;
@@ -41,7 +30,7 @@ describe('fault tolerance: reliable FIFO across dropped connections', () => {
       t.endpoint.channel('x').onMessage(checkers[i]!.onMessage('x'));
       t.endpoint.channel('y').channel('z').onMessage(checkers[i]!.onMessage('y/z'));
     });
-    const r = rng(2024);
+    const r = createRng(2024); // the project's one PRNG: reproducible chaos
     const perLink = 1_500; // messages per (sender, receiver, channel)
     const batch = 5;
     let destroyed = 0;
@@ -56,11 +45,11 @@ describe('fault tolerance: reliable FIFO across dropped connections', () => {
       }
       // Destroy up to two random established connections, from either end.
       for (let d = 0; d < 2; d++) {
-        const a = Math.floor(r() * n);
-        const b = (a + 1 + Math.floor(r() * (n - 1))) % n;
+        const a = r.int(n);
+        const b = (a + 1 + r.int(n - 1)) % n;
         if (c.transports[a]!.dropConnection(b)) destroyed++;
       }
-      await sleep(1 + Math.floor(r() * 4));
+      await sleep(1 + r.int(4));
     }
     expect(destroyed).toBeGreaterThanOrEqual(300);
     const expected = n * channels.length * perLink;
