@@ -45,6 +45,7 @@ export { Emitter } from './events.js';
 export { closedNeighborhood, type Graph, graphFromAdjacency, graphFromEdges } from './graph.js';
 export { type CSLease, lease, withCS } from './lease.js';
 export type { Endpoint, Message } from './message.js';
+export { PendingCall, type PendingCallMessages } from './pending-call.js';
 export { type CSState, countInCS, flipState, isValidN, type ProcessId } from './process.js';
 export {
   assertSafeConfiguration,

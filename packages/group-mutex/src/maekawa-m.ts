@@ -18,11 +18,9 @@
  * (REQUEST, LOCKED, UNLOCK); minimum synchronization delay 2.
  */
 import {
-  AbortError,
   CSObjectBase,
-  Deferred,
   type Endpoint,
-  onAbort,
+  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
@@ -70,11 +68,12 @@ export class MaekawaM extends CSObjectBase<number> {
   /** t of `priority`; NONE for ⟨p, ∞⟩. */
   #priority = NONE;
   readonly #locked_nodes = new Set<ProcessId>();
-  #waiting: Deferred | null = null;
-  #offAbort: () => void = () => {};
+  /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
+  readonly #call: PendingCall;
 
   constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules) {
     super(ctx.id, 'OutCS', { takesRequest: true });
+    this.#call = new PendingCall(PendingCall.messages('Maekawa_M', ctx.id, 'entry'));
     this.#printedLocked = rule === 'printed-locked';
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
@@ -93,7 +92,7 @@ export class MaekawaM extends CSObjectBase<number> {
         group: this.#group,
         req: this.#req,
         priority: this.#priority,
-        waiting: this.#waiting !== null,
+        waiting: this.#call.waiting,
         locked_nodes: [...this.#locked_nodes].sort((a, b) => a - b),
       },
       node: this.#node.snapshot(),
@@ -111,12 +110,10 @@ export class MaekawaM extends CSObjectBase<number> {
     this.#priority = this.#clock.sn; // A.6
     this.#req++;
     this.#locked_nodes.clear();
-    const waiting = new Deferred();
-    this.#waiting = waiting; // A.3: state := trying
+    this.#call.begin(); // A.3: state := trying
     const msg: MaekawaMMessage = { type: 'REQUEST', req: this.#req, ts: this.#priority, g };
     for (const i of this.#Q) this.#endpoint.send(i, msg); // A.7
-    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
-    return waiting.promise;
+    return this.#call.wait(signal, () => this.#withdraw());
   }
 
   /** D.1–D.5: exit CS. */
@@ -129,21 +126,15 @@ export class MaekawaM extends CSObjectBase<number> {
 
   protected doClose(): void {
     this.#off();
-    const waiting = this.#waiting;
-    this.#waiting = null;
-    this.#offAbort();
-    waiting?.reject(new AbortError(`Maekawa_M: P${this.id} was closed while waiting in entry()`));
+    this.#call.close();
   }
 
   /** Abort of a waiting entry: UNLOCK(true) to every node of Q (held, granted in flight, or queued). */
-  #abort(waiting: Deferred, reason: unknown): void {
-    if (waiting !== this.#waiting || waiting.settled) return;
+  #withdraw(): void {
     reach('group-mutex-m:abort');
-    this.#waiting = null;
     if (!this.closed) this.#unlockAll(this.#Q);
     this.#locked_nodes.clear();
     this.#priority = NONE;
-    waiting.reject(new AbortError(`Maekawa_M: P${this.id} entry() aborted`, { cause: reason }));
   }
 
   #unlockAll(nodes: Iterable<ProcessId>): void {
@@ -157,7 +148,7 @@ export class MaekawaM extends CSObjectBase<number> {
       reach('group-mutex-m:stale-inquire');
       return;
     }
-    if (this.#waiting === null) {
+    if (!this.#call.waiting) {
       reach('group-mutex-m:inquire-in-cs'); // state = CS: keep the lock
       return;
     }
@@ -167,8 +158,8 @@ export class MaekawaM extends CSObjectBase<number> {
 
   /** C.1–C.4: receive LOCKED(i, t). */
   #onLocked(i: ProcessId, req: number): void {
-    if (this.#printedLocked && this.#waiting !== null) req = this.#req;
-    if (req !== this.#req || this.#waiting === null) {
+    if (this.#printedLocked && this.#call.waiting) req = this.#req;
+    if (req !== this.#req || !this.#call.waiting) {
       if (req !== this.#req || this.#priority === NONE) {
         // a lock for a withdrawn (or forged) request: hand it back
         reach('group-mutex-m:stale-locked-returned');
@@ -186,12 +177,7 @@ export class MaekawaM extends CSObjectBase<number> {
     }
     this.#locked_nodes.add(i); // C.3
     if (this.#locked_nodes.size === this.#Q.length) {
-      // C.4: enter CS
-      const waiting = this.#waiting;
-      this.#waiting = null;
-      this.#offAbort();
-      this.setState('InCS');
-      waiting.resolve();
+      this.#call.resolve(() => this.setState('InCS')); // C.4: enter CS
     }
   }
 

@@ -18,11 +18,9 @@
  * — the first from p — one GRANT, c UNLOCK); minimum synchronization delay c + 1. No clocks.
  */
 import {
-  AbortError,
   CSObjectBase,
-  Deferred,
   type Endpoint,
-  onAbort,
+  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
@@ -61,11 +59,12 @@ export class MaekawaS extends CSObjectBase<number> {
   #Q: readonly ProcessId[] = [];
   #sn = 0;
   #locked_nodes: readonly ProcessId[] = [];
-  #waiting: Deferred | null = null;
-  #offAbort: () => void = () => {};
+  /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
+  readonly #call: PendingCall;
 
   constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules) {
     super(ctx.id, 'OutCS', { takesRequest: true });
+    this.#call = new PendingCall(PendingCall.messages('Maekawa_S', ctx.id, 'entry'));
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
     this.#node = new MaekawaSNode(ctx.id, plan, (to, msg) => ctx.endpoint.send(to, msg), rule);
@@ -81,7 +80,7 @@ export class MaekawaS extends CSObjectBase<number> {
       process: {
         group: this.#group,
         sn: this.#sn,
-        waiting: this.#waiting !== null,
+        waiting: this.#call.waiting,
         locked_nodes: this.#locked_nodes,
       },
       node: this.#node.snapshot(),
@@ -94,11 +93,9 @@ export class MaekawaS extends CSObjectBase<number> {
     this.#group = g; // A.3
     this.#Q = this.#plan.quorumOf(this.id, g); // A.4
     this.#sn++; // C.2 of the previous request, done here so sn tags the new one
-    const waiting = new Deferred();
-    this.#waiting = waiting; // A.2: state := trying
+    this.#call.begin(); // A.2: state := trying
     this.#endpoint.send(this.#Q[0]!, { type: 'REQUEST', p: this.id, g, sn: this.#sn }); // A.5
-    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
-    return waiting.promise;
+    return this.#call.wait(signal, () => this.#withdraw());
   }
 
   /** C.1–C.6: exit CS. */
@@ -110,18 +107,13 @@ export class MaekawaS extends CSObjectBase<number> {
 
   protected doClose(): void {
     this.#off();
-    const waiting = this.#waiting;
-    this.#waiting = null;
-    this.#offAbort();
-    waiting?.reject(new AbortError(`Maekawa_S: P${this.id} was closed while waiting in entry()`));
+    this.#call.close();
   }
 
-  #abort(waiting: Deferred, reason: unknown): void {
-    if (waiting !== this.#waiting || waiting.settled) return;
+  /** Abort of a waiting entry: UNLOCK(p, sn) to every node of Q. */
+  #withdraw(): void {
     reach('group-mutex-s:abort');
-    this.#waiting = null;
     if (!this.closed) this.#unlock(this.#Q, this.#sn);
-    waiting.reject(new AbortError(`Maekawa_S: P${this.id} entry() aborted`, { cause: reason }));
   }
 
   #unlock(Q: readonly ProcessId[], sn: number): void {
@@ -147,13 +139,9 @@ export class MaekawaS extends CSObjectBase<number> {
       return;
     }
     // a duplicate, or the GRANT of a withdrawn request (its nodes already have the UNLOCK)
-    if (this.#waiting === null || g !== this.#group) return;
+    if (!this.#call.waiting || g !== this.#group) return;
     this.#locked_nodes = this.#Q; // B.2
-    const waiting = this.#waiting;
-    this.#waiting = null;
-    this.#offAbort();
-    this.setState('InCS'); // B.3
-    waiting.resolve();
+    this.#call.resolve(() => this.setState('InCS')); // B.3
   }
 
   #onMessage(from: ProcessId, msg: MaekawaSMessage): void {

@@ -58,12 +58,10 @@
  * entry that does not fit.
  */
 import {
-  AbortError,
   CSObjectBase,
   ConfigurationError,
-  Deferred,
   type Endpoint,
-  onAbort,
+  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
@@ -112,8 +110,8 @@ export class HOutOfKCS extends CSObjectBase<number> {
   #request = NONE;
   /** Requests made so far: the next request's `seq` (never raised by a received value). */
   #seq = 0;
-  #waiting: Deferred | null = null;
-  #offAbort: () => void = () => {};
+  /** The waiting `entry(h)`. */
+  readonly #call: PendingCall;
 
   // arbiter (Fig. 1: x, Que, Quelength)
   /** Fig. 1 `x`: free units ("Number of current tokens"). */
@@ -123,6 +121,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   constructor(ctx: ProcessContext, k: number, arbiter: HKArbiter, rules: Rules, priority: Priority) {
     super(ctx.id, 'OutCS', { takesRequest: true });
+    this.#call = new PendingCall(PendingCall.messages('hOutOfK', ctx.id, 'entry'));
     this.#Que = new Que(priority);
     this.k = k;
     this.#x = k;
@@ -160,7 +159,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         seq: this.#seq,
         h: this.#h,
         In: this.#In,
-        waiting: this.#waiting !== null,
+        waiting: this.#call.waiting,
         K,
       },
       arbiter: { x: this.#x, Que: this.#Que.toArray() },
@@ -183,11 +182,9 @@ export class HOutOfKCS extends CSObjectBase<number> {
     for (const r of this.#Q) this.#inQ[r] = 1;
     const seq = this.#seq++;
     this.#request = seq;
-    const waiting = new Deferred();
-    this.#waiting = waiting;
+    this.#call.begin();
     for (const r of this.#Q) this.#endpoint.send(r, { type: 'request', h, c, seq });
-    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
-    return waiting.promise;
+    return this.#call.wait(signal, () => this.#withdraw());
   }
 
   protected async doExit(): Promise<void> {
@@ -201,21 +198,15 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   protected doClose(): void {
     this.#off();
-    const waiting = this.#waiting;
-    this.#waiting = null;
-    this.#offAbort();
-    waiting?.reject(new AbortError(`hOutOfK: P${this.id} was closed while waiting in entry()`));
+    this.#call.close();
   }
 
   /** Abort of a waiting entry: `release` to every `r ∈ Q` gives back every unit granted or in flight. */
-  #abort(waiting: Deferred, reason: unknown): void {
-    if (waiting !== this.#waiting || waiting.settled) return;
+  #withdraw(): void {
     const seq = this.#request;
     const Q = this.#Q;
-    this.#waiting = null;
     this.#forget();
     if (!this.closed) for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
-    waiting.reject(new AbortError(`hOutOfK: P${this.id} entry() aborted`, { cause: reason }));
   }
 
   #clearK(): void {
@@ -236,7 +227,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   /** True when `msg` from `r` belongs to the request this process waits for. */
   #current(r: ProcessId, msg: Answer): boolean {
-    if (this.#waiting === null || msg.seq !== this.#request) {
+    if (!this.#call.waiting || msg.seq !== this.#request) {
       reach('h-out-of-k:stale-ignored');
       return false;
     }
@@ -260,11 +251,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#Ksize++;
     if (this.#Ksize !== this.#Q.length) return; // wait for another OK
     this.#In = true;
-    const waiting = this.#waiting!;
-    this.#waiting = null;
-    this.#offAbort();
-    this.setState('InCS');
-    waiting.resolve();
+    this.#call.resolve(() => this.setState('InCS'));
   }
 
   /** Fig. 1 "When cancel is arrived from p'": answered only while waiting (In = false, p' ∈ K). */

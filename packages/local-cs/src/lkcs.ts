@@ -25,13 +25,12 @@ import {
   CSObjectBase,
   closedNeighborhood,
   ConfigurationError,
-  Deferred,
   type Endpoint,
+  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
   reach,
-  AbortError,
 } from '@critsec/core';
 import { tick, witness } from '@critsec/transport';
 import { Arbiter, type Entry, minOf } from './arbiter.js';
@@ -65,7 +64,9 @@ export class LkcsCS extends CSObjectBase {
   readonly #request: Record<At, number> = { MUTIN: 0, MUTEX: 0 };
   readonly #nGrants: Record<At, Set<ProcessId>> = { MUTIN: new Set(), MUTEX: new Set() };
   readonly #triggered: Record<At, boolean> = { MUTIN: false, MUTEX: false };
-  #waiting: { at: At; done: Deferred } | null = null;
+  /** The waiting call and the type of grants it waits for (Algorithm 4's `wait until`). */
+  readonly #call: PendingCall;
+  #waitingAt: At | null = null;
   /** Leader: the algorithm type of each neighbour's last Request (for TriggerNomination's candidates). */
   readonly #lastAt = new Map<ProcessId, At>();
   /**
@@ -83,6 +84,8 @@ export class LkcsCS extends CSObjectBase {
 
   constructor(ctx: ProcessContext, plan: LkcsPlan, nomination: LkcsNomination = 'one-per-type') {
     super(ctx.id, ctx.initial[ctx.id]!);
+    const closed = `LKCS: P${ctx.id} was closed while waiting`;
+    this.#call = new PendingCall({ aborted: closed, closed });
     this.#nomination = nomination;
     const i = ctx.id;
     this.#endpoint = ctx.endpoint;
@@ -121,7 +124,7 @@ export class LkcsCS extends CSObjectBase {
     const ids = (s: Set<ProcessId>) => [...s].sort((a, b) => a - b);
     return {
       ts: this.#ts,
-      waiting: this.#waiting?.at ?? null,
+      waiting: this.#waitingAt,
       request: { ...this.#request },
       triggered: { ...this.#triggered },
       nGrants: { MUTIN: ids(this.#nGrants.MUTIN), MUTEX: ids(this.#nGrants.MUTEX) },
@@ -149,12 +152,13 @@ export class LkcsCS extends CSObjectBase {
     this.#request[at] = this.#seq;
     this.#nGrants[at].clear();
     this.#triggered[at] = false;
-    const done = new Deferred();
-    this.#waiting = { at, done };
+    this.#call.begin();
+    this.#waitingAt = at;
     // ⟨Request, at, ts_i, P_i⟩: ts carries ts_i (the priority), req the tag
     this.#multicast('Request', at, this.#seq);
     this.#leaderLoop();
-    await done.promise;
+    // no signal: LKCS cannot withdraw a request (the sidetrack has no way to give a grant back)
+    await this.#call.wait(undefined);
     // Algorithm 4: then release the other type's grants — here, in the caller's continuation,
     // so these messages belong to this call, not to the Grant that completed it
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
@@ -163,23 +167,22 @@ export class LkcsCS extends CSObjectBase {
 
   protected doClose(): void {
     this.#off();
-    const w = this.#waiting;
-    this.#waiting = null;
-    w?.done.reject(new AbortError(`LKCS: P${this.id} was closed while waiting`));
+    this.#waitingAt = null;
+    this.#call.close();
   }
 
   #complete(): void {
-    const w = this.#waiting!;
-    this.#waiting = null;
-    const other: At = w.at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
-    this.setState(w.at === 'MUTIN' ? 'OutCS' : 'InCS');
-    this.#nGrants[other].clear();
-    w.done.resolve();
+    const at = this.#waitingAt!;
+    this.#waitingAt = null;
+    const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    this.#call.resolve(() => {
+      this.setState(at === 'MUTIN' ? 'OutCS' : 'InCS');
+      this.#nGrants[other].clear();
+    });
   }
 
   #onGrant(j: ProcessId, at: At, tag: number): void {
-    const w = this.#waiting;
-    if (w === null || w.at !== at || !(tag === this.#request[at] || (tag === 0 && this.#triggered[at]))) {
+    if (this.#waitingAt !== at || !(tag === this.#request[at] || (tag === 0 && this.#triggered[at]))) {
       reach('lkcs:stale-grant');
       return;
     }
@@ -190,7 +193,7 @@ export class LkcsCS extends CSObjectBase {
   /** Algorithm 5, Preempt: relinquish P_j's grant if this process still waits with it. */
   #onPreempt(j: ProcessId, at: At, tag: number): void {
     if (
-      this.#waiting?.at !== at ||
+      this.#waitingAt !== at ||
       tag !== this.#request[at] ||
       this.#triggered[at] ||
       !this.#nGrants[at].has(j)
@@ -213,10 +216,8 @@ export class LkcsCS extends CSObjectBase {
       );
       return;
     }
-    const w = this.#waiting;
     if (
-      w === null ||
-      w.at !== at ||
+      this.#waitingAt !== at ||
       tag !== this.#request[at] ||
       this.#triggered[at] ||
       this.#nGrants[at].size === this.neighborhood.length
@@ -298,7 +299,7 @@ export class LkcsCS extends CSObjectBase {
    * whose sidetrack is still in use (Algorithm 4's `wait until` is not enough, see the README).
    */
   #leaderLoop(): void {
-    if (!this.isLeader || this.#waiting === null) return;
+    if (!this.isLeader || this.#waitingAt === null) return;
     if (this.#waitingLDR() < this.neighborhood.length) {
       this.#nominated = false;
       return;

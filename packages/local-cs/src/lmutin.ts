@@ -20,15 +20,13 @@
  * - a Grant for no current request (after an aborted exit) is handed back with a Release.
  */
 import {
-  AbortError,
   ConfigurationError,
   type CSFactory,
   CSObjectBase,
   closedNeighborhood,
-  Deferred,
   type Endpoint,
   type Graph,
-  onAbort,
+  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
@@ -109,11 +107,12 @@ export class LmutinCS extends CSObjectBase {
   #request = 0;
   /** nGrants_i: the processes whose Grant this process holds for `#request`. */
   readonly #nGrants = new Set<ProcessId>();
-  #waiting: Deferred | null = null;
-  #offAbort: () => void = () => {};
+  /** The waiting `exit()` (Exit-Sequence until every grant of N_i ∪ {P_i} is here). */
+  readonly #call: PendingCall;
 
   constructor(ctx: ProcessContext, graph: Graph, l: number, internals: LmutinInternals) {
     super(ctx.id, ctx.initial[ctx.id]!);
+    this.#call = new PendingCall(PendingCall.messages('LMUTIN', ctx.id, 'exit'));
     this.l = l;
     this.#endpoint = ctx.endpoint;
     this.#rules = internals.rules ?? 'tagged';
@@ -146,7 +145,7 @@ export class LmutinCS extends CSObjectBase {
     return {
       ts: this.#ts,
       request: this.#request,
-      waiting: this.#waiting !== null,
+      waiting: this.#call.waiting,
       nGrants: [...this.#nGrants].sort((a, b) => a - b),
       ...this.#arbiter.snapshot(),
     };
@@ -157,12 +156,10 @@ export class LmutinCS extends CSObjectBase {
     this.#ts = tick(this.#ts);
     this.#request = tick(this.#request);
     this.#nGrants.clear();
-    const waiting = new Deferred();
-    this.#waiting = waiting;
+    this.#call.begin();
     // ⟨Request, ts_i, P_i⟩: ts carries ts_i (the priority), req the tag
     this.#multicast('Request', this.#request);
-    this.#offAbort = onAbort(signal, (reason) => this.#abort(waiting, reason));
-    return waiting.promise;
+    return this.#call.wait(signal, () => this.#withdraw());
   }
 
   /** Entry-Sequence: InCS at once, then Release to N_i ∪ {P_i}. */
@@ -174,24 +171,18 @@ export class LmutinCS extends CSObjectBase {
 
   protected doClose(): void {
     this.#off();
-    const waiting = this.#waiting;
-    this.#waiting = null;
-    this.#offAbort();
-    waiting?.reject(new AbortError(`LMUTIN: P${this.id} was closed while waiting in exit()`));
+    this.#call.close();
   }
 
   /** An aborted exit: withdraw the request everywhere (Release), stay InCS. */
-  #abort(waiting: Deferred, reason: unknown): void {
-    if (waiting !== this.#waiting || waiting.settled) return;
-    this.#waiting = null;
+  #withdraw(): void {
     this.#nGrants.clear();
     if (!this.closed) this.#multicast('Release', this.#request);
-    waiting.reject(new AbortError(`LMUTIN: P${this.id} exit() aborted`, { cause: reason }));
   }
 
   #onGrant(j: ProcessId, req: number): void {
-    if (this.#waiting === null || req !== this.#request) {
-      if (this.#waiting === null && this.state === 'InCS' && req === this.#request) return;
+    if (!this.#call.waiting || req !== this.#request) {
+      if (!this.#call.waiting && this.state === 'InCS' && req === this.#request) return;
       if (this.state === 'OutCS' && req === this.#request) return;
       // a grant for a withdrawn request: hand it back so P_j's slot is not lost
       reach('lmutin:grant-returned');
@@ -199,13 +190,7 @@ export class LmutinCS extends CSObjectBase {
       return;
     }
     this.#nGrants.add(j);
-    if (this.#nGrants.size === this.neighborhood.length) {
-      const waiting = this.#waiting;
-      this.#waiting = null;
-      this.#offAbort();
-      this.setState('OutCS');
-      waiting.resolve();
-    }
+    if (this.#nGrants.size === this.neighborhood.length) this.#call.resolve(() => this.setState('OutCS'));
   }
 
   #onPreempt(j: ProcessId, req: number): void {
@@ -215,7 +200,7 @@ export class LmutinCS extends CSObjectBase {
       this.#send(j, 'Relinquish', this.#request);
       return;
     }
-    if (this.#waiting === null || req !== this.#request || !this.#nGrants.has(j)) {
+    if (!this.#call.waiting || req !== this.#request || !this.#nGrants.has(j)) {
       reach('lmutin:preempt-ignored');
       return;
     }
