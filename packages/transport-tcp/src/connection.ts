@@ -8,7 +8,7 @@ import { type ProcessId, TransportError } from '@critsec/core';
 import type { TransportContext } from './context.js';
 import { encodeFrame, FrameDecoder } from './framing.js';
 import type { CloseReason } from './stats.js';
-import { refusalOf } from './wire.js';
+import { PING_FRAME, refusalOf } from './wire.js';
 
 /** `host:port` of the other end of `socket`, for log messages. */
 export function remoteOf(socket: net.Socket): string {
@@ -164,7 +164,7 @@ export class Connection<P extends ConnectionPeer<P>> {
       );
       this.destroy('heartbeat timeout');
     } else if (now - this.lastTx >= heartbeatIntervalMs) {
-      this.write('{"t":"ping"}');
+      this.write(PING_FRAME);
     }
   }
 

@@ -27,6 +27,7 @@ export interface TcpTlsOptions {
 
 /** Where the transport writes warnings (refused connections, closed connections). */
 export interface TcpLogger {
+  /** One warning, a single line starting `critsec P<self>: `. */
   warn(message: string): void;
 }
 

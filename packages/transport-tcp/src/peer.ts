@@ -10,7 +10,7 @@ import type { Connection, ConnectionPeer } from './connection.js';
 import type { TransportContext } from './context.js';
 import type { TcpPeer } from './options.js';
 import type { TcpPeerStats, TcpTransportEvents } from './stats.js';
-import { isObject } from './wire.js';
+import { ackFrame, dataFrame, isObject } from './wire.js';
 
 /** A connection carrying a {@link Peer}. */
 export type PeerConnection = Connection<Peer>;
@@ -196,7 +196,7 @@ export class Peer implements ConnectionPeer<Peer> {
         this.#ackOwed = true;
         return;
       }
-      conn.write(`{"t":"ack","ack":${frame.ack}}`);
+      conn.write(ackFrame(frame.ack));
       return;
     }
     if (this.#blockedFrom !== undefined) return;
@@ -205,7 +205,7 @@ export class Peer implements ConnectionPeer<Peer> {
       this.#whenWritable(conn);
       return;
     }
-    conn.write(`{"t":"data","seq":${frame.seq},"p":${frame.p as string}}`);
+    conn.write(dataFrame(frame.seq, frame.p as string));
   }
 
   /**
@@ -231,7 +231,7 @@ export class Peer implements ConnectionPeer<Peer> {
     this.#blockedFrom = undefined;
     if (this.#ackOwed) {
       this.#ackOwed = false;
-      conn.write(`{"t":"ack","ack":${this.link.nextExpected - 1}}`);
+      conn.write(ackFrame(this.link.nextExpected - 1));
     }
     this.link.retransmit(from);
   }

@@ -53,9 +53,13 @@ export interface TcpTransportStats {
   connections: number;
   /** Established connections that were lost or closed. */
   disconnections: number;
+  /** Frames decoded from all connections (handshake frames included). */
   framesIn: number;
+  /** Frames written to all connections. */
   framesOut: number;
+  /** Bytes read from all connections (length prefixes included). */
   bytesIn: number;
+  /** Bytes written to all connections (length prefixes included). */
   bytesOut: number;
   /** Refused connections by reason. */
   refused: Record<RefusalReason, number>;

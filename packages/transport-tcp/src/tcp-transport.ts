@@ -22,7 +22,7 @@ import { createListener, listen } from './listener.js';
 import { resolveOptions, type TcpTransportOptions } from './options.js';
 import { Peer, type PeerConnection } from './peer.js';
 import type { TcpPeerStats, TcpTransportEvents, TcpTransportStats } from './stats.js';
-import { isObject, MAX_CHANNEL_LENGTH } from './wire.js';
+import { BYE_FRAME, DATA_FRAME_OVERHEAD, isObject, MAX_CHANNEL_LENGTH } from './wire.js';
 
 /** A running TCP transport: the {@link Endpoint} plus lifecycle, events and counters. */
 export interface TcpTransport {
@@ -129,8 +129,7 @@ class TcpTransportImpl implements TcpTransport, Link {
     if (peer === undefined) {
       throw new TransportError(`unknown peer ${String(to)}; the peers are [${this.peers.join(', ')}]`);
     }
-    // Frame overhead: {"t":"data","seq":<≤16 digits>,"p":…} is at most 40 bytes.
-    const bytes = Buffer.byteLength(text, 'utf8') + 40;
+    const bytes = Buffer.byteLength(text, 'utf8') + DATA_FRAME_OVERHEAD;
     const max = this.#ctx.options.maxFrameBytes;
     if (bytes > max) {
       throw new TransportError(
@@ -199,7 +198,7 @@ class TcpTransportImpl implements TcpTransport, Link {
         new Promise<void>((resolve) => {
           if (conn.socket.destroyed) return resolve();
           conn.socket.once('close', () => resolve());
-          if (conn.state === 'established') conn.write('{"t":"bye"}');
+          if (conn.state === 'established') conn.write(BYE_FRAME);
           conn.socket.end();
           setTimeout(() => conn.socket.destroy(), 1_000).unref();
         }),

@@ -28,6 +28,26 @@ export function helloFrame(link: ReliableLink<unknown>, self: ProcessId): string
   return JSON.stringify({ ...link.hello(), v: HELLO_VERSION, id: self });
 }
 
+/** The heartbeat frame, written after `heartbeatIntervalMs` without writing anything. */
+export const PING_FRAME = '{"t":"ping"}';
+/** The frame written before a deliberate close. */
+export const BYE_FRAME = '{"t":"bye"}';
+/**
+ * Most bytes a data frame adds around its payload: `{"t":"data","seq":<≤16 digits>,"p":…}` is
+ * at most 40 bytes.
+ */
+export const DATA_FRAME_OVERHEAD = 40;
+
+/** A session data frame: sequence number `seq` and the payload `p`, already JSON text. */
+export function dataFrame(seq: number, p: string): string {
+  return `{"t":"data","seq":${seq},"p":${p}}`;
+}
+
+/** A session acknowledgement frame: everything up to `ack` has arrived (cumulative). */
+export function ackFrame(ack: number): string {
+  return `{"t":"ack","ack":${ack}}`;
+}
+
 /** A `refuse` frame telling the peer why its connection is closed. */
 export function refuseFrame(reason: string): string {
   return JSON.stringify({ t: 'refuse', reason });
