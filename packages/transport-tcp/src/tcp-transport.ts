@@ -311,7 +311,8 @@ class TcpTransportImpl implements TcpTransport, Link {
  * channel), across reconnections.
  *
  * @throws ConfigurationError for a bad peer list, missing TLS credentials (security is on by
- * default), insecure mode with a non-loopback host, or bad timeouts.
+ * default), insecure mode with a non-loopback host, bad timeouts or a bad `reconnect` schedule.
+ * @throws TransportError for a `maxFrameBytes` outside 64 … 16 MiB.
  */
 export function tcpTransport(options: TcpTransportOptions): TcpTransport {
   return new TcpTransportImpl(options);
