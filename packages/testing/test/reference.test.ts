@@ -29,48 +29,42 @@ describe('an object whose calls complete without waiting (n = 1) is judged fairl
   csCompliance({ it, name: 'alone', factory: unsafeMutex(), spec: mutexSpec(1), seeds: 20 });
 });
 
-/** Collects the tests a suite registers, so this file can run them and inspect their failures. */
-function collect<Req>(setup: Omit<CSComplianceSetup<Req>, 'it'>) {
+/**
+ * Collects the tests a suite registers for a 3-process mutex (traces under `.traces/selftest`),
+ * so this file can run them: `find` a test by part of its name, or run it and get its `failure`.
+ */
+function collect(setup: Pick<CSComplianceSetup, 'name' | 'factory' | 'seeds'>) {
   const tests = new Map<string, () => Promise<void>>();
   const fakeIt: TestFn = (name, fn) => tests.set(name, fn);
-  csCompliance({ ...setup, it: fakeIt });
+  csCompliance({ ...setup, spec: mutexSpec(3), traceDir: '.traces/selftest', it: fakeIt });
   const find = (part: string) => {
     const entry = [...tests].find(([name]) => name.includes(part));
     if (entry === undefined) throw new Error(`no test named like '${part}'`);
     return entry[1];
   };
-  return { tests, find };
+  const failure = async (part: string): Promise<Error> => {
+    const err: unknown = await find(part)().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    if (!(err instanceof Error)) throw new Error(`'${part}' did not fail with an Error: ${String(err)}`);
+    return err;
+  };
+  return { tests, find, failure };
 }
 
 describe('the suite has teeth: broken objects fail it with a replayable seed', () => {
   it('an object that enters without asking fails safety, naming seed, step and trace', async () => {
-    const { find } = collect({
-      name: 'unsafe',
-      factory: unsafeMutex(),
-      spec: mutexSpec(3),
-      seeds: 5,
-      traceDir: '.traces/selftest',
-    });
-    const err = await find('safety and liveness')
-      .call(null)
-      .catch((e: unknown) => e as Error);
-    expect(err).toBeInstanceOf(Error);
-    expect(err!.message).toMatch(/seed \d+/);
-    expect(err!.message).toMatch(/safety violated at state change \d+ .*2 processes InCS, more than k = 1/);
-    expect(err!.message).toMatch(/trace: .*unsafe-unit-seed\d+\.jsonl/);
+    const { failure } = collect({ name: 'unsafe', factory: unsafeMutex(), seeds: 5 });
+    const err = await failure('safety and liveness');
+    expect(err.message).toMatch(/seed \d+/);
+    expect(err.message).toMatch(/safety violated at state change \d+ .*2 processes InCS, more than k = 1/);
+    expect(err.message).toMatch(/trace: .*unsafe-unit-seed\d+\.jsonl/);
   });
 
   it('the reported seed replays the same violation exactly', async () => {
-    const { find } = collect({
-      name: 'unsafe',
-      factory: unsafeMutex(),
-      spec: mutexSpec(3),
-      seeds: 5,
-      traceDir: '.traces/selftest',
-    });
-    const err = (await find('exponential')
-      .call(null)
-      .catch((e: unknown) => e)) as Error;
+    const { failure } = collect({ name: 'unsafe', factory: unsafeMutex(), seeds: 5 });
+    const err = await failure('exponential');
     const seed = Number(/seed (\d+)/.exec(err.message)![1]);
     const runOnce = async () => {
       const cluster = createCluster({
@@ -91,39 +85,20 @@ describe('the suite has teeth: broken objects fail it with a replayable seed', (
   });
 
   it('an object that never grants fails liveness and lists the stuck processes', async () => {
-    const { find } = collect({
-      name: 'never',
-      factory: neverGrantMutex(),
-      spec: mutexSpec(3),
-      seeds: 2,
-      traceDir: '.traces/selftest',
-    });
-    const err = (await find('safety and liveness')
-      .call(null)
-      .catch((e: unknown) => e)) as Error;
+    const { failure } = collect({ name: 'never', factory: neverGrantMutex(), seeds: 2 });
+    const err = await failure('safety and liveness');
     expect(err.message).toMatch(/seed 1/);
     expect(err.message).toMatch(
       /stuck: P0 OutCS waiting in entry\(\) after 0\/4 calls; P1 OutCS waiting in entry\(\)/,
     );
-    const seq = (await find('sequential')
-      .call(null)
-      .catch((e: unknown) => e)) as Error;
+    const seq = await failure('sequential');
     expect(seq.message).toMatch(/did not complete although it was the only invocation/);
   });
 
   it('an object whose abort keeps its permission fails the abort test', async () => {
-    const { find } = collect({
-      name: 'leaky',
-      factory: leakyAbortMutex(),
-      spec: mutexSpec(3),
-      seeds: 20,
-      traceDir: '.traces/selftest',
-    });
-    await expect(find('safety and liveness').call(null)).resolves.toBeUndefined();
-    const err = (await find('aborted entries')
-      .call(null)
-      .catch((e: unknown) => e)) as Error;
-    expect(err).toBeInstanceOf(Error);
+    const { find, failure } = collect({ name: 'leaky', factory: leakyAbortMutex(), seeds: 20 });
+    await expect(find('safety and liveness')()).resolves.toBeUndefined();
+    const err = await failure('aborted entries');
     expect(err.message).toMatch(/seed \d+ .*stuck: /);
   });
 });
