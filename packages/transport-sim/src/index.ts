@@ -27,15 +27,10 @@ export {
   uniformDelay,
   unitDelay,
 } from './delay.js';
-export {
-  type CausalContext,
-  type FaultCounters,
-  type FaultOptions,
-  type PendingEvent,
-  type RunResult,
-  type SimCounters,
-  type SimMessage,
-  SimNetwork,
-  type SimNetworkOptions,
-} from './network.js';
+export type { FaultCounters, SimCounters } from './counters.js';
+export type { SimMessage } from './events.js';
+export type { FaultOptions } from './faulty-link.js';
+export { SimNetwork, type SimNetworkOptions } from './network.js';
+export type { PendingEvent, RunResult } from './policy.js';
+export type { CausalContext } from './ports.js';
 export { createRng, type Rng } from './rng.js';
