@@ -15,15 +15,22 @@ export interface ReconnectOptions {
   readonly jitter?: number;
 }
 
-/** Exponential backoff with jitter. */
+/** Exponential backoff with jitter (the dialer's reconnection schedule; times in ms). */
 export class Backoff {
+  /** Delay before the first retry, in ms. */
   readonly initialDelayMs: number;
+  /** Upper bound of the delay, in ms. */
   readonly maxDelayMs: number;
+  /** Growth factor per failed attempt. */
   readonly factor: number;
+  /** Fraction of the delay that is randomised, in [0, 1]. */
   readonly jitter: number;
   readonly #random: () => number;
 
-  /** @throws ConfigurationError for a non-positive delay, `factor < 1` or `jitter ∉ [0, 1]`. */
+  /**
+   * @param random - a source of uniform numbers in [0, 1) for the jitter (default `Math.random`).
+   * @throws ConfigurationError for a non-positive delay, `factor < 1` or `jitter ∉ [0, 1]`.
+   */
   constructor(options: ReconnectOptions = {}, random: () => number = Math.random) {
     this.initialDelayMs = options.initialDelayMs ?? 50;
     this.maxDelayMs = options.maxDelayMs ?? 5_000;

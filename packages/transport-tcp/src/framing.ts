@@ -18,6 +18,7 @@ export type FrameErrorKind = 'oversize' | 'bad-length' | 'undecodable';
 
 /** A framing or decoding failure: the connection carrying it must be closed. */
 export class FrameError extends TransportError {
+  /** What was wrong: the stream cannot be resynchronised after any of them. */
   readonly kind: FrameErrorKind;
   constructor(kind: FrameErrorKind, message: string) {
     super(message);
@@ -43,7 +44,10 @@ export function encodeFrame(text: string, maxFrameBytes = DEFAULT_MAX_FRAME_BYTE
   return buf;
 }
 
-/** Validates a configured maximum frame size. */
+/**
+ * Validates a configured maximum frame size; returns it.
+ * @throws TransportError unless it is an integer in 64 … 16 MiB.
+ */
 export function checkMaxFrameBytes(value: number): number {
   if (!Number.isSafeInteger(value) || value < 64 || value > MAX_CONFIGURABLE_FRAME_BYTES) {
     throw new TransportError(
@@ -62,6 +66,7 @@ export function checkMaxFrameBytes(value: number): number {
  * nothing and the owner closes the connection.
  */
 export class FrameDecoder {
+  /** The largest frame body accepted, in bytes. */
   readonly maxFrameBytes: number;
   #chunks: Buffer[] = [];
   #size = 0;
@@ -70,6 +75,7 @@ export class FrameDecoder {
   /** Complete frames decoded so far. */
   frames = 0;
 
+  /** @throws TransportError for a `maxFrameBytes` outside 64 … 16 MiB. */
   constructor(maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {
     this.maxFrameBytes = checkMaxFrameBytes(maxFrameBytes);
   }
