@@ -37,7 +37,8 @@ const LAYER = {
 };
 
 const names = Object.keys(LAYER);
-const alt = (list) => list.map((n) => n.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|');
+/** A regex alternation of package names (escaped). */
+const alt = (list) => list.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 const layers = [...new Set(Object.values(LAYER))].sort((a, b) => a - b);
 
 /** One rule per layer: its packages' src/ may not import a package of the same or a higher layer. */
