@@ -51,7 +51,7 @@ export interface WorkloadProcess {
 }
 
 /** A {@link WorkloadProcess} of a CS object. */
-export function objectProcess(object: CSObject<never>, rng: Rng, requestRng?: Rng): WorkloadProcess {
+export function objectProcess<Req>(object: CSObject<Req>, rng: Rng, requestRng?: Rng): WorkloadProcess {
   return {
     id: object.id,
     state: () => object.state,
@@ -66,8 +66,8 @@ export function objectProcess(object: CSObject<never>, rng: Rng, requestRng?: Rn
  * that takes a request, `entry({ signal })` otherwise, `exit({ signal })`. Returns the object's
  * promise itself.
  */
-export function callObject(
-  object: CSObject<never>,
+export function callObject<Req>(
+  object: CSObject<Req>,
   rec: InvocationRecord,
   signal: AbortSignal | undefined,
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import { type CSObject, type CSState, checkConfiguration, type ProcessId } from '@critsec/core';
+import { type CSState, checkConfiguration, type ProcessId } from '@critsec/core';
 import type { Rng, SimCounters } from '@critsec/transport-sim';
 import { simulatedClock } from './clock.js';
 import type { SimCluster } from './cluster.js';
@@ -119,7 +119,7 @@ export async function runWorkload<Req>(
     if (kind === 'sequential' && current !== undefined) current.messages++;
   });
   const rngs = Array.from({ length: cluster.n }, (_, i) => net.rng(`workload/${i}`));
-  const objects = cluster.objects as readonly CSObject<never>[];
+  const objects = cluster.objects;
   const engine: WorkloadEngine<Req> = new WorkloadEngine(
     objects.map((o, i) => objectProcess(o, rngs[i]!)),
     {

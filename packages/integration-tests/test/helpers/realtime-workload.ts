@@ -8,7 +8,7 @@
  * the uncounted calls still in flight are withdrawn through their abort signal. The monitor of
  * the cluster checks safety at every state change throughout.
  */
-import type { CSObject, CSState, ProcessId } from '@critsec/core';
+import type { CSState, ProcessId } from '@critsec/core';
 import {
   callObject,
   type InvocationRecord,
@@ -113,7 +113,7 @@ export async function runRealtimeWorkload<Req>(
   const violationsBefore = cluster.monitor.violations.length;
   const stepsBefore = cluster.monitor.steps;
   const root = createRng(seed);
-  const objects = cluster.objects as readonly CSObject<never>[];
+  const objects = cluster.objects;
   const engine = new WorkloadEngine(
     objects.map((o, i) => objectProcess(o, root.fork(`P${i}`))),
     {
