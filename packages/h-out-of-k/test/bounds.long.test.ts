@@ -3,13 +3,10 @@
  * costs at most `(3h+3)·|q_{h,k}|` messages (causal attribution), 120 seeds per arbiter, exponential
  * and uniform delays, full (think 0) and partial contention. Mean and max printed, max asserted.
  */
-import { hOutOfKSpec } from '@critsec/core';
 import { cubeHKArbiter, type HKArbiter, uniformHKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
-import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
-import { hOutOfK, hOutOfKBounds } from '../src/index.js';
-import { pairs, randomH } from './helpers.js';
+import { hOutOfKBounds } from '../src/index.js';
+import { contendedRun, pairs } from './helpers.js';
 
 const cases: HKArbiter[] = [
   uniformHKArbiter(5, 2),
@@ -24,26 +21,12 @@ describe('contention bound, long', () => {
     const lines: string[] = [];
     let total = 0;
     for (const arbiter of cases) {
-      const { n, k } = arbiter;
       const bound = hOutOfKBounds(arbiter);
       let max = 0;
       let sum = 0;
       let count = 0;
       for (let seed = 1; seed <= 120; seed++) {
-        const delay = seed % 2 === 0 ? exponentialDelay(1) : uniformDelay(0.1, 2);
-        const cluster = createCluster({
-          factory: hOutOfK({ k, arbiter }),
-          spec: hOutOfKSpec(k, n),
-          seed,
-          delay,
-          attribution: true,
-        });
-        const r = await runWorkload(cluster, {
-          rounds: 4,
-          think: seed % 4 < 2 ? 0 : 0.5,
-          hold: 1,
-          request: randomH(k),
-        });
+        const r = await contendedRun(arbiter, seed, 4);
         expect(r.ok, `${arbiter.description}, seed ${seed}: ${r.failure}`).toBe(true);
         for (const [h, m] of pairs(r.records)) {
           const b = bound[h - 1]!;

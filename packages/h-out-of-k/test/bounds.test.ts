@@ -11,10 +11,9 @@
 import { hOutOfKSpec } from '@critsec/core';
 import { cubeHKArbiter, type HKArbiter, uniformHKArbiter, uniformKArbiter } from '@critsec/coteries';
 import { createCluster, runWorkload } from '@critsec/testing';
-import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asHKArbiter, compareArbiters, hOutOfK, hOutOfKBounds } from '../src/index.js';
-import { pairs, randomH } from './helpers.js';
+import { contendedRun, pairs, randomH } from './helpers.js';
 
 const report: string[] = [];
 afterAll(() => console.info(report.join('\n')));
@@ -74,27 +73,14 @@ describe('contention: at most (3h+3)·|q_{h,k}| messages per request', () => {
   ];
   for (const [name, arbiter] of cases) {
     it(`${name}: 20 seeds, exponential and uniform delays, think 0 and 0.5`, async () => {
-      const { n, k } = arbiter;
+      const { k } = arbiter;
       const bound = hOutOfKBounds(arbiter);
       let max = 0;
       let sum = 0;
       let count = 0;
       let cancels = 0;
       for (let seed = 1; seed <= 20; seed++) {
-        const delay = seed % 2 === 0 ? exponentialDelay(1) : uniformDelay(0.1, 2);
-        const cluster = createCluster({
-          factory: hOutOfK({ k, arbiter }),
-          spec: hOutOfKSpec(k, n),
-          seed,
-          delay,
-          attribution: true,
-        });
-        const r = await runWorkload(cluster, {
-          rounds: 3,
-          think: seed % 4 < 2 ? 0 : 0.5,
-          hold: 1,
-          request: randomH(k),
-        });
+        const r = await contendedRun(arbiter, seed, 3);
         expect(r.ok, `seed ${seed}: ${r.failure}`).toBe(true);
         cancels += r.messages.byType[' cancel'] ?? 0;
         for (const [h, m] of pairs(r.records)) {

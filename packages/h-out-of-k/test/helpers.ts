@@ -1,8 +1,15 @@
-import type { ProcessId } from '@critsec/core';
+import { hOutOfKSpec, type ProcessId } from '@critsec/core';
 import { fromHKQuorums, type HKArbiter } from '@critsec/coteries';
-import { exitEntryPairs, type InvocationRecord, type SimCluster } from '@critsec/testing';
-import type { Rng } from '@critsec/transport-sim';
-import type { HOutOfKSnapshot } from '../src/index.js';
+import {
+  createCluster,
+  exitEntryPairs,
+  type InvocationRecord,
+  runWorkload,
+  type SimCluster,
+  type WorkloadResult,
+} from '@critsec/testing';
+import { exponentialDelay, type Rng, uniformDelay } from '@critsec/transport-sim';
+import { type HOutOfKSnapshot, hOutOfK } from '../src/index.js';
 
 /** h drawn uniformly in 1..k for each entry (the issue's "h drawn per round"). */
 export const randomH =
@@ -42,4 +49,27 @@ export function pairs(records: readonly InvocationRecord[]): [number, number][] 
     entry.request as number,
     entry.messages + exit.messages,
   ]);
+}
+
+/**
+ * One run of Sec. 4.3's contended workload (`rounds` per process, h uniform in 1..k per entry,
+ * causal attribution): an even seed draws exponential(1) delays, an odd one uniform(0.1, 2);
+ * seeds ≡ 0, 1 (mod 4) run at full contention (think 0), the others at think 0.5; hold 1.
+ */
+export function contendedRun(arbiter: HKArbiter, seed: number, rounds: number): Promise<WorkloadResult> {
+  const { n, k } = arbiter;
+  const delay = seed % 2 === 0 ? exponentialDelay(1) : uniformDelay(0.1, 2);
+  const cluster = createCluster({
+    factory: hOutOfK({ k, arbiter }),
+    spec: hOutOfKSpec(k, n),
+    seed,
+    delay,
+    attribution: true,
+  });
+  return runWorkload(cluster, {
+    rounds,
+    think: seed % 4 < 2 ? 0 : 0.5,
+    hold: 1,
+    request: randomH(k),
+  });
 }
