@@ -40,6 +40,8 @@ const noop = (): void => {};
 export class PendingCall {
   readonly #messages: PendingCallMessages;
   #current: Deferred | null = null;
+  /** The wait begun last (still readable after a `close()` that came during the request's sends). */
+  #last: Deferred | null = null;
   #offAbort: () => void = noop;
 
   /** @param messages the `AbortError` messages for an abort and for a close. */
@@ -63,18 +65,21 @@ export class PendingCall {
   /** Starts a wait (call it before the request's messages go out, so handlers see `waiting`). */
   begin(): void {
     this.#current = new Deferred();
+    this.#last = this.#current;
   }
 
   /**
    * Arms `signal` for the wait begun last and returns its promise (what `doEntry`/`doExit`
    * returns or awaits). If `signal` aborts while this wait is still the current one, the wait
    * ends, `withdraw(reason)` runs (give back what the request holds, send its cancel), and the
-   * promise rejects with `AbortError` (`cause`: the signal's reason).
+   * promise rejects with `AbortError` (`cause`: the signal's reason). A wait already closed (a
+   * `close()` during the request's sends) returns its rejected promise.
    * @throws Error if no wait was begun.
    */
   wait(signal: AbortSignal | undefined, withdraw: (reason: unknown) => void = noop): Promise<void> {
-    const d = this.#current;
+    const d = this.#last;
     if (d === null) throw new Error('PendingCall.wait() without begin()');
+    if (d.settled) return d.promise;
     this.#offAbort = onAbort(signal, (reason) => {
       if (d !== this.#current || d.settled) return;
       this.#current = null;

@@ -27,13 +27,11 @@
  * contention: entry 2 (0 for n = 1), exit 0.
  */
 import {
-  AbortError,
   ConfigurationError,
   type CSFactory,
   CSObjectBase,
-  Deferred,
   type Endpoint,
-  onAbort,
+  PendingCall,
   type ProcessContext,
   type ProcessId,
   reach,
@@ -80,8 +78,8 @@ class RicartAgrawalaMutex extends CSObjectBase {
   /** Highest_Sequence_Number. */
   #highest = 0;
   #request = NONE;
-  #waiting: Deferred | null = null;
-  #offAbort: () => void = () => {};
+  /** The waiting `entry()`. */
+  readonly #call: PendingCall;
   readonly #replies: Uint8Array;
   #replyCount = 0;
   /** `deferred[j]`: timestamp of `j`'s deferred request, −1 when none. */
@@ -90,6 +88,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
 
   constructor(ctx: ProcessContext) {
     super(ctx.id, ctx.initial[ctx.id]!);
+    this.#call = new PendingCall(PendingCall.messages('Ricart–Agrawala', ctx.id, 'entry'));
     this.#endpoint = ctx.endpoint;
     this.#n = ctx.n;
     this.#replies = new Uint8Array(ctx.n);
@@ -113,7 +112,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
     return {
       highest: this.#highest,
       request: this.#request,
-      requesting: this.#waiting !== null,
+      requesting: this.#call.waiting,
       replies,
       deferred,
     };
@@ -129,18 +128,14 @@ class RicartAgrawalaMutex extends CSObjectBase {
       this.setState('InCS');
       return Promise.resolve();
     }
-    const waiting = new Deferred();
-    this.#waiting = waiting;
+    this.#call.begin();
     const msg: RicartAgrawalaMessage = { type: 'REQUEST', ts };
     for (let j = 0; j < this.#n; j++) if (j !== this.id) this.#endpoint.send(j, msg);
-    this.#offAbort = onAbort(signal, (reason) => {
-      if (waiting !== this.#waiting || waiting.settled) return;
-      this.#waiting = null;
+    return this.#call.wait(signal, () => {
+      // withdraw: stop requesting and send the deferred replies
       this.#request = NONE;
       if (!this.closed) this.#flushDeferred();
-      waiting.reject(new AbortError(`Ricart–Agrawala: P${this.id} entry() aborted`, { cause: reason }));
     });
-    return waiting.promise;
   }
 
   protected async doExit(): Promise<void> {
@@ -151,10 +146,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
 
   protected doClose(): void {
     this.#off();
-    const waiting = this.#waiting;
-    this.#waiting = null;
-    this.#offAbort();
-    waiting?.reject(new AbortError(`Ricart–Agrawala: P${this.id} was closed while waiting in entry()`));
+    this.#call.close();
   }
 
   #flushDeferred(): void {
@@ -172,7 +164,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
     if (msg.type === 'REQUEST') {
       if (msg.ts > this.#highest) this.#highest = msg.ts;
       const defer =
-        this.state === 'InCS' || (this.#waiting !== null && beats(this.#request, this.id, msg.ts, from));
+        this.state === 'InCS' || (this.#call.waiting && beats(this.#request, this.id, msg.ts, from));
       if (defer) {
         // at most one deferred request per process: the newest (an older one was withdrawn)
         const prev = this.#deferred[from]!;
@@ -184,7 +176,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
       return;
     }
     // REPLY
-    if (this.#waiting === null || msg.req !== this.#request) {
+    if (!this.#call.waiting || msg.req !== this.#request) {
       reach('ricart-agrawala:stale-ignored');
       return;
     }
@@ -193,13 +185,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
       return;
     }
     this.#replies[from] = 1;
-    if (++this.#replyCount === this.#n - 1) {
-      const waiting = this.#waiting;
-      this.#waiting = null;
-      this.#offAbort();
-      this.setState('InCS');
-      waiting.resolve();
-    }
+    if (++this.#replyCount === this.#n - 1) this.#call.resolve(() => this.setState('InCS'));
   }
 }
 

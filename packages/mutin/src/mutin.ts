@@ -30,15 +30,13 @@
  * count (≤ |Q_i| Response2 per Entry()) is unchanged. `response2: 'once'` keeps the paper's rule.
  */
 import {
-  abortErrorFor,
   AbortError,
   ConfigurationError,
   type CSFactory,
   type CSObject,
   CSObjectBase,
-  Deferred,
   type Endpoint,
-  onAbort,
+  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
@@ -83,7 +81,7 @@ function sorted(s: ReadonlySet<ProcessId>): ProcessId[] {
 
 /**
  * One process of MUTIN(l) (Algorithms 1–2). The fields carry the paper's names; message
- * handlers are synchronous and atomic; each "wait until" is a {@link Deferred} a handler resolves.
+ * handlers are synchronous and atomic; each "wait until" is a `PendingCall` a handler resolves.
  */
 export class MutinCS extends CSObjectBase {
   /** l: at least this many processes are InCS at any time. */
@@ -122,10 +120,16 @@ export class MutinCS extends CSObjectBase {
   readonly #n: number;
   readonly #off: () => void;
   readonly #offMx: () => void;
-  /** wait until (|currentInCS_i| ≥ l + 1) */
-  #enough: Deferred | null = null;
-  /** wait until (ackFrom_i = Q_i) */
-  #acked: Deferred | null = null;
+  /** wait until (|currentInCS_i| ≥ l + 1) — abortable. */
+  readonly #enough = new PendingCall({
+    aborted: 'MUTIN Exit() was aborted',
+    closed: 'MUTIN closed while waiting for l+1 processes InCS',
+  });
+  /** wait until (ackFrom_i = Q_i) — not abortable (the exit is committed). */
+  readonly #acked = new PendingCall({
+    aborted: 'MUTIN Exit() was aborted',
+    closed: 'MUTIN closed while waiting for Ack messages',
+  });
   #phase: Phase = 'idle';
 
   constructor(ctx: ProcessContext, settings: MutinSettings) {
@@ -198,17 +202,11 @@ export class MutinCS extends CSObjectBase {
     this.#phase = 'query';
     this.reqCnt++;
     this.currentInCS = new Set();
-    const enough = new Deferred();
-    this.#enough = enough;
+    this.#enough.begin();
     for (const j of this.Q) this.#send(j, { type: 'Query', reqCnt: this.reqCnt });
     // wait until (|currentInCS_i| ≥ l + 1);
-    const offAbort = onAbort(signal, (reason) => {
-      if (enough.settled) return;
-      this.#enough = null;
-      enough.reject(abortErrorFor('MUTIN Exit()', reason));
-    });
     try {
-      await enough.promise;
+      await this.#enough.wait(signal);
     } catch (err) {
       if (!this.closed) {
         // give back the serialization lock: nothing was retracted, we are still InCS
@@ -218,17 +216,14 @@ export class MutinCS extends CSObjectBase {
         this.#phase = 'idle';
       }
       throw err;
-    } finally {
-      offAbort();
     }
     this.#throwIfClosed();
     // ackFrom_i := ∅; for-each P_j ∈ Q_i send ⟨Acquire, P_i⟩; wait until (ackFrom_i = Q_i);
     this.#phase = 'acquire';
     this.ackFrom = new Set();
-    const acked = new Deferred();
-    this.#acked = acked;
+    this.#acked.begin();
     for (const j of this.Q) this.#send(j, { type: 'Acquire' });
-    await acked.promise;
+    await this.#acked.wait(undefined);
     this.#throwIfClosed();
     // mx.Exit();  /* state_i = OutCS */
     this.#phase = 'mx.Exit';
@@ -249,10 +244,8 @@ export class MutinCS extends CSObjectBase {
   protected async doClose(): Promise<void> {
     this.#off();
     this.#offMx();
-    this.#enough?.reject(new AbortError('MUTIN closed while waiting for l+1 processes InCS'));
-    this.#acked?.reject(new AbortError('MUTIN closed while waiting for Ack messages'));
-    this.#enough = null;
-    this.#acked = null;
+    this.#enough.close();
+    this.#acked.close();
     await this.mx.close();
   }
 
@@ -266,11 +259,9 @@ export class MutinCS extends CSObjectBase {
 
   /** wait until (|currentInCS_i| ≥ l + 1) — re-checked whenever currentInCS_i grows. */
   #checkEnough(by: 'Response1' | 'Response2'): void {
-    if (this.#enough !== null && this.currentInCS.size >= this.l + 1) {
+    if (this.#enough.waiting && this.currentInCS.size >= this.l + 1) {
       if (by === 'Response2') reach('mutin:response2-unblocks');
-      const d = this.#enough;
-      this.#enough = null;
-      d.resolve();
+      this.#enough.resolve();
     }
   }
 
@@ -321,11 +312,7 @@ export class MutinCS extends CSObjectBase {
         return;
       case 'Ack':
         this.ackFrom.add(from);
-        if (this.#acked !== null && this.ackFrom.size === this.Q.length) {
-          const d = this.#acked;
-          this.#acked = null;
-          d.resolve();
-        }
+        if (this.#acked.waiting && this.ackFrom.size === this.Q.length) this.#acked.resolve();
         return;
       case 'Release':
         // procsInCS_i := procsInCS_i ∪ {P_j}; answer the pending Query again
