@@ -1,0 +1,304 @@
+/**
+ * One process of Maekawa's quorum mutual exclusion, deadlock-free form (Maekawa 1985 with
+ * Sanders 1987's correction; Joung, IEEE TPDS 2003, Sec. 4.1): the requester role (**Fig. 5
+ * "process p"**: `priority`, `locked_nodes`), the message dispatch, and the arbiter role of
+ * `maekawa-arbiter.ts` (Fig. 6, "node i"). The deadlock-freedom argument is in `maekawa.ts`.
+ *
+ * Priorities: Lamport clocks as in Fig. 5 — `sn`, advanced on every receive (`sn := max(sn, t)`,
+ * B.2/C.2), incremented for a new request (`sn := sn + 1`, A.5); the request's priority is
+ * `(sn, id)`, smaller first, ties broken by the smaller id. The timestamp is also the request's
+ * **tag**: every message names the request it belongs to (`req`), so anything about an earlier
+ * request is recognised and ignored.
+ *
+ * ## The rules implemented (requester `p`: `locks`, `failed`, `yielded`, deferred inquiries)
+ *
+ * R1 entry: `sn := sn + 1`; send REQUEST(sn) to every arbiter of `Q_p` (self included).
+ * R2 LOCKED(r) for the current request: add the arbiter to `locks` — a **set**, so a duplicate
+ *    never counts twice — and forget its `failed`/`yielded` mark. With every lock of `Q_p`: enter
+ *    the CS (state flips in this handler) and drop deferred inquiries (they are answered by the
+ *    RELEASE at exit).
+ * R3 FAILED(r) for the current request: mark the arbiter `failed`; then answer every deferred
+ *    INQUIRE with RELINQUISH.
+ * R4 INQUIRE(r) for the current request while waiting, from an arbiter whose lock `p` holds: if
+ *    some arbiter is marked `failed` or `yielded`, RELINQUISH now (drop that lock, mark it
+ *    `yielded`); otherwise defer the answer (R2/R3 revisit it). INQUIRE after entry, for another
+ *    request, or for a lock not held is ignored.
+ * R5 exit: send RELEASE(r) to every arbiter of `Q_p`; the state flips at once (fire and forget).
+ * R6 abort of a waiting entry: send RELEASE(r) to every arbiter of `Q_p` (FIFO puts it behind the
+ *    REQUEST, so each arbiter finds the request held or queued and gives it up — A3), forget
+ *    everything, reject with `AbortError`. LOCKED/FAILED/INQUIRE still in flight carry the old
+ *    tag and are ignored.
+ *
+ * (I4) `p` is queued at `k` without `p`'s lock and with a `failed` flag there ⇒ `k` is marked
+ * `failed` or `yielded` at `p` once the messages in flight arrive (FAILED precedes any later
+ * LOCKED on the FIFO link). A requester never holds a deferred INQUIRE while marked: marks appear
+ * only through R3 (which answers every deferred INQUIRE) or a relinquish (which needs a mark
+ * already), and R4 defers only when unmarked.
+ */
+import {
+  CSObjectBase,
+  type Endpoint,
+  PendingCall,
+  type ProcessContext,
+  type ProcessId,
+  ProtocolError,
+  reach,
+} from '@critsec/core';
+import type { Coterie } from '@critsec/coteries';
+import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
+import {
+  type MaekawaMessage,
+  type MaekawaRules,
+  type MaekawaSnapshot,
+  maekawaProtocol,
+} from './maekawa-protocol.js';
+
+const NONE = -1;
+
+/** One process of Maekawa's algorithm: the requester (R1–R6) and its arbiter (A1–A3). */
+export class MaekawaMutex extends CSObjectBase {
+  readonly #endpoint: Endpoint;
+  readonly #off: () => void;
+  /** `Q_i`: the arbiters this process asks. */
+  readonly #quorum: readonly ProcessId[];
+  /** Arbiter id → its index in `Q_i`, −1 if not in `Q_i`. */
+  readonly #qIndex: Int32Array;
+  /** Lamport clock (Fig. 5: `sn`), shared with the arbiter, which stamps its messages with it. */
+  readonly #clock = { sn: 0 };
+
+  // requester (group-mutex paper Fig. 5: `priority`, `locked_nodes`)
+  /** Timestamp (tag) of the current request; −1 when none. */
+  #request = NONE;
+  /** The waiting `entry()` (R1–R2, R6). */
+  readonly #call: PendingCall;
+  /** `locks[x] = 1`: the lock of arbiter `Q_i[x]` is held. A set: `lockCount` counts its members. */
+  readonly #locks: Uint8Array;
+  #lockCount = 0;
+  /** `failed[x] = 1`: `Q_i[x]` sent FAILED for this request and has not granted since. */
+  readonly #failed: Uint8Array;
+  /** `yielded[x] = 1`: this process relinquished `Q_i[x]`'s lock and has not regained it. */
+  readonly #yielded: Uint8Array;
+  /** Number of x with `failed[x] ∨ yielded[x]`: nonzero ⇒ answer INQUIRE with RELINQUISH. */
+  #blocked = 0;
+  /** `inquiredBy[x] = 1`: an INQUIRE from `Q_i[x]` is deferred. */
+  readonly #inquiredBy: Uint8Array;
+  #deferredCount = 0;
+
+  /** The arbiter role (group-mutex paper Fig. 6 with one lock; `maekawa-arbiter.ts`). */
+  readonly #arbiter: MaekawaArbiter;
+
+  constructor(ctx: ProcessContext, coterie: Coterie, rules: MaekawaRules) {
+    super(ctx.id, ctx.initial[ctx.id]!);
+    this.#call = new PendingCall(PendingCall.messages('Maekawa', ctx.id, 'entry'));
+    const { id, n } = ctx;
+    this.#endpoint = ctx.endpoint;
+    this.#quorum = coterie.quorumOf(id);
+    this.#qIndex = new Int32Array(n).fill(NONE);
+    this.#quorum.forEach((k, x) => {
+      this.#qIndex[k] = x;
+    });
+    const q = this.#quorum.length;
+    this.#locks = new Uint8Array(q);
+    this.#failed = new Uint8Array(q);
+    this.#yielded = new Uint8Array(q);
+    this.#inquiredBy = new Uint8Array(q);
+    // the initial holder owns every lock of its quorum with request tag 0 (requests use ts ≥ 1)
+    const holder = ctx.initial.indexOf('InCS');
+    if (holder === id) {
+      this.#request = 0;
+      this.#locks.fill(1);
+      this.#lockCount = q;
+    }
+    const arbiter: MaekawaArbiterContext = {
+      id,
+      n,
+      reporters: coterie.reportersOf(id),
+      clock: this.#clock,
+      send: (to, msg) => this.#endpoint.send(to, msg),
+      report: (err) => this.reportError(err),
+    };
+    this.#arbiter = new MaekawaArbiter(arbiter, rules, holder);
+    this.#off = maekawaProtocol.listen(
+      ctx.endpoint,
+      (from, msg) => this.#onMessage(from, msg),
+      (err) => this.reportError(err),
+    );
+  }
+
+  /** Every protocol variable (for schedule exploration and debugging). */
+  inspect(): MaekawaSnapshot {
+    const pick = (a: Uint8Array) => this.#quorum.filter((_, x) => a[x] === 1);
+    return {
+      sn: this.#clock.sn,
+      requester: {
+        request: this.#request,
+        waiting: this.#call.waiting,
+        locks: pick(this.#locks),
+        failed: pick(this.#failed),
+        yielded: pick(this.#yielded),
+        inquiredBy: pick(this.#inquiredBy),
+      },
+      arbiter: this.#arbiter.snapshot(),
+    };
+  }
+
+  // ---------------------------------------------------------------- requester
+
+  protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
+    const ts = ++this.#clock.sn;
+    this.#request = ts;
+    this.#resetRequester();
+    this.#call.begin();
+    this.#multicast({ type: 'REQUEST', req: ts, ts });
+    return this.#call.wait(signal, () => this.#withdraw());
+  }
+
+  protected async doExit(): Promise<void> {
+    // R5: fire and forget
+    const req = this.#request;
+    this.#request = NONE;
+    this.#resetRequester();
+    this.setState('OutCS');
+    this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
+  }
+
+  protected doClose(): void {
+    this.#off();
+    this.#call.close();
+  }
+
+  /** R6: withdraw a waiting request (the call then rejects with `AbortError`). */
+  #withdraw(): void {
+    const req = this.#request;
+    this.#request = NONE;
+    this.#resetRequester();
+    if (!this.closed) this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
+  }
+
+  #resetRequester(): void {
+    this.#locks.fill(0);
+    this.#lockCount = 0;
+    this.#failed.fill(0);
+    this.#yielded.fill(0);
+    this.#blocked = 0;
+    this.#inquiredBy.fill(0);
+    this.#deferredCount = 0;
+  }
+
+  /** Index of `from` in `Q_i` for a message of the current request, or −1 (stale or foreign). */
+  #current(from: ProcessId, msg: MaekawaMessage): number {
+    const x = this.#qIndex[from]!;
+    if (x === NONE) {
+      this.reportError(
+        new ProtocolError(
+          `Maekawa: P${this.id} got ${msg.type} from P${from}, which is not in its quorum Q_${this.id} = {${this.#quorum.join(', ')}}`,
+          { from },
+        ),
+      );
+      return NONE;
+    }
+    if (msg.req !== this.#request || !this.#call.waiting) {
+      if (msg.req === this.#request && msg.type === 'INQUIRE') reach('maekawa:inquire-after-entry');
+      else reach('maekawa:stale-ignored');
+      return NONE;
+    }
+    return x;
+  }
+
+  #onLocked(from: ProcessId, msg: MaekawaMessage): void {
+    const x = this.#current(from, msg);
+    if (x === NONE) return;
+    if (this.#locks[x] === 1) {
+      reach('maekawa:duplicate-locked');
+      return;
+    }
+    this.#locks[x] = 1;
+    this.#lockCount++;
+    if (this.#failed[x] === 1 || this.#yielded[x] === 1) {
+      this.#failed[x] = 0;
+      this.#yielded[x] = 0;
+      this.#blocked--;
+    }
+    if (this.#lockCount === this.#quorum.length) {
+      // R2: every lock held — enter; deferred inquiries are answered by the RELEASE at exit
+      this.#call.resolve(() => {
+        this.#inquiredBy.fill(0);
+        this.#deferredCount = 0;
+        this.setState('InCS');
+      });
+    }
+  }
+
+  #onFailed(from: ProcessId, msg: MaekawaMessage): void {
+    const x = this.#current(from, msg);
+    if (x === NONE || this.#locks[x] === 1 || this.#failed[x] === 1) return;
+    this.#failed[x] = 1;
+    if (this.#yielded[x] === 0) this.#blocked++;
+    if (this.#deferredCount > 0) {
+      // R3: revisit deferred inquiries
+      reach('maekawa:relinquish-after-failed');
+      const q = this.#quorum.length;
+      for (let y = 0; y < q; y++) if (this.#inquiredBy[y] === 1) this.#relinquish(y);
+    }
+  }
+
+  #onInquire(from: ProcessId, msg: MaekawaMessage): void {
+    const x = this.#current(from, msg);
+    if (x === NONE) return;
+    if (this.#locks[x] === 0) {
+      reach('maekawa:stale-ignored');
+      return;
+    }
+    if (this.#blocked > 0) this.#relinquish(x);
+    else if (this.#inquiredBy[x] === 0) {
+      reach('maekawa:inquire-deferred');
+      this.#inquiredBy[x] = 1;
+      this.#deferredCount++;
+    }
+  }
+
+  #relinquish(x: number): void {
+    reach('maekawa:relinquish');
+    if (this.#inquiredBy[x] === 1) {
+      this.#inquiredBy[x] = 0;
+      this.#deferredCount--;
+    }
+    this.#locks[x] = 0;
+    this.#lockCount--;
+    this.#yielded[x] = 1;
+    if (this.#failed[x] === 0) this.#blocked++;
+    this.#endpoint.send(this.#quorum[x]!, { type: 'RELINQUISH', req: this.#request, ts: this.#clock.sn });
+  }
+
+  #multicast(msg: MaekawaMessage): void {
+    // one message object for the whole quorum: messages are never mutated after sending
+    for (const k of this.#quorum) this.#endpoint.send(k, msg);
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  #onMessage(from: ProcessId, msg: MaekawaMessage): void {
+    // Fig. 5 B.2/C.2: sn := max(sn, t) on every receive
+    if (msg.ts > this.#clock.sn) this.#clock.sn = msg.ts;
+    switch (msg.type) {
+      case 'REQUEST':
+        this.#arbiter.onRequest(from, msg.req);
+        return;
+      case 'RELINQUISH':
+        this.#arbiter.onRelinquish(from, msg.req);
+        return;
+      case 'RELEASE':
+        this.#arbiter.onRelease(from, msg.req);
+        return;
+      case 'LOCKED':
+        this.#onLocked(from, msg);
+        return;
+      case 'FAILED':
+        this.#onFailed(from, msg);
+        return;
+      case 'INQUIRE':
+        this.#onInquire(from, msg);
+        return;
+    }
+  }
+}

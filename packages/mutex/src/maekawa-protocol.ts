@@ -1,0 +1,104 @@
+/**
+ * The vocabulary both roles of Maekawa's algorithm share (Maekawa 1985, Sanders 1987; Joung,
+ * IEEE TPDS 2003, Sec. 4.1, Figs. 5–6): its messages (validated on receipt), its rare paths,
+ * the snapshot `inspect()` returns and the choice of conflict rules.
+ */
+import type { ProcessId } from '@critsec/core';
+import { counterSchema, defineProtocol } from '@critsec/transport';
+import * as v from 'valibot';
+
+const tagged = <T extends string>(type: T) =>
+  v.object({ type: v.literal(type), req: counterSchema, ts: counterSchema });
+
+/**
+ * Maekawa's messages. `req` is the tag of the request a message belongs to (the request's
+ * timestamp); `ts` is the sender's Lamport clock. For REQUEST both are the request's timestamp.
+ *
+ * - `REQUEST` requester → arbiter: lock request with priority `(req, sender)`.
+ * - `LOCKED` arbiter → requester: the lock is yours.
+ * - `FAILED` arbiter → requester: a higher-priority request is here; you will wait.
+ * - `INQUIRE` arbiter → holder: a higher-priority request waits; yield if you cannot enter.
+ * - `RELINQUISH` holder → arbiter: the lock is yours again (yield).
+ * - `RELEASE` requester → arbiter: unlock after the CS, or withdraw an aborted request.
+ */
+export const maekawaProtocol = defineProtocol(
+  'maekawa',
+  v.variant('type', [
+    tagged('REQUEST'),
+    tagged('LOCKED'),
+    tagged('FAILED'),
+    tagged('INQUIRE'),
+    tagged('RELINQUISH'),
+    tagged('RELEASE'),
+  ]),
+);
+
+/** A Maekawa message (see {@link maekawaProtocol}). */
+export type MaekawaMessage = v.InferOutput<typeof maekawaProtocol.schema>;
+
+/**
+ * The rare paths of Maekawa's algorithm, marked with `reach()` from `@critsec/core` so a test can
+ * assert that each was taken across its seeds:
+ *
+ * - `maekawa:inquire` an arbiter sent INQUIRE;
+ * - `maekawa:inquire-deferred` a requester deferred an INQUIRE (no FAILED yet);
+ * - `maekawa:relinquish` a requester relinquished a lock;
+ * - `maekawa:relinquish-after-failed` a deferred INQUIRE was answered when a FAILED arrived;
+ * - `maekawa:failed-displaced` a queue head displaced by a higher request got FAILED;
+ * - `maekawa:stale-ignored` a LOCKED/FAILED/INQUIRE for an earlier request was ignored;
+ * - `maekawa:inquire-after-entry` an INQUIRE arrived after entry and was ignored;
+ * - `maekawa:duplicate-locked` a second LOCKED from the same arbiter did not count;
+ * - `maekawa:cancel-queued` RELEASE withdrew a queued (aborted) request;
+ * - `maekawa:regrant-relinquisher` after a RELINQUISH the relinquisher was still the highest.
+ */
+export const maekawaRarePaths = [
+  'maekawa:inquire',
+  'maekawa:inquire-deferred',
+  'maekawa:relinquish',
+  'maekawa:relinquish-after-failed',
+  'maekawa:failed-displaced',
+  'maekawa:stale-ignored',
+  'maekawa:inquire-after-entry',
+  'maekawa:duplicate-locked',
+  'maekawa:cancel-queued',
+  'maekawa:regrant-relinquisher',
+] as const;
+
+/** Protocol variables of one process, as returned by `inspect()` (JSON-serializable). */
+export interface MaekawaSnapshot {
+  /** Lamport clock `sn`. */
+  readonly sn: number;
+  /** Requester role. */
+  readonly requester: {
+    /** Tag (timestamp) of the current request, −1 when none. */
+    readonly request: number;
+    /** True while `entry` waits. */
+    readonly waiting: boolean;
+    /** Arbiters whose lock is held. */
+    readonly locks: readonly ProcessId[];
+    /** Arbiters that sent FAILED (and have not granted since). */
+    readonly failed: readonly ProcessId[];
+    /** Arbiters relinquished to (and not regained). */
+    readonly yielded: readonly ProcessId[];
+    /** Arbiters whose INQUIRE is deferred. */
+    readonly inquiredBy: readonly ProcessId[];
+  };
+  /** Arbiter role. */
+  readonly arbiter: {
+    /** Holder of the lock, −1 when not locked. */
+    readonly grantedTo: ProcessId;
+    /** Tag of the holder's request. */
+    readonly grantedReq: number;
+    /** INQUIRE sent to the holder for this grant. */
+    readonly inquired: boolean;
+    /** Waiting requests in priority order: `[process, ts, failed]`. */
+    readonly queue: readonly [ProcessId, number, boolean][];
+  };
+}
+
+/**
+ * `'sanders'`: the deadlock-free rules (`maekawa-arbiter.ts`, A1–A3). `'paraphrased'`: FAILED decided only
+ * against the holder and no FAILED to a displaced head — the version that deadlocks.
+ * @internal
+ */
+export type MaekawaRules = 'sanders' | 'paraphrased';
