@@ -60,6 +60,7 @@ describe('contention (concurrent workload)', () => {
     it(`${label}: no Maekawa_M pair exceeds 3c + 3c·max[g]; Maekawa_S sends exactly 2|Q| + 1 per entry–exit`, async () => {
       const sizeOf = quorumSize(system);
       const spec = groupSpec(system.m, system.n);
+      const workload = { rounds: 3, think: 0.5, hold: 0.5, request: anyGroup(system.m) };
       // Maekawa_M: each message charged to the invocation whose message chain caused it
       const boundM = groupMutexBounds({ system, variant: 'M' });
       let maxM = 0;
@@ -70,12 +71,7 @@ describe('contention (concurrent workload)', () => {
           seed,
           attribution: true,
         });
-        const r = await runWorkload(cluster, {
-          rounds: 3,
-          think: 0.5,
-          hold: 0.5,
-          request: anyGroup(system.m),
-        });
+        const r = await runWorkload(cluster, workload);
         expect(r.ok, `seed ${seed}: ${r.failure ?? ''}`).toBe(true);
         maxM = Math.max(maxM, r.perPair.max);
       }
@@ -95,12 +91,7 @@ describe('contention (concurrent workload)', () => {
             return entry(group, opts);
           }) as typeof cs.entry;
         }
-        const r = await runWorkload(cluster, {
-          rounds: 3,
-          think: 0.5,
-          hold: 0.5,
-          request: anyGroup(system.m),
-        });
+        const r = await runWorkload(cluster, workload);
         expect(r.ok, `seed ${seed}: ${r.failure ?? ''}`).toBe(true);
         await drainToRest(cluster);
         const byType = cluster.net.counters().byType;
