@@ -8,16 +8,9 @@ describe('what moved to @critsec/cluster stays importable from @critsec/cli', ()
     expect(mod.runWorkload).toBe(fromCluster);
   });
 
-  it('the registry, the member runtime and the counting endpoint are re-exported unchanged', async () => {
+  it('the registry and the member runtime are re-exported unchanged', async () => {
     const cluster = (await import('@critsec/cluster')) as Record<string, unknown>;
-    const names = [
-      'resolveCluster',
-      'paperBounds',
-      'buildCoterie',
-      'runNode',
-      'clusterFromConfig',
-      'countingEndpoint',
-    ];
+    const names = ['resolveCluster', 'paperBounds', 'buildCoterie', 'runNode', 'clusterFromConfig'];
     for (const name of names) expect((cli as Record<string, unknown>)[name], name).toBe(cluster[name]);
   });
 });

@@ -7,18 +7,12 @@
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  ConfigurationError,
-  type CSObject,
-  type Endpoint,
-  isAbortError,
-  type Message,
-  type ProcessId,
-} from '@critsec/core';
+import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
+import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
-import { loadClusterConfig, transportOptionsFor } from './cluster-config.js';
+import { type LoadedClusterConfig, loadClusterConfig, transportOptionsFor } from './cluster-config.js';
+import { type Barrier, barrier, heldChannel } from './member-channels.js';
 import { SharedLogWriter } from './shared-log.js';
-import { type TcpLogger, tcpTransport } from '@critsec/transport-tcp';
 import {
   type ClusterWorkload,
   type ClusterWorkloadChannel,
@@ -108,42 +102,20 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
-/** `endpoint`, holding what arrives before the first handler subscribes and handing it to that handler. */
-function heldChannel(endpoint: Endpoint): ClusterWorkloadChannel {
-  let held: [ProcessId, Message][] | undefined = [];
-  const handlers = new Set<(from: ProcessId, msg: Message) => void>();
-  endpoint.onMessage((from, msg) => {
-    if (held !== undefined) held.push([from, msg]);
-    else for (const fn of handlers) fn(from, msg);
-  });
-  return {
-    self: endpoint.self,
-    peers: endpoint.peers,
-    send: (to, msg) => endpoint.send(to, msg),
-    onMessage(fn) {
-      handlers.add(fn);
-      const early = held;
-      held = undefined;
-      for (const [from, msg] of early ?? []) fn(from, msg);
-      return () => {
-        handlers.delete(fn);
-      };
-    },
-  };
+/** A started member: its configuration, transport, shared-log writer, CS object and errors. */
+interface Member {
+  readonly loaded: LoadedClusterConfig;
+  readonly id: ProcessId;
+  readonly transport: TcpTransport;
+  readonly log: SharedLogWriter;
+  readonly cs: CSObject<unknown>;
+  /** Errors reported by the transport or the CS object (first 20). */
+  readonly errors: string[];
+  readonly noteError: (e: Error) => void;
 }
 
-/**
- * Runs process `id` of the cluster described by `configPath` to completion and returns its
- * report. The CS object is created before the transport starts, so no message to it is lost.
- * This is the member program's core: this package's `cluster-node` entry calls it with module
- * paths only; a member program of your own (`launchCluster({ entry })`) can pass `algorithms`,
- * a registry of the algorithms it knows by name, and a `workload` of its own (as the `critsec`
- * CLI does).
- *
- * @throws ConfigurationError for a bad configuration or algorithm; TransportError when the
- * peers cannot be reached within `readyTimeoutMs`.
- */
-export async function runClusterNode(options: RunClusterNodeOptions): Promise<ClusterNodeReport> {
+/** Reads the configuration, makes the transport and the shared-log writer, logs `start`, and builds the CS object on channel `cs`. */
+async function createMember(options: RunClusterNodeOptions): Promise<Member> {
   const loaded = loadClusterConfig(options.configPath);
   const { config, initial } = loaded;
   const { id } = options;
@@ -174,119 +146,102 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
     initial,
   }) as CSObject<unknown>;
   cs.on('error', noteError);
+  return { loaded, id, transport, log, cs, errors, noteError };
+}
 
-  // Two barriers on the control channel: DONE (every member finished its counted work) and BYE
-  // (every member's workload has returned, so nobody still needs anybody). Both are re-announced
-  // to a peer that restarted (its new session lost the first announcement).
-  const control = transport.endpoint.channel('__cluster');
-  const makeBarrier = (type: 'DONE' | 'BYE') => {
-    const from = new Set<ProcessId>();
-    let announced = false;
-    let release: () => void = () => {};
-    const promise = new Promise<void>((r) => {
-      release = r;
-    });
-    const check = () => {
-      if (announced && from.size === config.n) release();
-    };
-    control.onMessage((p, msg) => {
-      if (msg.type === type) {
-        from.add(p);
-        check();
-      }
-    });
-    transport.on('connected', ({ peer, kind }) => {
-      if (kind !== 'reset') return;
-      from.delete(peer);
-      if (announced) control.send(peer, { type });
-    });
-    return {
-      promise,
-      announce() {
-        if (announced) return;
-        announced = true;
-        for (const p of transport.endpoint.peers) control.send(p, { type });
-        check();
-      },
-    };
-  };
-  const done = makeBarrier('DONE');
-  const bye = makeBarrier('BYE');
-
-  // The workload's own channel exists before the transport starts: nothing sent to it is lost.
-  const workloadChannel = heldChannel(transport.endpoint.channel('__workload'));
-
-  await transport.start();
-  await transport.ready({ timeoutMs: config.readyTimeoutMs ?? 30_000 });
-  options.onProgress?.({ id, event: 'ready' });
-
+/** `ctx.entry`: `cs.entry(…)` between `entry-called` and `entry-done` (see {@link ClusterWorkloadContext.entry}). */
+function loggedEntry(
+  m: Member,
+  options: RunClusterNodeOptions,
+  waits: number[],
+): ClusterWorkloadContext['entry'] {
+  const { cs, log, id } = m;
   const takesRequest = cs.takesRequest;
-  const waits: number[] = [];
-  const aborted = (err: unknown) => isAbortError(err);
+  return async (round, opts = {}) => {
+    const { counted = true, request = m.loaded.config.workload.request, ...callOpts } = opts;
+    const entryArgs = takesRequest ? [request] : [];
+    log.append('entry-called', round, takesRequest ? request : undefined);
+    const s = performance.now();
+    try {
+      await (cs.entry as (...a: unknown[]) => Promise<void>)(...entryArgs, callOpts);
+    } catch (err) {
+      if (isAbortError(err)) log.append('entry-aborted', round);
+      throw err;
+    }
+    const waited = performance.now() - s;
+    if (counted) waits.push(waited);
+    log.append('entry-done', round);
+    options.onProgress?.({ id, event: 'entry-done', round, ...(counted ? {} : { counted: false }) });
+    return waited;
+  };
+}
+
+/** `ctx.exit`: `cs.exit(…)` between `exit-called` and `exit-done` (see {@link ClusterWorkloadContext.exit}). */
+function loggedExit(m: Member, options: RunClusterNodeOptions): ClusterWorkloadContext['exit'] {
+  const { cs, log, id } = m;
+  return async (round, opts = {}) => {
+    const { counted = true, ...callOpts } = opts;
+    log.append('exit-called', round);
+    const s = performance.now();
+    try {
+      await cs.exit(callOpts);
+    } catch (err) {
+      if (isAbortError(err)) log.append('exit-aborted', round);
+      throw err;
+    }
+    const waited = performance.now() - s;
+    log.append('exit-done', round);
+    options.onProgress?.({ id, event: 'exit-done', round, ...(counted ? {} : { counted: false }) });
+    return waited;
+  };
+}
+
+/** What the workload gets: logged calls, the workload channel, and `finish` on the DONE barrier. */
+function workloadContext(
+  m: Member,
+  options: RunClusterNodeOptions,
+  done: Barrier,
+  control: ClusterWorkloadChannel,
+  waits: number[],
+): ClusterWorkloadContext {
+  const { config, initial } = m.loaded;
   let finishCalled = false;
-  const ctx: ClusterWorkloadContext = {
-    id,
+  return {
+    id: m.id,
     n: config.n,
-    cs,
+    cs: m.cs,
     initial,
     workload: config.workload,
-    async entry(round, opts = {}) {
-      const { counted = true, request = config.workload.request, ...callOpts } = opts;
-      const entryArgs = takesRequest ? [request] : [];
-      log.append('entry-called', round, takesRequest ? request : undefined);
-      const s = performance.now();
-      try {
-        await (cs.entry as (...a: unknown[]) => Promise<void>)(...entryArgs, callOpts);
-      } catch (err) {
-        if (aborted(err)) log.append('entry-aborted', round);
-        throw err;
-      }
-      const waited = performance.now() - s;
-      if (counted) waits.push(waited);
-      log.append('entry-done', round);
-      options.onProgress?.({ id, event: 'entry-done', round, ...(counted ? {} : { counted: false }) });
-      return waited;
-    },
-    async exit(round, opts = {}) {
-      const { counted = true, ...callOpts } = opts;
-      log.append('exit-called', round);
-      const s = performance.now();
-      try {
-        await cs.exit(callOpts);
-      } catch (err) {
-        if (aborted(err)) log.append('exit-aborted', round);
-        throw err;
-      }
-      const waited = performance.now() - s;
-      log.append('exit-done', round);
-      options.onProgress?.({ id, event: 'exit-done', round, ...(counted ? {} : { counted: false }) });
-      return waited;
-    },
-    control: workloadChannel,
+    entry: loggedEntry(m, options, waits),
+    exit: loggedExit(m, options),
+    control,
     finish() {
       if (!finishCalled) {
         finishCalled = true;
-        log.append('done');
-        options.onProgress?.({ id, event: 'rounds-done' });
+        m.log.append('done');
+        options.onProgress?.({ id: m.id, event: 'rounds-done' });
         done.announce();
       }
       return done.promise;
     },
     allFinished: done.promise,
   };
-  let workload: ClusterWorkload = options.workload ?? roundsWorkload;
-  if (options.workload === undefined && config.workload.module !== undefined) {
-    const spec = config.workload.module;
-    workload = await loadWorkload(spec.startsWith('.') ? loaded.resolve(spec) : spec);
-  }
-  const t0 = performance.now();
-  await workload(ctx);
-  const durationMs = performance.now() - t0;
-  await ctx.finish();
-  bye.announce();
-  await bye.promise;
-  await transport.flush({ timeoutMs: 10_000 }).catch(noteError);
+}
 
+/** The workload to run: the caller's, else the configuration's module, else {@link roundsWorkload}. */
+async function chooseWorkload(
+  options: RunClusterNodeOptions,
+  loaded: LoadedClusterConfig,
+): Promise<ClusterWorkload> {
+  if (options.workload !== undefined) return options.workload;
+  const spec = loaded.config.workload.module;
+  if (spec === undefined) return roundsWorkload;
+  return loadWorkload(spec.startsWith('.') ? loaded.resolve(spec) : spec);
+}
+
+/** The report of a member whose workload returned after `durationMs`, with the waiting times of its counted entries. */
+function memberReport(m: Member, waits: readonly number[], durationMs: number): ClusterNodeReport {
+  const { transport, id } = m;
   const sorted = [...waits].sort((a, b) => a - b);
   const messages = { sent: 0, delivered: 0, retransmitted: 0, duplicates: 0 };
   for (const p of transport.endpoint.peers) {
@@ -298,7 +253,7 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
     messages.duplicates += s.duplicates;
   }
   const st = transport.stats;
-  const report: ClusterNodeReport = {
+  return {
     id,
     incarnation: transport.session,
     rounds: waits.length,
@@ -310,10 +265,51 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
       disconnections: st.disconnections,
       refused: Object.values(st.refused).reduce((a, b) => a + b, 0),
     },
-    errors,
+    errors: m.errors,
   };
-  await cs.close();
+}
+
+/**
+ * Runs process `id` of the cluster described by `configPath` to completion and returns its
+ * report. The CS object is created before the transport starts, so no message to it is lost.
+ * This is the member program's core: this package's `cluster-node` entry calls it with module
+ * paths only; a member program of your own (`launchCluster({ entry })`) can pass `algorithms`,
+ * a registry of the algorithms it knows by name, and a `workload` of its own (as the `critsec`
+ * CLI does).
+ *
+ * @throws ConfigurationError for a bad configuration or algorithm; TransportError when the
+ * peers cannot be reached within `readyTimeoutMs`.
+ */
+export async function runClusterNode(options: RunClusterNodeOptions): Promise<ClusterNodeReport> {
+  const m = await createMember(options);
+  const { transport, loaded } = m;
+  const { config } = loaded;
+  // Two barriers on the control channel: DONE (every member finished its counted work) and BYE
+  // (every member's workload has returned, so nobody still needs anybody).
+  const control = transport.endpoint.channel('__cluster');
+  const done = barrier(transport, control, config.n, 'DONE');
+  const bye = barrier(transport, control, config.n, 'BYE');
+  // The workload's own channel exists before the transport starts: nothing sent to it is lost.
+  const workloadChannel = heldChannel(transport.endpoint.channel('__workload'));
+
+  await transport.start();
+  await transport.ready({ timeoutMs: config.readyTimeoutMs ?? 30_000 });
+  options.onProgress?.({ id: m.id, event: 'ready' });
+
+  const waits: number[] = [];
+  const ctx = workloadContext(m, options, done, workloadChannel, waits);
+  const workload = await chooseWorkload(options, loaded);
+  const t0 = performance.now();
+  await workload(ctx);
+  const durationMs = performance.now() - t0;
+  await ctx.finish();
+  bye.announce();
+  await bye.promise;
+  await transport.flush({ timeoutMs: 10_000 }).catch(m.noteError);
+
+  const report = memberReport(m, waits, durationMs);
+  await m.cs.close();
   await transport.close();
-  log.close();
+  m.log.close();
   return report;
 }

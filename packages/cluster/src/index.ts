@@ -70,7 +70,6 @@ export {
   PROJECTIVE_PLANE_SIZES,
   wallWidths,
 } from './coterie-choice.js';
-export { type Attribution, countingEndpoint, type MessageStats, messageStats } from './counting-endpoint.js';
 export { MX_NAMES } from './family-global.js';
 export { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
 export { ARBITER_NAMES } from './family-h-out-of-k.js';

@@ -7,7 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { ConfigurationError, type ProblemSpec, type ProcessId } from '@critsec/core';
 import { clusterProblemSpec, type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
 import type { ClusterNodeProgress, ClusterNodeReport } from './cluster-node.js';
 import { appendSharedLogRecord, checkSharedLog, readSharedLog, type SharedLogCheck } from './shared-log.js';
@@ -95,6 +95,145 @@ interface Member {
   stderr: string[];
 }
 
+/** The state of one launch, shared by the functions below. */
+interface Launch {
+  readonly options: LaunchClusterOptions;
+  readonly config: LoadedClusterConfig;
+  readonly spec: ProblemSpec;
+  readonly logPath: string;
+  readonly entry: string;
+  readonly execArgv: readonly string[];
+  readonly members: Member[];
+  readonly exits: ClusterExit[];
+  readonly progress: Set<(p: ClusterNodeProgress) => void>;
+  readonly t0: number;
+  readonly resolveDone: (r: ClusterRunResult) => void;
+  settled: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** Ends the run (once): kills what still runs, checks the shared log, and resolves `done`. */
+function finish(l: Launch, failure?: string): void {
+  if (l.settled) return;
+  l.settled = true;
+  clearTimeout(l.timer);
+  for (const m of l.members)
+    if (m.child && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+  const { records, malformed } = readSharedLog(l.logPath);
+  const check = checkSharedLog(records, { n: l.config.config.n, spec: l.spec, initial: l.config.initial });
+  const reports = l.members.map((m) => m.report);
+  let reason = failure;
+  if (reason === undefined && !check.ok) {
+    reason = `shared-log check failed: ${check.violationCount} violation(s), ${check.sequenceErrors.length} sequence error(s)`;
+  }
+  const result: ClusterRunResult = {
+    ok: reason === undefined,
+    ...(reason === undefined ? {} : { reason }),
+    reports,
+    exits: l.exits,
+    check,
+    logMalformed: malformed,
+    durationMs: Date.now() - l.t0,
+  };
+  // Give killed children a moment to be reaped before resolving.
+  setTimeout(() => l.resolveDone(result), 10);
+}
+
+/** Hands each line member `id` writes on `stream` to `onOutput`, keeping its last 20 stderr lines. */
+function relayLines(l: Launch, id: ProcessId, stream: 'stdout' | 'stderr', child: ChildProcess): void {
+  let buf = '';
+  child[stream]?.setEncoding('utf8');
+  child[stream]?.on('data', (chunk: string) => {
+    buf += chunk;
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (stream === 'stderr') {
+        const m = l.members[id]!;
+        m.stderr.push(line);
+        if (m.stderr.length > 20) m.stderr.shift();
+      }
+      l.options.onOutput?.(id, stream, line);
+    }
+  });
+}
+
+/** A member process exited: log a crash, wait for a restart, count it finished, or fail the run. */
+function memberExited(
+  l: Launch,
+  id: ProcessId,
+  child: ChildProcess,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): void {
+  const m = l.members[id]!;
+  l.exits.push({ id, code, signal });
+  if (m.child !== child || l.settled) return;
+  if (signal !== null) appendSharedLogRecord(l.logPath, { p: id, e: 'crashed', t: Date.now(), sig: signal });
+  if (m.killed) return; // waits for restart()
+  if (code === 0 && m.report !== undefined) {
+    m.finished = true;
+    if (l.members.every((x) => x.finished)) finish(l);
+    return;
+  }
+  finish(
+    l,
+    `P${id} exited with ${signal ?? `code ${code}`}${m.report ? '' : ' without a report'}` +
+      (m.stderr.length ? `: ${m.stderr.slice(-5).join(' | ')}` : ''),
+  );
+}
+
+/** Spawns (a new incarnation of) member `id`, relaying its output, progress and report. */
+function startMember(l: Launch, id: ProcessId): void {
+  const m = l.members[id]!;
+  m.killed = false;
+  m.finished = false;
+  const args = [...l.execArgv, l.entry, '--config', l.config.path, '--id', String(id)];
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: { ...process.env, ...l.options.env },
+  });
+  m.child = child;
+  relayLines(l, id, 'stdout', child);
+  relayLines(l, id, 'stderr', child);
+  child.on(
+    'message',
+    (msg: { type?: string; progress?: ClusterNodeProgress; report?: ClusterNodeReport }) => {
+      if (msg?.type === 'progress' && msg.progress) for (const fn of l.progress) fn(msg.progress);
+      else if (msg?.type === 'report' && msg.report && m.child === child) m.report = msg.report;
+    },
+  );
+  child.on('exit', (code, signal) => memberExited(l, id, child, code, signal));
+}
+
+/** `ClusterRun.kill`: signals member `id`; resolves when it exited (after the launcher logged `crashed`). */
+function killMember(l: Launch, id: ProcessId, signal: NodeJS.Signals): Promise<ClusterExit> {
+  const m = l.members[id];
+  const child = m?.child;
+  if (m === undefined || child === undefined) throw new ConfigurationError(`launchCluster: no member ${id}`);
+  m.killed = true;
+  const exited = new Promise<ClusterExit>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ id, code: child.exitCode, signal: child.signalCode });
+      return;
+    }
+    // Registered after the launcher's own 'exit' listener, so `crashed` is already logged.
+    child.once('exit', (code, sig) => resolve({ id, code, signal: sig }));
+  });
+  child.kill(signal);
+  return exited;
+}
+
+/** `ClusterRun.restart`: starts a killed member again (nothing once the run ended). */
+function restartMember(l: Launch, id: ProcessId): void {
+  const m = l.members[id];
+  if (m === undefined) throw new ConfigurationError(`launchCluster: no member ${id}`);
+  if (m.child && m.child.exitCode === null && m.child.signalCode === null) {
+    throw new ConfigurationError(`launchCluster: member ${id} is still running; kill it first`);
+  }
+  if (!l.settled) startMember(l, id);
+}
+
 /**
  * Spawns the members of the cluster in `configPath` and runs them to completion.
  * @throws ConfigurationError for an invalid configuration (before anything is spawned).
@@ -103,146 +242,49 @@ export function launchCluster(options: LaunchClusterOptions): ClusterRun {
   const config = loadClusterConfig(options.configPath);
   const n = config.config.n;
   const spec = clusterProblemSpec(config.config);
-  const logPath = config.resolve(config.config.log);
   const defaults = defaultEntry();
-  const entry = options.entry ?? defaults.entry;
-  const execArgv = options.execArgv ?? defaults.execArgv;
   const timeoutMs = options.timeoutMs ?? 120_000;
   if (!(timeoutMs > 0))
     throw new ConfigurationError(`launchCluster: timeoutMs must be > 0, got ${timeoutMs}`);
-  const members: Member[] = Array.from({ length: n }, () => ({
-    child: undefined,
-    killed: false,
-    finished: false,
-    report: undefined,
-    stderr: [],
-  }));
-  const exits: ClusterExit[] = [];
-  const progress = new Set<(p: ClusterNodeProgress) => void>();
-  const t0 = Date.now();
-  let settled = false;
   let resolveDone!: (r: ClusterRunResult) => void;
   const done = new Promise<ClusterRunResult>((r) => {
     resolveDone = r;
   });
-
-  const finish = (failure?: string) => {
-    if (settled) return;
-    settled = true;
-    clearTimeout(timer);
-    for (const m of members)
-      if (m.child && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
-    const { records, malformed } = readSharedLog(logPath);
-    const check = checkSharedLog(records, { n, spec, initial: config.initial });
-    const reports = members.map((m) => m.report);
-    let reason = failure;
-    if (reason === undefined && !check.ok) {
-      reason = `shared-log check failed: ${check.violationCount} violation(s), ${check.sequenceErrors.length} sequence error(s)`;
-    }
-    const result: ClusterRunResult = {
-      ok: reason === undefined,
-      ...(reason === undefined ? {} : { reason }),
-      reports,
-      exits,
-      check,
-      logMalformed: malformed,
-      durationMs: Date.now() - t0,
-    };
-    // Give killed children a moment to be reaped before resolving.
-    setTimeout(() => resolveDone(result), 10);
+  const l: Launch = {
+    options,
+    config,
+    spec,
+    logPath: config.resolve(config.config.log),
+    entry: options.entry ?? defaults.entry,
+    execArgv: options.execArgv ?? defaults.execArgv,
+    members: Array.from({ length: n }, () => ({
+      child: undefined,
+      killed: false,
+      finished: false,
+      report: undefined,
+      stderr: [],
+    })),
+    exits: [],
+    progress: new Set(),
+    t0: Date.now(),
+    resolveDone,
+    settled: false,
+    timer: undefined,
   };
-
-  const lines = (id: ProcessId, stream: 'stdout' | 'stderr', child: ChildProcess) => {
-    let buf = '';
-    child[stream]?.setEncoding('utf8');
-    child[stream]?.on('data', (chunk: string) => {
-      buf += chunk;
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (stream === 'stderr') {
-          const m = members[id]!;
-          m.stderr.push(line);
-          if (m.stderr.length > 20) m.stderr.shift();
-        }
-        options.onOutput?.(id, stream, line);
-      }
-    });
-  };
-
-  const start = (id: ProcessId) => {
-    const m = members[id]!;
-    m.killed = false;
-    m.finished = false;
-    const child = spawn(process.execPath, [...execArgv, entry, '--config', config.path, '--id', String(id)], {
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: { ...process.env, ...options.env },
-    });
-    m.child = child;
-    lines(id, 'stdout', child);
-    lines(id, 'stderr', child);
-    child.on(
-      'message',
-      (msg: { type?: string; progress?: ClusterNodeProgress; report?: ClusterNodeReport }) => {
-        if (msg?.type === 'progress' && msg.progress) for (const fn of progress) fn(msg.progress);
-        else if (msg?.type === 'report' && msg.report && m.child === child) m.report = msg.report;
-      },
-    );
-    child.on('exit', (code, signal) => {
-      exits.push({ id, code, signal });
-      if (m.child !== child || settled) return;
-      if (signal !== null)
-        appendSharedLogRecord(logPath, { p: id, e: 'crashed', t: Date.now(), sig: signal });
-      if (m.killed) return; // waits for restart()
-      if (code === 0 && m.report !== undefined) {
-        m.finished = true;
-        if (members.every((x) => x.finished)) finish();
-        return;
-      }
-      finish(
-        `P${id} exited with ${signal ?? `code ${code}`}${m.report ? '' : ' without a report'}` +
-          (m.stderr.length ? `: ${m.stderr.slice(-5).join(' | ')}` : ''),
-      );
-    });
-  };
-
-  const timer = setTimeout(() => finish(`timed out after ${timeoutMs} ms`), timeoutMs);
-  for (let id = 0; id < n; id++) start(id);
+  l.timer = setTimeout(() => finish(l, `timed out after ${timeoutMs} ms`), timeoutMs);
+  for (let id = 0; id < n; id++) startMember(l, id);
 
   return {
     config,
     done,
     onProgress(fn) {
-      progress.add(fn);
-      return () => progress.delete(fn);
+      l.progress.add(fn);
+      return () => l.progress.delete(fn);
     },
-    kill(id, signal = 'SIGKILL') {
-      const m = members[id];
-      const child = m?.child;
-      if (m === undefined || child === undefined)
-        throw new ConfigurationError(`launchCluster: no member ${id}`);
-      m.killed = true;
-      const exited = new Promise<ClusterExit>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) {
-          resolve({ id, code: child.exitCode, signal: child.signalCode });
-          return;
-        }
-        // Registered after the launcher's own 'exit' listener, so `crashed` is already logged.
-        child.once('exit', (code, sig) => resolve({ id, code, signal: sig }));
-      });
-      child.kill(signal);
-      return exited;
-    },
-    restart(id) {
-      const m = members[id];
-      if (m === undefined) throw new ConfigurationError(`launchCluster: no member ${id}`);
-      if (m.child && m.child.exitCode === null && m.child.signalCode === null) {
-        throw new ConfigurationError(`launchCluster: member ${id} is still running; kill it first`);
-      }
-      if (!settled) start(id);
-    },
+    kill: (id, signal = 'SIGKILL') => killMember(l, id, signal),
+    restart: (id) => restartMember(l, id),
     stop() {
-      finish('stopped');
+      finish(l, 'stopped');
       return done;
     },
   };

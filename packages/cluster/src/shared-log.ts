@@ -40,11 +40,11 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import {
   ConfigurationError,
   type CSState,
-  checkConfiguration,
   globalSpec,
   type ProblemSpec,
   type ProcessId,
 } from '@critsec/core';
+import { type CallLogCheck, checkCallLog, type LogViolation } from '@critsec/testing';
 
 /** An event of the shared log. */
 export type SharedLogEvent =
@@ -177,48 +177,11 @@ export interface SharedLogBounds {
   readonly initialRequests?: readonly unknown[];
 }
 
-/** A violation the check proved, at a line of the log. */
-export interface SharedLogViolation {
-  /**
-   * `'upper'`: the processes certainly InCS already break the spec (more than k, more than kᵢ
-   * around `at`, more than k units, two groups); `'lower'`: the processes possibly InCS are
-   * already too few (fewer than l, fewer than lᵢ around `at`).
-   */
-  readonly kind: 'upper' | 'lower';
-  /** 0-based index of the record after which it holds. */
-  readonly index: number;
-  /** `|U|` for an upper, `|O|` for a lower violation. */
-  readonly count: number;
-  /** The bound broken: k or l (global), kᵢ or lᵢ of `at` (local), k units (h-out-of-k), 1 group (group). */
-  readonly bound: number;
-  /** The processes counted. */
-  readonly processes: readonly ProcessId[];
-  /** What the spec's check said, e.g. `4 units held InCS, more than k = 3`. */
-  readonly message: string;
-  /** The process whose closed neighbourhood is violated (local specs). */
-  readonly at?: ProcessId;
-}
+/** A violation the check proved, at a line of the log (`LogViolation` of @critsec/testing). */
+export type SharedLogViolation = LogViolation;
 
-/** The result of {@link checkSharedLog}. */
-export interface SharedLogCheck {
-  /** No violation and no out-of-order event. */
-  readonly ok: boolean;
-  readonly records: number;
-  /** Violations found (the first 100). */
-  readonly violations: readonly SharedLogViolation[];
-  /** Total number of records after which a bound was broken. */
-  readonly violationCount: number;
-  /** The largest `|U|` seen (processes certainly InCS at once). */
-  readonly maxCertainlyInCS: number;
-  /** The smallest `|O|` seen (processes possibly InCS at once). */
-  readonly minPossiblyInCS: number;
-  /** `entry-done` records per process (all incarnations). */
-  readonly entries: readonly number[];
-  /** Events out of the per-process order entry-called → entry-done → exit-called → exit-done (the first 100). */
-  readonly sequenceErrors: readonly string[];
-}
-
-type Phase = 'out' | 'entering' | 'in' | 'exiting' | 'crashed-out' | 'crashed-maybe';
+/** The result of {@link checkSharedLog} (`CallLogCheck` of @critsec/testing). */
+export type SharedLogCheck = CallLogCheck;
 
 function specOf(bounds: SharedLogBounds): ProblemSpec {
   const { n, l, k, spec } = bounds;
@@ -242,24 +205,12 @@ function specOf(bounds: SharedLogBounds): ProblemSpec {
   return globalSpec(l!, k!, n);
 }
 
-function boundOf(spec: ProblemSpec, kind: 'upper' | 'lower', at: ProcessId | undefined): number {
-  switch (spec.kind) {
-    case 'global':
-      return kind === 'upper' ? spec.k : spec.l;
-    case 'local':
-      return (kind === 'upper' ? spec.k : spec.l)[at ?? 0]!;
-    case 'h-out-of-k':
-      return spec.k;
-    case 'group':
-      return 1;
-  }
-}
-
 /**
  * Checks a shared log against a problem's safety condition (`l ≤ |InCS| ≤ k`, or `spec`) with
  * the under/over-approximations described in the module comment: the upper half of the
  * condition on the processes certainly InCS, the lower half on those possibly InCS. Sound:
- * every violation reported happened.
+ * every violation reported happened. The check itself is `checkCallLog` of @critsec/testing
+ * (two safety monitors fed from the log); this validates the bounds and reads the records.
  *
  * @throws ConfigurationError for bounds that are not `0 ≤ l < k ≤ n`, a `spec` for another n,
  * or an initial configuration of the wrong length.
@@ -273,109 +224,9 @@ export function checkSharedLog(records: readonly SharedLogRecord[], bounds: Shar
       `checkSharedLog: the initial configuration has ${initial.length} states, n = ${n}`,
     );
   }
-  const start = (p: number): Phase => (initial[p] === 'InCS' ? 'in' : 'out');
-  const phase: Phase[] = Array.from({ length: n }, (_, p) => start(p));
-  const requests: unknown[] = Array.from({ length: n }, (_, p) => bounds.initialRequests?.[p]);
-  const entries = new Array<number>(n).fill(0);
-  const violations: SharedLogViolation[] = [];
-  const sequenceErrors: string[] = [];
-  let violationCount = 0;
-  let maxU = 0;
-  let minO = n;
-
-  const inU = (ph: Phase) => ph === 'in';
-  const inO = (ph: Phase) => ph === 'entering' || ph === 'in' || ph === 'exiting' || ph === 'crashed-maybe';
-  const evaluate = (index: number) => {
-    const U: ProcessId[] = [];
-    const O: ProcessId[] = [];
-    phase.forEach((ph, p) => {
-      if (inU(ph)) U.push(p);
-      if (inO(ph)) O.push(p);
-    });
-    maxU = Math.max(maxU, U.length);
-    minO = Math.min(minO, O.length);
-    const states = (set: readonly ProcessId[]) => {
-      const s = new Array<CSState>(n).fill('OutCS');
-      for (const p of set) s[p] = 'InCS';
-      return s;
-    };
-    for (const [kind, set] of [
-      ['upper', U],
-      ['lower', O],
-    ] as const) {
-      const v = checkConfiguration(spec, states(set), requests, kind);
-      if (v === null) continue;
-      violationCount++;
-      if (violations.length < 100) {
-        violations.push({
-          kind,
-          index,
-          count: set.length,
-          bound: boundOf(spec, kind, v.at),
-          processes: set,
-          message: v.message,
-          ...(v.at === undefined ? {} : { at: v.at }),
-        });
-      }
-    }
-  };
-  const expectPhase = (index: number, rec: SharedLogRecord, want: Phase, next: Phase) => {
-    const p = rec.p;
-    if (phase[p] !== want && sequenceErrors.length < 100) {
-      sequenceErrors.push(`record ${index}: P${p} ${rec.e} while ${phase[p]} (expected ${want})`);
-    }
-    phase[p] = next;
-  };
-
-  evaluate(-1);
-  records.forEach((rec, index) => {
-    const p = rec.p;
-    if (!(p >= 0 && p < n)) {
-      if (sequenceErrors.length < 100) sequenceErrors.push(`record ${index}: unknown process ${p}`);
-      return;
-    }
-    switch (rec.e) {
-      case 'entry-called':
-        expectPhase(index, rec, 'out', 'entering');
-        requests[p] = rec.q;
-        break;
-      case 'entry-done':
-        expectPhase(index, rec, 'entering', 'in');
-        entries[p]!++;
-        break;
-      case 'exit-called':
-        expectPhase(index, rec, 'in', 'exiting');
-        break;
-      case 'exit-done':
-        expectPhase(index, rec, 'exiting', 'out');
-        break;
-      case 'entry-aborted':
-        expectPhase(index, rec, 'entering', 'out');
-        break;
-      case 'exit-aborted':
-        expectPhase(index, rec, 'exiting', 'in');
-        break;
-      case 'crashed':
-        phase[p] = inO(phase[p]!) ? 'crashed-maybe' : 'crashed-out';
-        break;
-      case 'start':
-        // A new incarnation begins in the initial state (a first start changes nothing).
-        phase[p] = start(p);
-        requests[p] = bounds.initialRequests?.[p];
-        break;
-      case 'done':
-        break;
-    }
-    evaluate(index);
+  return checkCallLog(records, {
+    spec,
+    initial,
+    ...(bounds.initialRequests === undefined ? {} : { initialRequests: bounds.initialRequests }),
   });
-  return {
-    ok: violationCount === 0 && sequenceErrors.length === 0,
-    records: records.length,
-    violations,
-    violationCount,
-    maxCertainlyInCS: maxU,
-    minPossiblyInCS: minO,
-    entries,
-    sequenceErrors,
-  };
 }
