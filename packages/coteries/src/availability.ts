@@ -7,7 +7,7 @@
  */
 import { ConfigurationError } from '@critsec/core';
 import { prepared } from './metrics.js';
-import type { QuorumSet } from './prepared.js';
+import type { Prepared, QuorumSet } from './prepared.js';
 import { seededRandom } from './random.js';
 
 /** The outcome of {@link availability}. */
@@ -47,54 +47,82 @@ export function availability(
     );
   }
   const pr = prepared(c, 'availability');
-  const Q = pr.quorums;
-  const m = Q.length;
   const holders: number[][] = Array.from({ length: pr.n }, () => []);
-  Q.forEach((q, j) => {
+  pr.quorums.forEach((q, j) => {
     for (const i of q) holders[i]!.push(j);
   });
   const involved = holders.map((h, i) => [i, h.length] as const).filter(([, d]) => d > 0);
   if (involved.length <= (options.exactMaxN ?? 22)) {
     const order = involved.sort((a, b) => b[1] - a[1]).map(([i]) => i);
-    const rem = Int32Array.from(pr.sizes);
-    const hit = new Int32Array(m);
-    let unhit = m;
-    let alive = 0; // quorums fully alive
-    const q = 1 - p;
-    const walk = (t: number, prob: number): number => {
-      if (alive > 0) return prob;
-      if (unhit === 0 || prob === 0 || t === order.length) return 0;
-      const v = order[t]!;
-      let total = 0;
-      for (const j of holders[v]!) if (--rem[j]! === 0 && hit[j] === 0) alive++;
-      total += walk(t + 1, prob * q);
-      for (const j of holders[v]!) if (rem[j]!++ === 0 && hit[j] === 0) alive--;
-      for (const j of holders[v]!) if (hit[j]!++ === 0) unhit--;
-      total += walk(t + 1, prob * p);
-      for (const j of holders[v]!) if (--hit[j]! === 0) unhit++;
-      return total;
-    };
-    return { availability: walk(0, 1), exact: true };
+    return { availability: exactAvailability(pr, holders, order, p), exact: true };
   }
-  const samples = options.samples ?? 20_000;
-  const seed = options.seed ?? 1;
-  const rnd = seededRandom(seed);
-  const words = pr.bits[0]!.length;
+  return sampledAvailability(pr, holders, p, options.samples ?? 20_000, options.seed ?? 1);
+}
+
+/**
+ * The exact availability: a depth-first walk over alive/crashed decisions of the processes in
+ * `order` that stops as soon as a quorum is fully alive (the whole subtree counts) or every
+ * quorum is hit (it counts zero).
+ */
+function exactAvailability(
+  pr: Prepared,
+  holders: readonly number[][],
+  order: readonly number[],
+  p: number,
+): number {
+  const m = pr.quorums.length;
+  const rem = Int32Array.from(pr.sizes);
+  const hit = new Int32Array(m);
+  let unhit = m;
+  let alive = 0; // quorums fully alive
+  const q = 1 - p;
+  const walk = (t: number, prob: number): number => {
+    if (alive > 0) return prob;
+    if (unhit === 0 || prob === 0 || t === order.length) return 0;
+    const v = order[t]!;
+    let total = 0;
+    for (const j of holders[v]!) if (--rem[j]! === 0 && hit[j] === 0) alive++;
+    total += walk(t + 1, prob * q);
+    for (const j of holders[v]!) if (rem[j]!++ === 0 && hit[j] === 0) alive--;
+    for (const j of holders[v]!) if (hit[j]!++ === 0) unhit--;
+    total += walk(t + 1, prob * p);
+    for (const j of holders[v]!) if (--hit[j]! === 0) unhit++;
+    return total;
+  };
+  return walk(0, 1);
+}
+
+/** The crashed processes of one Monte Carlo sample, as a list and as a bitset. */
+interface CrashSampler {
+  readonly dead: () => readonly number[];
+  readonly deadBits: Uint32Array;
+  /** Draws the next sample. */
+  readonly draw: () => void;
+}
+
+/**
+ * Crash patterns from `rnd`: for small p, jump over the survivors with geometric gaps (one
+ * random draw per crash instead of one per process).
+ */
+function crashSampler(
+  n: number,
+  words: number,
+  p: number,
+  rnd: ReturnType<typeof seededRandom>,
+): CrashSampler {
   const deadBits = new Uint32Array(words);
   let dead: number[] = [];
-  // Crashed processes of one sample: for small p, jump over the survivors with geometric gaps
-  // (one random draw per crash instead of one per process).
   const logSurvive = Math.log1p(-p);
-  const drawDead = () => {
+  const draw = () => {
     for (const i of dead) deadBits[i >>> 5] = 0;
     dead = [];
     if (p === 0) return;
     if (p >= 0.25) {
-      for (let i = 0; i < pr.n; i++) if (rnd.float() < p) dead.push(i);
+      for (let i = 0; i < n; i++) if (rnd.float() < p) dead.push(i);
     } else {
       for (
         let i = Math.floor(Math.log(1 - rnd.float()) / logSurvive);
-        i < pr.n;
+        i < n;
         i += 1 + Math.floor(Math.log(1 - rnd.float()) / logSurvive)
       ) {
         dead.push(i);
@@ -102,6 +130,32 @@ export function availability(
     }
     for (const i of dead) deadBits[i >>> 5]! |= 1 << (i & 31);
   };
+  return { dead: () => dead, deadBits, draw };
+}
+
+/** True when quorum `j` has no crashed member (by bitset for large quorums, else by members). */
+function quorumUp(pr: Prepared, j: number, deadBits: Uint32Array): boolean {
+  const words = deadBits.length;
+  if (pr.sizes[j]! > words) {
+    const b = pr.bits[j]!;
+    for (let w = 0; w < words; w++) if ((b[w]! & deadBits[w]!) !== 0) return false;
+    return true;
+  }
+  for (const i of pr.quorums[j]!) if ((deadBits[i >>> 5]! & (1 << (i & 31))) !== 0) return false;
+  return true;
+}
+
+/** The Monte Carlo estimate over `samples` crash patterns from a seeded Mersenne Twister. */
+function sampledAvailability(
+  pr: Prepared,
+  holders: readonly number[][],
+  p: number,
+  samples: number,
+  seed: number,
+): AvailabilityResult {
+  const m = pr.quorums.length;
+  const words = pr.bits[0]!.length;
+  const crashes = crashSampler(pr.n, words, p, seededRandom(seed));
   // Two ways to test "some quorum has no crashed member": scan quorums until one is intact
   // (about m·min(1/p, |Q|, words) steps per sample), or mark the quorums the crashed processes hit
   // and compare the count with m (about p·Σ|Q| steps). Take the cheaper one.
@@ -110,10 +164,10 @@ export function availability(
   const stamp = new Int32Array(m).fill(-1);
   let ok = 0;
   for (let s = 0; s < samples; s++) {
-    drawDead();
+    crashes.draw();
     if (markCost < scanCost) {
       let hitCount = 0;
-      for (const d of dead) {
+      for (const d of crashes.dead()) {
         for (const j of holders[d]!) {
           if (stamp[j] !== s) {
             stamp[j] = s;
@@ -125,24 +179,7 @@ export function availability(
       continue;
     }
     for (let j = 0; j < m; j++) {
-      let up = true;
-      if (pr.sizes[j]! > words) {
-        const b = pr.bits[j]!;
-        for (let w = 0; w < words; w++) {
-          if ((b[w]! & deadBits[w]!) !== 0) {
-            up = false;
-            break;
-          }
-        }
-      } else {
-        for (const i of Q[j]!) {
-          if ((deadBits[i >>> 5]! & (1 << (i & 31))) !== 0) {
-            up = false;
-            break;
-          }
-        }
-      }
-      if (up) {
+      if (quorumUp(pr, j, crashes.deadBits)) {
         ok++;
         break;
       }

@@ -4,6 +4,7 @@
  */
 import { ConfigurationError, type ProcessId } from '@critsec/core';
 import { isSubset, wordsFor } from './bitset.js';
+import { narrowestUnhit } from './fault-tolerance.js';
 import { prepared } from './metrics.js';
 import type { Prepared, QuorumSet } from './prepared.js';
 
@@ -90,16 +91,7 @@ export function dominationWitness(
       found = H.slice();
       return true;
     }
-    let arg = -1;
-    let argAvail = Number.POSITIVE_INFINITY;
-    for (let j = 0; j < m; j++) {
-      if (inCount[j] !== 0) continue;
-      const avail = p.sizes[j]! - ex[j]!;
-      if (avail < argAvail) {
-        argAvail = avail;
-        arg = j;
-      }
-    }
+    const [arg, argAvail] = narrowestUnhit(p.sizes, inCount, ex);
     if (argAvail === 0) return false;
     const tried: number[] = [];
     let result = false;

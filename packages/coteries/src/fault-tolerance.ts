@@ -7,7 +7,7 @@
 import type { ProcessId } from '@critsec/core';
 import { findDisjointPair } from './check-coterie.js';
 import { prepared, strategyLoad } from './metrics.js';
-import type { QuorumSet } from './prepared.js';
+import type { Prepared, QuorumSet } from './prepared.js';
 
 /** The outcome of {@link faultTolerance}. */
 export interface FaultToleranceResult {
@@ -44,122 +44,17 @@ export function faultTolerance(
 ): FaultToleranceResult {
   const p = prepared(c, 'faultTolerance');
   const { n } = p;
-  const Q = p.quorums;
-  const m = Q.length;
-  const holders: number[][] = Array.from({ length: n }, () => []);
-  Q.forEach((q, j) => {
-    for (const i of q) holders[i]!.push(j);
-  });
-  const hit = new Int32Array(m);
-  const ex = new Int32Array(m);
-  const unhitDeg = Int32Array.from(holders, (h) => h.length);
-  const inH = new Uint8Array(n);
-  const excluded = new Uint8Array(n);
-  let unhit = m;
-  const H: number[] = [];
-  const choose = (x: number) => {
-    inH[x] = 1;
-    H.push(x);
-    for (const j of holders[x]!) {
-      if (hit[j]!++ === 0) {
-        unhit--;
-        for (const y of Q[j]!) unhitDeg[y]!--;
-      }
-    }
-  };
-  const unchoose = (x: number) => {
-    inH[x] = 0;
-    H.pop();
-    for (const j of holders[x]!) {
-      if (--hit[j]! === 0) {
-        unhit++;
-        for (const y of Q[j]!) unhitDeg[y]!++;
-      }
-    }
-  };
-  // greedy upper bound
-  let bestSet: number[] = [];
-  {
-    const picked: number[] = [];
-    while (unhit > 0) {
-      let arg = -1;
-      for (let x = 0; x < n; x++) if (inH[x] === 0 && (arg < 0 || unhitDeg[x]! > unhitDeg[arg]!)) arg = x;
-      choose(arg);
-      picked.push(arg);
-    }
-    bestSet = picked.slice();
-    for (let t = picked.length - 1; t >= 0; t--) unchoose(picked[t]!);
+  const m = p.quorums.length;
+  const t = new TransversalSearch(p);
+  if (findDisjointPair(p) === undefined && p.minSize < t.bestSet.length) {
+    t.bestSet = [...p.quorums[Array.from(p.sizes).indexOf(p.minSize)]!];
   }
-  if (findDisjointPair(p) === undefined && p.minSize < bestSet.length) {
-    bestSet = [...Q[Array.from(p.sizes).indexOf(p.minSize)]!];
-  }
-  const mark = new Uint8Array(n);
-  const bySize = Array.from({ length: m }, (_, j) => j).sort((a, b) => p.sizes[a]! - p.sizes[b]!);
-  const lowerBound = (): number => {
-    if (unhit === 0) return 0;
-    let maxDeg = 0;
-    for (let x = 0; x < n; x++)
-      if (inH[x] === 0 && excluded[x] === 0 && unhitDeg[x]! > maxDeg) maxDeg = unhitDeg[x]!;
-    if (maxDeg === 0) return Number.POSITIVE_INFINITY;
-    const degBound = Math.ceil(unhit / maxDeg);
-    let packing = 0;
-    const touched: number[] = [];
-    for (const j of bySize) {
-      if (hit[j] !== 0) continue;
-      let free = true;
-      for (const x of Q[j]!) if (excluded[x] === 0 && mark[x] === 1) free = false;
-      if (!free) continue;
-      packing++;
-      for (const x of Q[j]!) {
-        if (excluded[x] === 0) {
-          mark[x] = 1;
-          touched.push(x);
-        }
-      }
-    }
-    for (const x of touched) mark[x] = 0;
-    return Math.max(degBound, packing);
-  };
-  const rootBound = lowerBound();
+  const rootBound = t.lowerBound();
   // Each node costs about n + m + Σ|Q| steps; by default stop after ~2·10⁸ of them (≤ 200,000 nodes).
-  const budget = options.budget ?? Math.max(100, Math.min(200_000, Math.floor(2e8 / (n + m + p.totalSize))));
-  let nodes = 0;
-  const search = () => {
-    if (++nodes > budget) return;
-    if (unhit === 0) {
-      if (H.length < bestSet.length) bestSet = H.slice();
-      return;
-    }
-    if (H.length + lowerBound() >= bestSet.length) return;
-    let arg = -1;
-    let argAvail = Number.POSITIVE_INFINITY;
-    for (let j = 0; j < m; j++) {
-      if (hit[j] !== 0) continue;
-      const avail = p.sizes[j]! - ex[j]!;
-      if (avail < argAvail) {
-        argAvail = avail;
-        arg = j;
-      }
-    }
-    if (argAvail === 0) return;
-    const cands = Q[arg]!.filter((x) => excluded[x] === 0).sort((a, b) => unhitDeg[b]! - unhitDeg[a]!);
-    const tried: number[] = [];
-    for (const x of cands) {
-      choose(x);
-      search();
-      unchoose(x);
-      excluded[x] = 1;
-      for (const j of holders[x]!) ex[j]!++;
-      tried.push(x);
-      if (nodes > budget) break;
-    }
-    for (const x of tried) {
-      excluded[x] = 0;
-      for (const j of holders[x]!) ex[j]!--;
-    }
-  };
-  if (rootBound < bestSet.length) search();
-  const exact = nodes <= budget;
+  t.budget = options.budget ?? Math.max(100, Math.min(200_000, Math.floor(2e8 / (n + m + p.totalSize))));
+  if (rootBound < t.bestSet.length) t.search();
+  const bestSet = t.bestSet;
+  const exact = t.nodes <= t.budget;
   const uniformLoad = strategyLoad(p, new Float64Array(m).fill(1 / m));
   const lb = exact ? bestSet.length : Math.max(1, rootBound, Math.ceil(1 / uniformLoad - 1e-9));
   return {
@@ -168,4 +63,167 @@ export function faultTolerance(
     lowerBound: Math.min(lb, bestSet.length),
     crashSet: bestSet.sort((a, b) => a - b),
   };
+}
+
+/**
+ * The unhit quorum (`hit[j] = 0`) with the fewest candidates left (`sizes[j] − excluded[j]`),
+ * and how many: `[−1, ∞]` when every quorum is hit. Internal to `@critsec/coteries` (the
+ * transversal searches of fault tolerance and dominance branch on it).
+ */
+export function narrowestUnhit(sizes: Int32Array, hit: Int32Array, excluded: Int32Array): [number, number] {
+  let arg = -1;
+  let argAvail = Number.POSITIVE_INFINITY;
+  for (let j = 0; j < sizes.length; j++) {
+    if (hit[j] !== 0) continue;
+    const avail = sizes[j]! - excluded[j]!;
+    if (avail < argAvail) {
+      argAvail = avail;
+      arg = j;
+    }
+  }
+  return [arg, argAvail];
+}
+
+/**
+ * The branch-and-bound state of {@link faultTolerance}: the chosen set `H`, which quorums it
+ * hits, the processes excluded by earlier branches, and the best transversal found (starting
+ * from the greedy one).
+ */
+class TransversalSearch {
+  readonly #p: Prepared;
+  readonly #n: number;
+  readonly #holders: number[][];
+  readonly #hit: Int32Array;
+  readonly #ex: Int32Array;
+  readonly #unhitDeg: Int32Array;
+  readonly #inH: Uint8Array;
+  readonly #excluded: Uint8Array;
+  readonly #mark: Uint8Array;
+  readonly #bySize: number[];
+  readonly #H: number[] = [];
+  #unhit: number;
+  /** The smallest transversal found so far. */
+  bestSet: number[];
+  /** Search nodes visited, and the most allowed. */
+  nodes = 0;
+  budget = Number.POSITIVE_INFINITY;
+
+  constructor(p: Prepared) {
+    this.#p = p;
+    const n = p.n;
+    const m = p.quorums.length;
+    this.#n = n;
+    const holders: number[][] = Array.from({ length: n }, () => []);
+    p.quorums.forEach((q, j) => {
+      for (const i of q) holders[i]!.push(j);
+    });
+    this.#holders = holders;
+    this.#hit = new Int32Array(m);
+    this.#ex = new Int32Array(m);
+    this.#unhitDeg = Int32Array.from(holders, (h) => h.length);
+    this.#inH = new Uint8Array(n);
+    this.#excluded = new Uint8Array(n);
+    this.#unhit = m;
+    this.bestSet = this.#greedy();
+    this.#mark = new Uint8Array(n);
+    this.#bySize = Array.from({ length: m }, (_, j) => j).sort((a, b) => p.sizes[a]! - p.sizes[b]!);
+  }
+
+  #choose(x: number): void {
+    this.#inH[x] = 1;
+    this.#H.push(x);
+    for (const j of this.#holders[x]!) {
+      if (this.#hit[j]!++ === 0) {
+        this.#unhit--;
+        for (const y of this.#p.quorums[j]!) this.#unhitDeg[y]!--;
+      }
+    }
+  }
+
+  #unchoose(x: number): void {
+    this.#inH[x] = 0;
+    this.#H.pop();
+    for (const j of this.#holders[x]!) {
+      if (--this.#hit[j]! === 0) {
+        this.#unhit++;
+        for (const y of this.#p.quorums[j]!) this.#unhitDeg[y]!++;
+      }
+    }
+  }
+
+  /** The greedy upper bound: repeatedly take the process hitting the most unhit quorums. */
+  #greedy(): number[] {
+    const picked: number[] = [];
+    while (this.#unhit > 0) {
+      let arg = -1;
+      for (let x = 0; x < this.#n; x++) {
+        if (this.#inH[x] === 0 && (arg < 0 || this.#unhitDeg[x]! > this.#unhitDeg[arg]!)) arg = x;
+      }
+      this.#choose(arg);
+      picked.push(arg);
+    }
+    const best = picked.slice();
+    for (let t = picked.length - 1; t >= 0; t--) this.#unchoose(picked[t]!);
+    return best;
+  }
+
+  /** Processes still needed: max of the degree bound and a greedy packing of unhit quorums. */
+  lowerBound(): number {
+    if (this.#unhit === 0) return 0;
+    const excluded = this.#excluded;
+    const mark = this.#mark;
+    let maxDeg = 0;
+    for (let x = 0; x < this.#n; x++) {
+      if (this.#inH[x] === 0 && excluded[x] === 0 && this.#unhitDeg[x]! > maxDeg) maxDeg = this.#unhitDeg[x]!;
+    }
+    if (maxDeg === 0) return Number.POSITIVE_INFINITY;
+    const degBound = Math.ceil(this.#unhit / maxDeg);
+    let packing = 0;
+    const touched: number[] = [];
+    for (const j of this.#bySize) {
+      if (this.#hit[j] !== 0) continue;
+      let free = true;
+      for (const x of this.#p.quorums[j]!) if (excluded[x] === 0 && mark[x] === 1) free = false;
+      if (!free) continue;
+      packing++;
+      for (const x of this.#p.quorums[j]!) {
+        if (excluded[x] === 0) {
+          mark[x] = 1;
+          touched.push(x);
+        }
+      }
+    }
+    for (const x of touched) mark[x] = 0;
+    return Math.max(degBound, packing);
+  }
+
+  /** Branch on the members of the narrowest unhit quorum, each branch excluding those before it. */
+  search(): void {
+    if (++this.nodes > this.budget) return;
+    if (this.#unhit === 0) {
+      if (this.#H.length < this.bestSet.length) this.bestSet = this.#H.slice();
+      return;
+    }
+    if (this.#H.length + this.lowerBound() >= this.bestSet.length) return;
+    const [arg, argAvail] = narrowestUnhit(this.#p.sizes, this.#hit, this.#ex);
+    if (argAvail === 0) return;
+    const excluded = this.#excluded;
+    const cands = this.#p.quorums[arg]!.filter((x) => excluded[x] === 0).sort(
+      (a, b) => this.#unhitDeg[b]! - this.#unhitDeg[a]!,
+    );
+    const tried: number[] = [];
+    for (const x of cands) {
+      this.#choose(x);
+      this.search();
+      this.#unchoose(x);
+      excluded[x] = 1;
+      for (const j of this.#holders[x]!) this.#ex[j]!++;
+      tried.push(x);
+      if (this.nodes > this.budget) break;
+    }
+    for (const x of tried) {
+      excluded[x] = 0;
+      for (const j of this.#holders[x]!) this.#ex[j]!--;
+    }
+  }
 }

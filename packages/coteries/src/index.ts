@@ -79,20 +79,18 @@ export { type GridShape, grid, gridShape } from './grid.js';
 export {
   type CartelQuorumRef,
   checkGroupQuorumSystem,
-  type DegreeResult,
-  degree,
   type GroupCheck,
+  type GroupViolation,
+} from './group-check.js';
+export {
   type GroupQuorumSystem,
   type GroupQuorumSystemJSON,
-  type GroupViolation,
-  groupDegree,
   groupFromCoterie,
   groupQuorumSystem,
   groupQuorumSystemFromJSON,
-  type SurficialFit,
-  surficial,
-  surficialSize,
 } from './group.js';
+export { type DegreeResult, degree, groupDegree } from './group-degree.js';
+export { type SurficialFit, surficial, surficialSize } from './surficial.js';
 export { majority } from './majority.js';
 export { type AvailabilityResult, availability } from './availability.js';
 export { type DominationWitness, dominates, dominationWitness, isNonDominated } from './dominance.js';
