@@ -3,31 +3,10 @@
  * Written against the surviving mutants of `npm run test:mutation` (see README, "How we test"):
  * each case pins one decision that the seeded compliance runs never reach.
  */
-import { ConfigurationError, type CSFactory, CSObjectBase, type CSState } from '@critsec/core';
+import { ConfigurationError, type CSFactory } from '@critsec/core';
+import { StubCS } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { complement } from '../src/index.js';
-
-class Plain extends CSObjectBase {
-  constructor(id: number, state: CSState) {
-    super(id, state);
-  }
-  protected async doEntry(): Promise<void> {}
-  protected async doExit(): Promise<void> {}
-  protected doClose(): void {}
-  /** Emits an `error` event, as a protocol does for an unexpected message. */
-  fail(err: Error): void {
-    this.reportError(err);
-  }
-}
-
-class Units extends CSObjectBase<number> {
-  constructor(id: number, state: CSState) {
-    super(id, state, { takesRequest: true });
-  }
-  protected async doEntry(): Promise<void> {}
-  protected async doExit(): Promise<void> {}
-  protected doClose(): void {}
-}
 
 const noop = (): void => {};
 const refused = /expected a CS factory, a CS object or a global\/local problem spec, got /;
@@ -64,13 +43,13 @@ describe('complement() refuses what is neither a factory, an object nor a spec',
 
 describe('complement() configuration errors say what went wrong', () => {
   it('a request-taking object without request: the message tells both ways out', () => {
-    const err = refusal(new Units(1, 'OutCS'));
+    const err = refusal(new StubCS<number>(1, 'OutCS', { takesRequest: true }));
     expect(err.message).toContain("P1's object takes a request");
     expect(err.message).toContain('complement a plain (Req = void) CS object');
   });
 
   it('an inner factory that makes the right state for the wrong process is refused', () => {
-    const wrongId: CSFactory = (ctx) => new Plain((ctx.id + 1) % ctx.n, ctx.initial[ctx.id]!);
+    const wrongId: CSFactory = (ctx) => new StubCS((ctx.id + 1) % ctx.n, ctx.initial[ctx.id]!);
     const factory = complement(wrongId);
     const ctx = { id: 0, n: 3, endpoint: undefined as never, initial: ['OutCS', 'OutCS', 'OutCS'] as const };
     expect(() => factory(ctx)).toThrow(ConfigurationError);
@@ -82,7 +61,7 @@ describe('complement() configuration errors say what went wrong', () => {
 
 describe('the view forwards the inner object`s error events', () => {
   it('an error reported by the inner object reaches the view`s listeners, until the view closes', async () => {
-    const inner = new Plain(0, 'OutCS');
+    const inner = new StubCS(0, 'OutCS');
     const co = complement(inner);
     const seen: Error[] = [];
     co.on('error', (e) => seen.push(e));

@@ -3,30 +3,19 @@
  * initial-configuration message. Written against surviving mutants of `npm run test:mutation`
  * (README, "Tests"): the seeded suites never pass a wrong argument nor read an error's text.
  */
-import { ConfigurationError, CSObjectBase, type CSState } from '@critsec/core';
+import { ConfigurationError, type CSState } from '@critsec/core';
 import { majority } from '@critsec/coteries';
+import { StubCS } from '@critsec/testing';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { compose, gcs } from '../src/index.js';
-
-class Plain extends CSObjectBase {
-  constructor(id: number, state: CSState) {
-    super(id, state);
-  }
-  protected async doEntry(): Promise<void> {}
-  protected async doExit(): Promise<void> {}
-  protected doClose(): void {}
-  fail(err: Error): void {
-    this.reportError(err);
-  }
-}
 
 const refused = new ConfigurationError(
   'compose: expected two CS factories or two CS objects of the same process',
 );
 
 describe('compose() refuses what is not two factories or two objects', () => {
-  const ok = () => new Plain(0, 'OutCS');
+  const ok = () => new StubCS(0, 'OutCS');
   const whole = { entry: async () => {}, exit: async () => {}, on: () => () => {}, id: 0, state: 'OutCS' };
   const partial = (missing: string) => {
     const o: Record<string, unknown> = { ...whole };
@@ -52,7 +41,7 @@ describe('compose() refuses what is not two factories or two objects', () => {
 
 describe('compose() of two objects', () => {
   it('names the inner object and the expected configuration when it disagrees', () => {
-    expect(() => compose(new Plain(0, 'InCS'), new Plain(0, 'OutCS'))).toThrow(
+    expect(() => compose(new StubCS(0, 'InCS'), new StubCS(0, 'OutCS'))).toThrow(
       new ConfigurationError(
         'compose: inner object b is P0 OutCS, expected P0 InCS (Algorithm 3 needs state_i = a.state_i = b.state_i initially, Lemma 5)',
       ),
@@ -60,8 +49,8 @@ describe('compose() of two objects', () => {
   });
 
   it("forwards both inner objects' error events until closed", async () => {
-    const a = new Plain(1, 'OutCS');
-    const b = new Plain(1, 'OutCS');
+    const a = new StubCS(1, 'OutCS');
+    const b = new StubCS(1, 'OutCS');
     const g = compose(a, b);
     const seen: Error[] = [];
     g.on('error', (e) => seen.push(e));
@@ -76,14 +65,14 @@ describe('compose() of two objects', () => {
   });
 
   it('has inspect() only when both inner objects have one', () => {
-    class Inspectable extends Plain {
+    class Inspectable extends StubCS {
       inspect(): unknown {
         return { s: this.state };
       }
     }
-    expect(compose(new Plain(0, 'OutCS'), new Plain(0, 'OutCS')).inspect).toBeUndefined();
-    expect(compose(new Inspectable(0, 'OutCS'), new Plain(0, 'OutCS')).inspect).toBeUndefined();
-    expect(compose(new Plain(0, 'OutCS'), new Inspectable(0, 'OutCS')).inspect).toBeUndefined();
+    expect(compose(new StubCS(0, 'OutCS'), new StubCS(0, 'OutCS')).inspect).toBeUndefined();
+    expect(compose(new Inspectable(0, 'OutCS'), new StubCS(0, 'OutCS')).inspect).toBeUndefined();
+    expect(compose(new StubCS(0, 'OutCS'), new Inspectable(0, 'OutCS')).inspect).toBeUndefined();
     expect(compose(new Inspectable(0, 'OutCS'), new Inspectable(0, 'OutCS')).inspect!()).toEqual({
       state: 'OutCS',
       pending: null,

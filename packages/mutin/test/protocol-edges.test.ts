@@ -9,14 +9,13 @@ import {
   AbortError,
   ConfigurationError,
   collectReached,
-  CSObjectBase,
   type CSState,
   globalSpec,
   ProtocolError,
   type ReachCollector,
 } from '@critsec/core';
 import { grid, majority } from '@critsec/coteries';
-import { createCluster } from '@critsec/testing';
+import { createCluster, StubCS } from '@critsec/testing';
 import { SimNetwork } from '@critsec/transport-sim';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MutinCS, mutin } from '../src/index.js';
@@ -272,17 +271,6 @@ describe('close() in the middle of an Exit() step', () => {
 });
 
 describe('the mx object', () => {
-  class Plain extends CSObjectBase {
-    constructor(id: number, state: CSState = 'OutCS') {
-      super(id, state);
-    }
-    protected async doEntry(): Promise<void> {}
-    protected async doExit(): Promise<void> {}
-    protected doClose(): void {}
-    fail(err: Error): void {
-      this.reportError(err);
-    }
-  }
   const ctx = (n = 3) => ({
     id: 0,
     n,
@@ -291,7 +279,7 @@ describe('the mx object', () => {
   });
 
   it('must be made for this process: the message names what it made', () => {
-    const wrong = mutin({ l: 0, coterie: majority(3), mx: (c) => new Plain((c.id + 1) % c.n) });
+    const wrong = mutin({ l: 0, coterie: majority(3), mx: (c) => new StubCS((c.id + 1) % c.n) });
     expect(() => wrong(ctx())).toThrow(
       new ConfigurationError(
         'mutin: mx must be a plain mutual exclusion factory (no request) that starts every process OutCS; ' +
@@ -301,18 +289,10 @@ describe('the mx object', () => {
   });
 
   it('must take no request: the message says so', () => {
-    class Units extends CSObjectBase<number> {
-      constructor(id: number) {
-        super(id, 'OutCS', { takesRequest: true });
-      }
-      protected async doEntry(): Promise<void> {}
-      protected async doExit(): Promise<void> {}
-      protected doClose(): void {}
-    }
     const units = mutin({
       l: 0,
       coterie: majority(3),
-      mx: ((c: { id: number }) => new Units(c.id)) as never,
+      mx: ((c: { id: number }) => new StubCS<number>(c.id, 'OutCS', { takesRequest: true })) as never,
     });
     expect(() => units(ctx())).toThrow(
       new ConfigurationError(
@@ -323,7 +303,7 @@ describe('the mx object', () => {
   });
 
   it('must start OutCS: the message names the state it made', () => {
-    const inCS = mutin({ l: 0, coterie: majority(3), mx: (c) => new Plain(c.id, 'InCS') });
+    const inCS = mutin({ l: 0, coterie: majority(3), mx: (c) => new StubCS(c.id, 'InCS') });
     expect(() => inCS(ctx())).toThrow(
       new ConfigurationError(
         'mutin: mx must be a plain mutual exclusion factory (no request) that starts every process OutCS; ' +
@@ -333,12 +313,12 @@ describe('the mx object', () => {
   });
 
   it("mx's error events are MUTIN's", () => {
-    let made: Plain | undefined;
+    let made: StubCS | undefined;
     const p = mutin({
       l: 0,
       coterie: majority(3),
       mx: (c) => {
-        made = new Plain(c.id);
+        made = new StubCS(c.id);
         return made;
       },
     })(ctx());
@@ -358,14 +338,14 @@ describe('the mx object', () => {
   });
 
   it('without inspect(), MUTIN has none either (the explorer could not tell states apart)', () => {
-    const p = mutin({ l: 0, coterie: majority(3), mx: (c) => new Plain(c.id) })(ctx()) as MutinCS;
+    const p = mutin({ l: 0, coterie: majority(3), mx: (c) => new StubCS(c.id) })(ctx()) as MutinCS;
     expect(p.inspect).toBeUndefined();
     const withMaekawa = mutin({ l: 0, coterie: majority(3) })(ctx()) as MutinCS;
     expect(typeof withMaekawa.inspect).toBe('function');
   });
 
   it('a MutinCS made directly defaults to the live Response2 rule', () => {
-    const p = new MutinCS(ctx(2), { l: 0, quorums: { Q: [0, 1], R: [0, 1] }, mx: (c) => new Plain(c.id) });
+    const p = new MutinCS(ctx(2), { l: 0, quorums: { Q: [0, 1], R: [0, 1] }, mx: (c) => new StubCS(c.id) });
     expect(p.response2).toBe('per-release');
   });
 });

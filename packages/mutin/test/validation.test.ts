@@ -1,7 +1,7 @@
-import { ConfigurationError, CoterieError, CSObjectBase, type CSState, globalSpec } from '@critsec/core';
+import { ConfigurationError, CoterieError, type CSState, globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
-import { centralMutex, createCluster } from '@critsec/testing';
+import { centralMutex, createCluster, StubCS } from '@critsec/testing';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { type MutinCS, mutin } from '../src/index.js';
@@ -80,15 +80,8 @@ describe('mutin validates its configuration before any message', () => {
   it('rejects a non-factory coterie / mx early, and an mx that is not a plain mutual exclusion', () => {
     expect(() => mutin({ l: 0, coterie: {} as Coterie })).toThrow(/coterie must be a Coterie/);
     expect(() => mutin({ l: 0, coterie: majority(3), mx: 3 as never })).toThrow(/mx must be/);
-    class Units extends CSObjectBase<number> {
-      constructor(id: number) {
-        super(id, 'OutCS', { takesRequest: true });
-      }
-      protected async doEntry(): Promise<void> {}
-      protected async doExit(): Promise<void> {}
-      protected doClose(): void {}
-    }
-    const withRequest = ((ctx: { id: number }) => new Units(ctx.id)) as unknown as ReturnType<typeof mutin>;
+    const withRequest = ((ctx: { id: number }) =>
+      new StubCS<number>(ctx.id, 'OutCS', { takesRequest: true })) as unknown as ReturnType<typeof mutin>;
     const err = make(mutin({ l: 0, coterie: majority(3), mx: withRequest }), 3, out(3));
     expect(err).toBeInstanceOf(ConfigurationError);
     expect((err as Error).message).toMatch(/plain mutual exclusion/);

@@ -43,7 +43,7 @@ export {
   type PairCost,
   sequentialPairs,
 } from './pair-costs.js';
-export { centralMutex, leakyAbortMutex, neverGrantMutex, unsafeMutex } from './reference.js';
+export { centralMutex, leakyAbortMutex, neverGrantMutex, StubCS, unsafeMutex } from './reference.js';
 export { deliver, deliverAll, drainToRest, pendingList, queuedList } from './scripting.js';
 /**
  * The project's one PRNG (sfc32 seeded through splitmix32, `@critsec/transport-sim`'s), for tests

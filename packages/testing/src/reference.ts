@@ -1,13 +1,14 @@
 /**
  * Reference CS objects for testing the tests: one correct trivial mutual exclusion (a central
- * coordinator) that must pass the compliance suite, and deliberately broken ones the suite must
- * catch. Not algorithms for production.
+ * coordinator) that must pass the compliance suite, deliberately broken ones the suite must
+ * catch, and a stub for tests of wrappers and guards. Not algorithms for production.
  */
 import {
   AbortError,
   ConfigurationError,
   type CSFactory,
   CSObjectBase,
+  type CSState,
   Deferred,
   type Endpoint,
   onAbort,
@@ -174,4 +175,30 @@ class LeakyAbortMutex extends CentralMutex {
 /** BROKEN on purpose: an aborted entry keeps its grant (the cluster deadlocks after an abort). */
 export function leakyAbortMutex(): CSFactory {
   return (ctx) => new LeakyAbortMutex(ctx);
+}
+
+/**
+ * A stand-in CS object for tests of wrappers and guards (`complement`, `compose`, MUTIN's `mx`):
+ * every call completes at once and sends nothing — it is no mutual exclusion, it never asks
+ * anybody — and {@link StubCS.fail} makes it emit an `error` event, as a protocol does for an
+ * unexpected message.
+ *
+ * @example
+ * ```ts
+ * const plain = new StubCS(0);                                  // P0, OutCS, entry()
+ * const units = new StubCS<number>(1, 'InCS', { takesRequest: true }); // entry(h)
+ * ```
+ */
+export class StubCS<Req = void> extends CSObjectBase<Req> {
+  /** Process `id`, starting in `state` (default OutCS); `takesRequest` as for any CS object. */
+  constructor(id: ProcessId, state: CSState = 'OutCS', options: { readonly takesRequest?: boolean } = {}) {
+    super(id, state, options);
+  }
+  protected async doEntry(): Promise<void> {}
+  protected async doExit(): Promise<void> {}
+  protected doClose(): void {}
+  /** Emits `err` as an `error` event. */
+  fail(err: Error): void {
+    this.reportError(err);
+  }
 }

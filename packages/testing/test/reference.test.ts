@@ -9,6 +9,7 @@ import {
   leakyAbortMutex,
   neverGrantMutex,
   runWorkload,
+  StubCS,
   unsafeMutex,
 } from '../src/index.js';
 
@@ -211,5 +212,26 @@ describe('exhaustive exploration (controlled mode)', () => {
     });
     expect(never.failures.every((f) => f.kind === 'deadlock')).toBe(true);
     expect(never.failures.length).toBeGreaterThan(0);
+  });
+});
+
+describe('StubCS, the stand-in for tests of wrappers and guards', () => {
+  it('completes every call at once, takes a request when told, and emits what it is told to fail with', async () => {
+    const plain = new StubCS(2);
+    expect([plain.id, plain.state, plain.takesRequest]).toEqual([2, 'OutCS', false]);
+    await plain.entry();
+    expect(plain.state).toBe('InCS');
+    await plain.exit();
+    expect(plain.state).toBe('OutCS');
+    const errors: Error[] = [];
+    plain.on('error', (e) => errors.push(e));
+    const boom = new Error('boom');
+    plain.fail(boom);
+    expect(errors).toEqual([boom]);
+    const units = new StubCS<number>(0, 'InCS', { takesRequest: true });
+    expect([units.state, units.takesRequest]).toEqual(['InCS', true]);
+    await units.exit();
+    await units.entry(3);
+    expect(units.state).toBe('InCS');
   });
 });
