@@ -3,7 +3,7 @@ import { exploreSchedules } from '@critsec/testing';
 import { csCompliance } from '@critsec/testing/cs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { complete, lkcs, lkcsPlan, localBounds, lmutin, ring } from '../src/index.js';
-import { type Instance, lkcsFamilies, lmutexFamilies, lmutinFamilies } from './families.js';
+import { type Instance, lkcsFamilies, lmutexFamilies, lmutinFamilies, setupOf } from './families.js';
 
 // ≥ 10⁴ seeds in total: every instance × 3 delay models × SEEDS (+ 200 abort seeds each for
 // LMUTIN and LMUTEX); each csCompliance test fails at the first violation or stuck process
@@ -14,11 +14,7 @@ let total = 0;
 function suite(x: Instance, abort: boolean) {
   csCompliance({
     it,
-    name: x.name,
-    factory: x.factory,
-    spec: x.spec,
-    sequentialSpec: x.tightened,
-    initial: x.initial,
+    ...setupOf(x),
     seeds: SEEDS,
     abort: abort ? { seeds: 200 } : false,
   });

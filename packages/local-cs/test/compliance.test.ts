@@ -1,7 +1,7 @@
 import { csCompliance } from '@critsec/testing/cs';
 import { describe, it } from 'vitest';
 import { lkcsRarePaths, lmutinRarePaths } from '../src/index.js';
-import { lkcsFamilies, lmutexFamilies, lmutinFamilies } from './families.js';
+import { lkcsFamilies, lmutexFamilies, lmutinFamilies, setupOf } from './families.js';
 
 // the fast suite: a few dozen seeds per delay model and instance; the long suite runs 10⁴+
 const seeds = 20;
@@ -14,10 +14,7 @@ for (const [title, families] of [
     for (const x of families()) {
       csCompliance({
         it,
-        name: x.name,
-        factory: x.factory,
-        spec: x.spec,
-        initial: x.initial,
+        ...setupOf(x),
         seeds,
         abort: { seeds: 20 },
       });
@@ -29,11 +26,7 @@ describe('LKCS compliance (Sec. 5, Algorithms 3–7)', () => {
   for (const x of lkcsFamilies()) {
     csCompliance({
       it,
-      name: x.name,
-      factory: x.factory,
-      spec: x.spec,
-      sequentialSpec: x.tightened,
-      initial: x.initial,
+      ...setupOf(x),
       seeds,
       abort: false,
     });
@@ -45,10 +38,8 @@ describe('rare paths', () => {
   const [ring] = lmutinFamilies();
   csCompliance({
     it,
+    ...setupOf(ring!),
     name: `${ring!.name} coverage`,
-    factory: ring!.factory,
-    spec: ring!.spec,
-    initial: ring!.initial,
     seeds: 40,
     delays: undefined,
     coverage: lmutinRarePaths,
@@ -57,11 +48,8 @@ describe('rare paths', () => {
   const k6 = lkcsFamilies()[1]!;
   csCompliance({
     it,
+    ...setupOf(k6),
     name: `${k6.name} coverage`,
-    factory: k6.factory,
-    spec: k6.spec,
-    sequentialSpec: k6.tightened,
-    initial: k6.initial,
     seeds: 40,
     coverage: lkcsRarePaths,
     abort: false,

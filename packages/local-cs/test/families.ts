@@ -1,5 +1,6 @@
 import { complement } from '@critsec/complement';
 import type { CSFactory, CSState, Graph, LocalSpec } from '@critsec/core';
+import type { CSComplianceSetup } from '@critsec/testing/cs';
 import { type Bounds, localBounds, safeInitial } from '../src/config.js';
 import {
   abilene,
@@ -23,6 +24,13 @@ export interface Instance {
   readonly initial: readonly CSState[];
   /** LKCS: the tightened (L_i, K_i) it keeps when its sidetrack is not in use. */
   readonly tightened?: LocalSpec;
+}
+
+/** What `csCompliance` needs of an instance (the tightened spec drives the sequential workload). */
+export function setupOf(
+  x: Instance,
+): Pick<CSComplianceSetup, 'name' | 'factory' | 'spec' | 'sequentialSpec' | 'initial'> {
+  return { name: x.name, factory: x.factory, spec: x.spec, sequentialSpec: x.tightened, initial: x.initial };
 }
 
 const full = (_i: number, d: number) => d + 1;
