@@ -22,21 +22,16 @@ const DEFAULT_L = 3;
 const DEFAULT_K = 10;
 
 /**
- * Validates a cluster description of the global family and builds its coterie, factory, safety
- * spec, initial configuration and the papers' bounds. Nothing runs yet.
- *
- * Defaults: n = 25, grid coterie, Maekawa as mx; l = 3 and k = 10, capped to fit n (k ≤ n,
- * l < k); the initial configuration `default`: the first l processes InCS.
- *
- * @throws ConfigurationError (one line: what was wrong, what is accepted) for an unknown
- *   algorithm, coterie or mx; n < 1; l ≥ k or k > n; an l or k that the algorithm fixes
- *   (mutex and ricart-agrawala solve (0,1), mutin (l,n), kmutex (0,k)); a coterie construction
- *   that does not exist for n; an initial configuration that is not safe.
+ * The (l, k) of a global algorithm over n processes: the given ones, those the algorithm fixes,
+ * else the defaults capped to fit n.
+ * @throws ConfigurationError for an l or k the algorithm fixes otherwise, l ≥ k, or k > n.
  */
-export function resolveGlobal(algorithm: GlobalAlgorithmName, input: ClusterInput): ResolvedCluster {
-  const n = parseInteger('n', input.n ?? DEFAULT_N, 1);
-  const givenL = input.l === undefined ? undefined : parseInteger('l', input.l, 0);
-  const givenK = input.k === undefined ? undefined : parseInteger('k', input.k, 1);
+function globalLK(
+  algorithm: GlobalAlgorithmName,
+  n: number,
+  givenL: number | undefined,
+  givenK: number | undefined,
+): { l: number; k: number } {
   let l: number;
   let k: number;
   const fixed = (what: string, name: 'l' | 'k', value: number | undefined, must: number) => {
@@ -79,6 +74,74 @@ export function resolveGlobal(algorithm: GlobalAlgorithmName, input: ClusterInpu
       `--k must be at most --n: the (l,k)-CS needs 0 ≤ l < k ≤ n; got k = ${k}, n = ${n}`,
     );
   }
+  return { l, k };
+}
+
+/**
+ * The initial configuration `init` of the (l,k)-CS over n processes, and its description.
+ * @throws ConfigurationError when it is not safe.
+ */
+function globalInitial(
+  init: string,
+  n: number,
+  l: number,
+  k: number,
+): Pick<ResolvedCluster, 'initial' | 'initialDescription'> {
+  const initial = parseInit(init, n, l);
+  const unsafe = checkConfiguration(globalSpec(l, k, n), initial);
+  if (unsafe !== null) {
+    const inCS = initial.filter((s) => s === 'InCS').length;
+    throw new ConfigurationError(
+      `--init ${init}: ${inCS} process(es) InCS is not a safe initial configuration for the (${l},${k})-CS over ${n} processes; it needs between ${l} and ${k} InCS (e.g. --init first:${l})`,
+    );
+  }
+  return {
+    initial,
+    initialDescription: `${describeInitial(initial)}${init === 'default' ? ' (default: the first l InCS)' : ''}`,
+  };
+}
+
+/** The factory of a global algorithm over `coterie` (none for ricart-agrawala), with `mx` as MUTIN's mutual exclusion. */
+function globalFactory(
+  algorithm: GlobalAlgorithmName,
+  l: number,
+  k: number,
+  coterie: Coterie | null,
+  mx: MxName | null,
+): CSFactory {
+  const mxFactory = (): CSFactory =>
+    mx === 'ricart-agrawala' ? ricartAgrawala() : maekawa({ coterie: coterie as Coterie });
+  switch (algorithm) {
+    case 'mutex':
+      return maekawa({ coterie: coterie as Coterie });
+    case 'ricart-agrawala':
+      return ricartAgrawala();
+    case 'mutin':
+      return mutin({ l, coterie: coterie as Coterie, mx: mxFactory() });
+    case 'kmutex':
+      return kMutex({ k, coterie: coterie as Coterie, mx: mxFactory() });
+    case 'gcs':
+      return gcs({ l, k, coterie: coterie as Coterie, mx: mxFactory() });
+  }
+}
+
+/**
+ * Validates a cluster description of the global family and builds its coterie, factory, safety
+ * spec, initial configuration and the papers' bounds. Nothing runs yet.
+ *
+ * Defaults: n = 25, grid coterie, Maekawa as mx; l = 3 and k = 10, capped to fit n (k ≤ n,
+ * l < k); the initial configuration `default`: the first l processes InCS.
+ *
+ * @throws ConfigurationError (one line: what was wrong, what is accepted) for an unknown
+ *   algorithm, coterie or mx; n < 1; l ≥ k or k > n; an l or k that the algorithm fixes
+ *   (mutex and ricart-agrawala solve (0,1), mutin (l,n), kmutex (0,k)); a coterie construction
+ *   that does not exist for n; an initial configuration that is not safe.
+ */
+export function resolveGlobal(algorithm: GlobalAlgorithmName, input: ClusterInput): ResolvedCluster {
+  const n = parseInteger('n', input.n ?? DEFAULT_N, 1);
+  const givenL = input.l === undefined ? undefined : parseInteger('l', input.l, 0);
+  const givenK = input.k === undefined ? undefined : parseInteger('k', input.k, 1);
+  const { l, k } = globalLK(algorithm, n, givenL, givenK);
   const spec = globalSpec(l, k, n);
 
   let coterieName: CoterieName | null = null;
@@ -92,38 +155,10 @@ export function resolveGlobal(algorithm: GlobalAlgorithmName, input: ClusterInpu
   const mx = usesMx ? parseChoice('mx', input.mx ?? 'maekawa', MX_NAMES) : null;
 
   const init = input.init ?? 'default';
-  const initial = parseInit(init, n, l);
-  const unsafe = checkConfiguration(spec, initial);
-  if (unsafe !== null) {
-    const inCS = initial.filter((s) => s === 'InCS').length;
-    throw new ConfigurationError(
-      `--init ${init}: ${inCS} process(es) InCS is not a safe initial configuration for the (${l},${k})-CS over ${n} processes; it needs between ${l} and ${k} InCS (e.g. --init first:${l})`,
-    );
-  }
-  const initialDescription = `${describeInitial(initial)}${init === 'default' ? ' (default: the first l InCS)' : ''}`;
-
+  const { initial, initialDescription } = globalInitial(init, n, l, k);
   const sizes = coterie === null ? null : quorumSizes(coterie);
   const quorumSize = sizes === null ? null : { min: sizes.min, max: sizes.max };
-  const mxFactory = (): CSFactory =>
-    mx === 'ricart-agrawala' ? ricartAgrawala() : maekawa({ coterie: coterie as Coterie });
-  let factory: CSFactory;
-  switch (algorithm) {
-    case 'mutex':
-      factory = maekawa({ coterie: coterie as Coterie });
-      break;
-    case 'ricart-agrawala':
-      factory = ricartAgrawala();
-      break;
-    case 'mutin':
-      factory = mutin({ l, coterie: coterie as Coterie, mx: mxFactory() });
-      break;
-    case 'kmutex':
-      factory = kMutex({ k, coterie: coterie as Coterie, mx: mxFactory() });
-      break;
-    case 'gcs':
-      factory = gcs({ l, k, coterie: coterie as Coterie, mx: mxFactory() });
-      break;
-  }
+  const factory = globalFactory(algorithm, l, k, coterie, mx);
   const bounds = paperBounds({ algorithm, n, maxQuorum: quorumSize?.max ?? 0, ...(mx ? { mx } : {}) });
   return {
     algorithm,

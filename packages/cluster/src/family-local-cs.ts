@@ -27,6 +27,9 @@ import type { ClusterInput, ResolvedCluster } from './resolved.js';
 /** The local-CS algorithms. */
 export const LOCAL_ALGORITHM_NAMES = ['lmutin', 'lmutex', 'lkcs'] as const;
 
+/** A local-CS algorithm. */
+type LocalAlgorithmName = (typeof LOCAL_ALGORITHM_NAMES)[number];
+
 function readJson(path: string, what: string): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
@@ -54,6 +57,76 @@ function boundsFromFile(path: string, n: number): { l: number[]; k: number[] } {
   return { l: o.l, k: o.k };
 }
 
+/** A local algorithm's problem, factory and the tighter problem it starts and runs within (LKCS), with its leader. */
+interface LocalProblem {
+  readonly spec: LocalSpec;
+  readonly factory: ResolvedCluster['factory'];
+  readonly safe: LocalSpec;
+  readonly leader: number | null;
+}
+
+/**
+ * The problem of `algorithm` on `graph`: bounds from the file, else from `--l` / `--k` capped per
+ * process, else the defaults.
+ * @throws ConfigurationError for an l or k the algorithm fixes otherwise, or LKCS's
+ *   preconditions.
+ */
+function localProblem(
+  algorithm: LocalAlgorithmName,
+  graph: Graph,
+  file: { l: number[]; k: number[] } | undefined,
+  lArg: number | undefined,
+  kArg: number | undefined,
+  leaderInput: number | string | undefined,
+): LocalProblem {
+  const deg = graph.neighbors.map((nb) => nb.length);
+  if (algorithm === 'lmutin' && kArg !== undefined && deg.some((d) => kArg !== d + 1)) {
+    throw new ConfigurationError(
+      `--k ${kArg}: lmutin solves the (l_i, |N_i|+1)-CS (k_i is every process of N_i ∪ {P_i}); leave --k out, or use --algorithm lkcs for k_i < |N_i|+1`,
+    );
+  }
+  if (algorithm === 'lmutex' && lArg !== undefined && lArg !== 0) {
+    throw new ConfigurationError(
+      `--l ${lArg}: lmutex solves the (0, k_i)-CS; leave --l out, or use --algorithm lkcs for l_i > 0`,
+    );
+  }
+  switch (algorithm) {
+    case 'lmutin': {
+      const l = file?.l ?? deg.map((d) => Math.min(lArg ?? 1, d));
+      const spec = localBounds(graph, l, (_, d) => d + 1);
+      return { spec, factory: lmutin({ graph, l }) as ResolvedCluster['factory'], safe: spec, leader: null };
+    }
+    case 'lmutex': {
+      const k = file?.k ?? deg.map((d) => Math.min(kArg ?? 1, d + 1));
+      const spec = localBounds(graph, 0, k);
+      return { spec, factory: lmutex({ graph, k }) as ResolvedCluster['factory'], safe: spec, leader: null };
+    }
+    case 'lkcs': {
+      const k = file?.k ?? deg.map((d) => Math.min(kArg ?? d + 1, d + 1));
+      const l = file?.l ?? deg.map((_, i) => Math.max(0, Math.min(lArg ?? 1, k[i]! - 1)));
+      const leaderArg =
+        leaderInput === undefined ? undefined : parseInteger('leader', leaderInput, 0, graph.n - 1);
+      const plan = lkcsPlan(graph, l, k, leaderArg);
+      const factory = lkcs({ graph, l, k, leader: plan.leader }) as ResolvedCluster['factory'];
+      return { spec: plan.spec, factory, safe: plan.tightened, leader: plan.leader };
+    }
+  }
+}
+
+/** The bounds of Kamei & Kakugawa 2017 for `algorithm` on a graph of degrees `deg`. */
+function localPaperBounds(algorithm: LocalAlgorithmName, deg: readonly number[]): ResolvedCluster['bounds'] {
+  return {
+    messagesPerPair: Math.max(...deg.map((d) => localCsBounds(algorithm, d).best)),
+    waitingTimeEntry: algorithm === 'lmutin' ? 0 : 2,
+    waitingTimeExit: algorithm === 'lmutex' ? 0 : 2,
+    source:
+      algorithm === 'lkcs'
+        ? 'Kamei & Kakugawa 2017, Lemma 6 (6(|N_i|+1) per pair without contention, ≤ 12(|N_i|+1)); waiting times: one Request–Grant round trip per waiting call (derived; the paper states none)'
+        : 'Kamei & Kakugawa 2017, Lemma 3 (3(|N_i|+1) per pair without contention, ≤ 6(|N_i|+1)); waiting times: one Request–Grant round trip per waiting call (derived; the paper states none)',
+    formula: algorithm === 'lkcs' ? '6(max|N_i|+1)' : '3(max|N_i|+1)',
+  };
+}
+
 /**
  * Validates `local-cs`'s options and builds its graph, factory, spec (lᵢ ≤ |InCS ∩ N[i]| ≤ kᵢ for
  * every i), initial configuration and bounds (Lemma 3: 3(|Nᵢ|+1) messages per pair without
@@ -75,48 +148,7 @@ export function resolveLocalCs(input: ClusterInput): ResolvedCluster {
   const file = input.boundsFile === undefined ? undefined : boundsFromFile(input.boundsFile, n);
   const lArg = input.l === undefined ? undefined : parseInteger('l', input.l, 0);
   const kArg = input.k === undefined ? undefined : parseInteger('k', input.k, 1);
-  let spec: LocalSpec;
-  let factory: ResolvedCluster['factory'];
-  let safe: LocalSpec;
-  let leader: number | null = null;
-  if (algorithm === 'lmutin' && kArg !== undefined && deg.some((d) => kArg !== d + 1)) {
-    throw new ConfigurationError(
-      `--k ${kArg}: lmutin solves the (l_i, |N_i|+1)-CS (k_i is every process of N_i ∪ {P_i}); leave --k out, or use --algorithm lkcs for k_i < |N_i|+1`,
-    );
-  }
-  if (algorithm === 'lmutex' && lArg !== undefined && lArg !== 0) {
-    throw new ConfigurationError(
-      `--l ${lArg}: lmutex solves the (0, k_i)-CS; leave --l out, or use --algorithm lkcs for l_i > 0`,
-    );
-  }
-  switch (algorithm) {
-    case 'lmutin': {
-      const l = file?.l ?? deg.map((d) => Math.min(lArg ?? 1, d));
-      spec = localBounds(graph, l, (_, d) => d + 1);
-      factory = lmutin({ graph, l }) as ResolvedCluster['factory'];
-      safe = spec;
-      break;
-    }
-    case 'lmutex': {
-      const k = file?.k ?? deg.map((d) => Math.min(kArg ?? 1, d + 1));
-      spec = localBounds(graph, 0, k);
-      factory = lmutex({ graph, k }) as ResolvedCluster['factory'];
-      safe = spec;
-      break;
-    }
-    case 'lkcs': {
-      const k = file?.k ?? deg.map((d) => Math.min(kArg ?? d + 1, d + 1));
-      const l = file?.l ?? deg.map((_, i) => Math.max(0, Math.min(lArg ?? 1, k[i]! - 1)));
-      const leaderArg =
-        input.leader === undefined ? undefined : parseInteger('leader', input.leader, 0, n - 1);
-      const plan = lkcsPlan(graph, l, k, leaderArg);
-      spec = plan.spec;
-      safe = plan.tightened;
-      leader = plan.leader;
-      factory = lkcs({ graph, l, k, leader: plan.leader }) as ResolvedCluster['factory'];
-      break;
-    }
-  }
+  const { spec, factory, safe, leader } = localProblem(algorithm, graph, file, lArg, kArg, input.leader);
   const init = input.init ?? 'default';
   const initial = init === 'default' ? safeInitial(safe) : parseInit(init, n, 0);
   const unsafe = checkConfiguration(safe, initial);
@@ -125,7 +157,6 @@ export function resolveLocalCs(input: ClusterInput): ResolvedCluster {
       `--init ${init}: not a safe initial configuration for ${algorithm} on ${graphText}: ${unsafe.message}${algorithm === 'lkcs' ? ' (LKCS starts within its tightened bounds L_i, K_i)' : ''}; leave --init out for a safe one`,
     );
   }
-  const best = Math.max(...deg.map((d) => localCsBounds(algorithm, d).best));
   const minL = Math.min(...spec.l);
   const maxK = Math.max(...spec.k);
   const edges = deg.reduce((a, b) => a + b, 0) / 2;
@@ -155,16 +186,7 @@ export function resolveLocalCs(input: ClusterInput): ResolvedCluster {
     initial,
     initialDescription: `${describeInitial(initial)}${init === 'default' ? ' (default: a safe configuration for the bounds)' : ''}`,
     init: initial.flatMap((s, i) => (s === 'InCS' ? [i] : [])).join(',') || 'none',
-    bounds: {
-      messagesPerPair: best,
-      waitingTimeEntry: algorithm === 'lmutin' ? 0 : 2,
-      waitingTimeExit: algorithm === 'lmutex' ? 0 : 2,
-      source:
-        algorithm === 'lkcs'
-          ? 'Kamei & Kakugawa 2017, Lemma 6 (6(|N_i|+1) per pair without contention, ≤ 12(|N_i|+1)); waiting times: one Request–Grant round trip per waiting call (derived; the paper states none)'
-          : 'Kamei & Kakugawa 2017, Lemma 3 (3(|N_i|+1) per pair without contention, ≤ 6(|N_i|+1)); waiting times: one Request–Grant round trip per waiting call (derived; the paper states none)',
-      formula: algorithm === 'lkcs' ? '6(max|N_i|+1)' : '3(max|N_i|+1)',
-    },
+    bounds: localPaperBounds(algorithm, deg),
     title: ALGORITHM_TITLES['local-cs'],
   };
 }
