@@ -5,12 +5,12 @@
  * complement(mutin({ l: n−1 })) as mutual exclusion is in @critsec/gcs's tests (kMutex, k = 1).
  */
 import { globalSpec, mutexSpec } from '@critsec/core';
-import { centralMutex } from '@critsec/testing';
+import { centralMutex, seedsPerDelay } from '@critsec/testing';
 import { csCompliance } from '@critsec/testing/cs';
 import { describe, it } from 'vitest';
 import { complement } from '../src/index.js';
 
-const seeds = Number(process.env.CRITSEC_SEEDS ?? '') > 0 ? Number(process.env.CRITSEC_SEEDS) : 200;
+const seeds = seedsPerDelay(200);
 
 describe('Co-(central mutex): the (n−1, n)-CS', () => {
   csCompliance({

@@ -1,5 +1,5 @@
 import type { CSState } from '@critsec/core';
-import { exploreSchedules } from '@critsec/testing';
+import { exploreSchedules, seedsPerDelay } from '@critsec/testing';
 import { csCompliance } from '@critsec/testing/cs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { complete, lkcs, lkcsPlan, localBounds, lmutin, ring } from '../src/index.js';
@@ -7,7 +7,7 @@ import { type Instance, lkcsFamilies, lmutexFamilies, lmutinFamilies, setupOf } 
 
 // ≥ 10⁴ seeds in total: every instance × 3 delay models × SEEDS (+ 200 abort seeds each for
 // LMUTIN and LMUTEX); each csCompliance test fails at the first violation or stuck process
-const SEEDS = Number(process.env.CRITSEC_SEEDS ?? 250);
+const SEEDS = seedsPerDelay(250);
 const runs: string[] = [];
 let total = 0;
 
