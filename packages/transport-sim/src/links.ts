@@ -8,11 +8,11 @@
  * - faults on: {@link SessionLinks} over {@link FaultyLink} — the reliable-FIFO session layer of
  *   `@critsec/transport` over raw frames that are lost, doubled and reordered.
  */
-import type { DelayModel } from './delay.js';
-import type { SessionStats } from '@critsec/transport';
 import type { ProcessId } from '@critsec/core';
+import type { SessionStats } from '@critsec/transport';
 import { Arrivals } from './arrival.js';
 import type { FrameCounters } from './counters.js';
+import type { DelayModel } from './delay.js';
 import type { Deliverer, EventSink, LinkBottom, LinkEvent, LinkTop, MsgEvent } from './events.js';
 import type { FaultOptions } from './faulty-link.js';
 import type { Rng } from './rng.js';
@@ -28,7 +28,7 @@ export interface LinkStack {
 }
 
 /** Faults off: each message is one event, handed straight to the deliver path when it arrives. */
-export class DirectLinks implements LinkTop, LinkBottom {
+class DirectLinks implements LinkTop, LinkBottom {
   readonly #arrivals: Arrivals | undefined;
   readonly #sink: EventSink;
   readonly #up: Deliverer;
