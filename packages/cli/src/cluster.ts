@@ -5,7 +5,6 @@
  * file turns its outcome into the `--json` summary of `simulate`, with wall-clock waiting times
  * in ms, and writes the replay command.
  */
-import { describeSpec } from '@critsec/core';
 import {
   type ClusterHooks,
   type ClusterRunSettings,
@@ -15,7 +14,7 @@ import {
   runLocalCluster,
 } from '@critsec/cluster';
 import { distribution } from '@critsec/testing';
-import type { RunSummary } from './summary.js';
+import { boundsField, clusterFields, initialField, problemFields, type RunSummary } from './summary.js';
 
 export {
   type ClusterHooks,
@@ -45,16 +44,8 @@ function meanMax(xs: readonly number[]): { mean: number | null; max: number | nu
 
 /** The summary's fields that describe the cluster and the run's settings. */
 function describeRun(s: ClusterRunSettings) {
-  const c = s.cluster;
   return {
-    algorithm: c.algorithm,
-    n: c.n,
-    l: c.l,
-    k: c.k,
-    coterie: c.coterieName,
-    coterieDescription: c.coterie?.description ?? null,
-    quorumSize: c.quorumSize,
-    mx: c.mx,
+    ...clusterFields(s.cluster),
     rounds: s.rounds,
     seed: s.seed,
     delay: 'wall-clock (TCP/TLS on loopback)',
@@ -62,10 +53,7 @@ function describeRun(s: ClusterRunSettings) {
     think: s.think,
     hold: s.hold,
     timeUnit: 'ms',
-    initial: {
-      inCS: c.initial.flatMap((st, i) => (st === 'InCS' ? [i] : [])),
-      description: c.initialDescription,
-    },
+    initial: initialField(s.cluster),
   } satisfies Partial<RunSummary>;
 }
 
@@ -83,13 +71,7 @@ function messagesAndBounds(s: ClusterRunSettings, totals: MemberTotals) {
       byType: totals.byType,
     },
     waitingTime: { entry: meanMax(totals.entryWaitsMs), exit: meanMax(totals.exitWaitsMs) },
-    bounds: {
-      messagesPerPair: bounds.messagesPerPair,
-      waitingTimeEntry: bounds.waitingTimeEntry,
-      waitingTimeExit: bounds.waitingTimeExit,
-      source: bounds.source,
-      formula: bounds.formula,
-    },
+    bounds: boundsField(s.cluster),
     // message counts are exact under the sequential workload; wall-clock waiting times are no time units
     boundsMet: {
       messagesPerPair: s.workload === 'sequential' && some ? perPair.max <= bounds.messagesPerPair : null,
@@ -101,7 +83,6 @@ function messagesAndBounds(s: ClusterRunSettings, totals: MemberTotals) {
 
 /** The `--json` summary of a finished cluster run. */
 function clusterSummary(s: ClusterRunSettings, o: LocalClusterOutcome): RunSummary {
-  const c = s.cluster;
   return {
     ...describeRun(s),
     entries: o.totals.entries,
@@ -115,10 +96,7 @@ function clusterSummary(s: ClusterRunSettings, o: LocalClusterOutcome): RunSumma
     wallMs: o.wallMs,
     messagesPerSecond: o.wallMs > 0 ? (o.totals.messages * 1000) / o.wallMs : 0,
     replay: clusterReplayCommand(s),
-    problem: describeSpec(c.spec),
-    structure: c.structure,
-    parameters: c.options,
-    request: c.requestDescription,
+    ...problemFields(s.cluster),
     concurrency: { max: null },
   };
 }

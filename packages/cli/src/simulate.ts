@@ -3,8 +3,8 @@
  * driven by the workloads of @critsec/testing, with the safety monitor on all the way
  * (DESIGN.md 4–5).
  */
-import { ConfigurationError, describeSpec } from '@critsec/core';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { ConfigurationError } from '@critsec/core';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
 import { type DelayModel, formatDelay, parseDelay } from '@critsec/transport-sim';
 import {
   type ClusterInput,
@@ -15,7 +15,7 @@ import {
   type ResolvedCluster,
   resolveCluster,
 } from '@critsec/cluster';
-import type { RunSummary } from './summary.js';
+import { boundsField, clusterFields, initialField, problemFields, type RunSummary } from './summary.js';
 
 /** Workloads (see `runWorkload` of @critsec/testing). */
 export const WORKLOAD_NAMES = ['concurrent', 'sequential'] as const;
@@ -124,24 +124,49 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
   });
   await cluster.close();
   const wallMs = performance.now() - t0;
+  return simulationSummary(
+    s,
+    r,
+    { violations: cluster.monitor.violations.length, maxInCS: cluster.monitor.maxInCS },
+    wallMs,
+  );
+}
+
+/** Whether each measured maximum is within its bound: under the sequential workload only (waiting times: with unit delays). */
+function boundsMet(s: SimulationSettings, r: WorkloadResult): RunSummary['boundsMet'] {
+  const { bounds } = s.cluster;
+  const sequential = s.workload === 'sequential';
+  const unit = s.delay.kind === 'unit';
+  const within = (x: number, bound: number) => x <= bound + EPS;
+  return {
+    messagesPerPair: sequential && r.perPair.count > 0 ? within(r.perPair.max, bounds.messagesPerPair) : null,
+    waitingTimeEntry:
+      sequential && unit && r.waiting.entry.count > 0
+        ? within(r.waiting.entry.max, bounds.waitingTimeEntry)
+        : null,
+    waitingTimeExit:
+      sequential && unit && r.waiting.exit.count > 0
+        ? within(r.waiting.exit.max, bounds.waitingTimeExit)
+        : null,
+  };
+}
+
+/** The `--json` summary of a finished simulation (`monitor`: the safety monitor's counts). */
+function simulationSummary(
+  s: SimulationSettings,
+  r: WorkloadResult,
+  monitor: { violations: number; maxInCS: number },
+  wallMs: number,
+): RunSummary {
+  const c = s.cluster;
   const byType: Record<string, number> = {};
   for (const [key, count] of Object.entries(r.messages.byType).sort(([a], [b]) => a.localeCompare(b))) {
     byType[key.trim()] = count;
   }
   const num = (x: number) => (Number.isFinite(x) ? x : null);
-  const sequential = s.workload === 'sequential';
-  const unit = s.delay.kind === 'unit';
-  const within = (x: number, bound: number) => x <= bound + EPS;
   const v = r.violation;
   return {
-    algorithm: c.algorithm,
-    n: c.n,
-    l: c.l,
-    k: c.k,
-    coterie: c.coterieName,
-    coterieDescription: c.coterie?.description ?? null,
-    quorumSize: c.quorumSize,
-    mx: c.mx,
+    ...clusterFields(c),
     rounds: s.rounds,
     seed: s.seed,
     delay: formatDelay(s.delay),
@@ -149,13 +174,10 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
     think: s.think,
     hold: s.hold,
     timeUnit: 'time units',
-    initial: {
-      inCS: c.initial.flatMap((st, i) => (st === 'InCS' ? [i] : [])),
-      description: c.initialDescription,
-    },
+    initial: initialField(c),
     entries: r.entries,
     exits: r.exits,
-    safetyViolations: cluster.monitor.violations.length,
+    safetyViolations: monitor.violations,
     violation: v === null ? null : { step: v.step, time: v.time, process: v.process, message: v.message },
     ok: r.ok,
     failure: r.failure,
@@ -168,33 +190,13 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
       entry: { mean: r.waiting.entry.mean, max: r.waiting.entry.max },
       exit: { mean: r.waiting.exit.mean, max: r.waiting.exit.max },
     },
-    bounds: {
-      messagesPerPair: c.bounds.messagesPerPair,
-      waitingTimeEntry: c.bounds.waitingTimeEntry,
-      waitingTimeExit: c.bounds.waitingTimeExit,
-      source: c.bounds.source,
-      formula: c.bounds.formula,
-    },
-    boundsMet: {
-      messagesPerPair:
-        sequential && r.perPair.count > 0 ? within(r.perPair.max, c.bounds.messagesPerPair) : null,
-      waitingTimeEntry:
-        sequential && unit && r.waiting.entry.count > 0
-          ? within(r.waiting.entry.max, c.bounds.waitingTimeEntry)
-          : null,
-      waitingTimeExit:
-        sequential && unit && r.waiting.exit.count > 0
-          ? within(r.waiting.exit.max, c.bounds.waitingTimeExit)
-          : null,
-    },
+    bounds: boundsField(c),
+    boundsMet: boundsMet(s, r),
     simulatedTime: r.simulatedTime,
     wallMs,
     messagesPerSecond: wallMs > 0 ? (r.messages.sent * 1000) / wallMs : 0,
     replay: replayCommand(s),
-    problem: describeSpec(c.spec),
-    structure: c.structure,
-    parameters: c.options,
-    request: c.requestDescription,
-    concurrency: { max: cluster.monitor.maxInCS },
+    ...problemFields(c),
+    concurrency: { max: monitor.maxInCS },
   };
 }

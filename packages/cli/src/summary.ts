@@ -2,6 +2,8 @@
  * The summary of a run — the stable `--json` shape and the human table beside the papers'
  * bounds (DESIGN.md 5).
  */
+import type { ResolvedCluster } from '@critsec/cluster';
+import { describeSpec } from '@critsec/core';
 import Table from 'cli-table3';
 
 /** mean / p99 / max of a sample (`null` where there was nothing to measure). */
@@ -109,6 +111,50 @@ export interface RunSummary {
   readonly concurrency: { readonly max: number | null };
 }
 
+/** The summary's first fields: the cluster that ran (`algorithm` … `mx`). */
+export function clusterFields(c: ResolvedCluster) {
+  return {
+    algorithm: c.algorithm,
+    n: c.n,
+    l: c.l,
+    k: c.k,
+    coterie: c.coterieName,
+    coterieDescription: c.coterie?.description ?? null,
+    quorumSize: c.quorumSize,
+    mx: c.mx,
+  } satisfies Partial<RunSummary>;
+}
+
+/** The summary's `initial`: the ids InCS and the description. */
+export function initialField(c: ResolvedCluster): RunSummary['initial'] {
+  return {
+    inCS: c.initial.flatMap((st, i) => (st === 'InCS' ? [i] : [])),
+    description: c.initialDescription,
+  };
+}
+
+/** The summary's `bounds`: the papers' bounds of the cluster. */
+export function boundsField(c: ResolvedCluster): RunSummary['bounds'] {
+  const { bounds } = c;
+  return {
+    messagesPerPair: bounds.messagesPerPair,
+    waitingTimeEntry: bounds.waitingTimeEntry,
+    waitingTimeExit: bounds.waitingTimeExit,
+    source: bounds.source,
+    formula: bounds.formula,
+  };
+}
+
+/** The summary's `problem`, `structure`, `parameters` and `request`. */
+export function problemFields(c: ResolvedCluster) {
+  return {
+    problem: describeSpec(c.spec),
+    structure: c.structure,
+    parameters: c.options,
+    request: c.requestDescription,
+  } satisfies Partial<RunSummary>;
+}
+
 /** `x` as a number with at most `digits` decimals (`—` for null / NaN). */
 export function fmt(x: number | null | undefined, digits = 2): string {
   if (x === null || x === undefined || Number.isNaN(x)) return '—';
@@ -139,22 +185,7 @@ export function formatSummary(s: RunSummary, options: { color?: boolean } = {}):
     wordWrap: false,
   });
   const u = s.timeUnit;
-  const q =
-    s.quorumSize === null
-      ? ''
-      : `, |Q| ${s.quorumSize.min === s.quorumSize.max ? s.quorumSize.max : `${s.quorumSize.min}–${s.quorumSize.max}`}`;
-  const lines: string[] = [];
-  lines.push(
-    s.structure === null
-      ? `${s.algorithm}: n = ${s.n}, l = ${s.l}, k = ${s.k}${s.coterie ? `, ${s.coterieDescription ?? s.coterie}${q}` : ''}${s.mx ? `, mx = ${s.mx}` : ''}`
-      : `${s.algorithm}: ${s.problem}; ${s.structure}${s.request === null ? '' : `; ${s.request}`}`,
-  );
-  lines.push(
-    `${s.workload} workload, ${s.rounds} round(s) per process, seed ${s.seed}, delay ${s.delay}${
-      s.workload === 'concurrent' ? `, think ${fmt(s.think)} / hold ${fmt(s.hold)} ${u}` : ''
-    }`,
-  );
-  lines.push(`initial configuration: ${s.initial.description}`);
+  const lines = headerLines(s);
   table.push(
     ['processes', fmt(s.n), '', ''],
     ['rounds per process', fmt(s.rounds), '', ''],
@@ -196,8 +227,30 @@ export function formatSummary(s: RunSummary, options: { color?: boolean } = {}):
       '',
     ],
   );
-  lines.push(table.toString());
-  lines.push(`bounds: ${s.bounds.source}`);
+  lines.push(table.toString(), ...footerLines(s));
+  return lines.join('\n');
+}
+
+/** The lines above the table: the cluster, the workload, the initial configuration. */
+function headerLines(s: RunSummary): string[] {
+  const q =
+    s.quorumSize === null
+      ? ''
+      : `, |Q| ${s.quorumSize.min === s.quorumSize.max ? s.quorumSize.max : `${s.quorumSize.min}–${s.quorumSize.max}`}`;
+  return [
+    s.structure === null
+      ? `${s.algorithm}: n = ${s.n}, l = ${s.l}, k = ${s.k}${s.coterie ? `, ${s.coterieDescription ?? s.coterie}${q}` : ''}${s.mx ? `, mx = ${s.mx}` : ''}`
+      : `${s.algorithm}: ${s.problem}; ${s.structure}${s.request === null ? '' : `; ${s.request}`}`,
+    `${s.workload} workload, ${s.rounds} round(s) per process, seed ${s.seed}, delay ${s.delay}${
+      s.workload === 'concurrent' ? `, think ${fmt(s.think)} / hold ${fmt(s.hold)} ${s.timeUnit}` : ''
+    }`,
+    `initial configuration: ${s.initial.description}`,
+  ];
+}
+
+/** The lines below the table: where the bounds come from, when they apply, and what failed. */
+function footerLines(s: RunSummary): string[] {
+  const lines = [`bounds: ${s.bounds.source}`];
   if (s.workload === 'concurrent') {
     lines.push(
       '(bounds hold without contention — the sequential workload; under concurrency they are shown for reference)',
@@ -216,5 +269,5 @@ export function formatSummary(s: RunSummary, options: { color?: boolean } = {}):
     if (s.failure !== null) lines.push(`FAILED: ${s.failure}`);
     lines.push(`replay with: ${s.replay}`);
   }
-  return lines.join('\n');
+  return lines;
 }
