@@ -75,45 +75,39 @@ describe('the transport suite has teeth, and is its concerns composed behind one
     expect(byHand.map(([name]) => name)).toEqual(whole.map(([name]) => name));
   });
 
-  it('a transport that loses one message in 97 fails the stream test, and is torn down', async () => {
-    let teardowns = 0;
+  /** The suite's tests on the simulated network with every endpoint wrapped; teardowns counted. */
+  const onWrapped = (name: string, wrap: (ep: Endpoint, n: number) => Endpoint) => {
+    const torn = { count: 0 };
     const tests = collect((it) =>
       transportCompliance({
         it,
-        name: 'lossy',
+        name,
         setup: async (n) => {
           const t = await simSetup()(n);
-          return {
-            ...t,
-            endpoints: t.endpoints.map((ep) => lossy(ep, 97)),
-            teardown: async () => {
-              teardowns++;
-              await t.teardown();
-            },
+          const teardown = async () => {
+            torn.count++;
+            await t.teardown();
           };
+          return { endpoints: t.endpoints.map((ep) => wrap(ep, n)), drive: t.drive, teardown };
         },
       }),
     );
+    return { tests, torn };
+  };
+
+  it('a transport that loses one message in 97 fails the stream test, and is torn down', async () => {
+    const { tests, torn } = onWrapped('lossy', (ep) => lossy(ep, 97));
     const err = await tests[0]![1]().catch((e: unknown) => e);
     expect(String(err)).toMatch(/out of order or duplicated: \d+>\d+\/\S+: got seq \d+, expected \d+/);
-    expect(teardowns).toBe(1);
+    expect(torn.count).toBe(1);
     for (const [, fn] of tests.slice(1)) await fn();
-    expect(teardowns).toBe(3);
+    expect(torn.count).toBe(3);
   });
 
   it('an endpoint that swallows sends to unknown peers fails the addressing test', async () => {
-    const tests = collect((it) =>
-      transportCompliance({
-        it,
-        name: 'quiet',
-        setup: async (n) => {
-          const t = await simSetup()(n);
-          // sends to an unknown peer vanish instead of throwing
-          const quiet = (ep: Endpoint) =>
-            intercept(ep, (inner, to, msg) => (to < n ? inner.send(to, msg) : undefined));
-          return { ...t, endpoints: t.endpoints.map(quiet) };
-        },
-      }),
+    // sends to an unknown peer vanish instead of throwing
+    const { tests } = onWrapped('quiet', (ep, n) =>
+      intercept(ep, (inner, to, msg) => (to < n ? inner.send(to, msg) : undefined)),
     );
     const err = await tests[1]![1]().catch((e: unknown) => e);
     expect(String(err)).toMatch(/send to an unknown peer gave undefined/);
