@@ -67,7 +67,7 @@ export interface DporOptions {
 }
 
 /** A schedule that broke something. */
-export interface DporFailure {
+interface DporFailure {
   readonly kind: 'violation' | 'deadlock';
   readonly schedule: readonly string[];
   readonly message: string;

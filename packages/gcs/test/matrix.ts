@@ -1,6 +1,6 @@
 /** Configurations of the compliance matrix, shared by the kMutex and gcs test files. */
 import type { CSFactory } from '@critsec/core';
-import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
+import type { Coterie } from '@critsec/coteries';
 
 export interface Config {
   readonly coterie: Coterie;
@@ -12,8 +12,6 @@ export interface Config {
   readonly mx?: readonly [string, CSFactory];
   readonly coverage?: readonly string[];
 }
-
-export const coteries = { majority, grid, projectivePlane };
 
 /** Config name: `<kind>-n<n>-l<l>-k<k>[-mx-<name>]`. */
 export function configName(prefix: string, c: Config): string {

@@ -2,4 +2,4 @@
  * Kept for `bench/bounds.ts`, which imports the per-pair accounting from here: it now lives in
  * `@critsec/testing` (`sequentialPairs`, `channelTotal`); import it from there.
  */
-export { channelTotal, type PairCost, sequentialPairs } from '@critsec/testing';
+export { channelTotal, sequentialPairs } from '@critsec/testing';

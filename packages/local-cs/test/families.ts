@@ -1,4 +1,3 @@
-import { complement } from '@critsec/complement';
 import type { CSFactory, CSState, Graph, LocalSpec } from '@critsec/core';
 import type { CSComplianceSetup } from '@critsec/testing/cs';
 import { type Bounds, localBounds, safeInitial } from '../src/config.js';
@@ -35,17 +34,17 @@ export function setupOf(
 
 const full = (_i: number, d: number) => d + 1;
 
-export function lmutinInstance(name: string, graph: Graph, l: Bounds): Instance {
+function lmutinInstance(name: string, graph: Graph, l: Bounds): Instance {
   const spec = localBounds(graph, l, full);
   return { name: `lmutin ${name}`, graph, factory: lmutin({ graph, l }), spec, initial: safeInitial(spec) };
 }
 
-export function lmutexInstance(name: string, graph: Graph, k: Bounds): Instance {
+function lmutexInstance(name: string, graph: Graph, k: Bounds): Instance {
   const spec = localBounds(graph, 0, k);
   return { name: `lmutex ${name}`, graph, factory: lmutex({ graph, k }), spec, initial: safeInitial(spec) };
 }
 
-export function lkcsInstance(name: string, graph: Graph, l: Bounds, k: Bounds): Instance {
+function lkcsInstance(name: string, graph: Graph, l: Bounds, k: Bounds): Instance {
   const plan = lkcsPlan(graph, l, k);
   return {
     name: `lkcs ${name}`,
@@ -83,5 +82,3 @@ export const lkcsFamilies = (): Instance[] => [
   lkcsInstance('complete:6 (1,4)', complete(6), 1, 4),
   lkcsInstance('complete:7 (2,6)', complete(7), 2, 6),
 ];
-
-export { complement };

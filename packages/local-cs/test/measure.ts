@@ -4,7 +4,7 @@ import { exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-si
 import type { Instance } from './families.js';
 
 /** Messages of each completed exit+entry pair, per process (k-th entry with k-th exit). */
-export function pairMessages(r: WorkloadResult): Map<ProcessId, number[]> {
+function pairMessages(r: WorkloadResult): Map<ProcessId, number[]> {
   const out = new Map<ProcessId, number[]>();
   for (const { process, entry, exit } of exitEntryPairs(r.records)) {
     const list = out.get(process) ?? [];

@@ -2,13 +2,13 @@ import type { CSFactory, Endpoint, Message, ProcessId } from '@critsec/core';
 import { type Coterie, fromQuorums, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
 import type { InvocationRecord, SimCluster } from '@critsec/testing';
 import type { SimNetwork } from '@critsec/transport-sim';
-import { maekawa, type MaekawaSnapshot } from '../src/index.js';
+import type { MaekawaSnapshot } from '../src/index.js';
 
 /** The n of the compliance matrix. */
 export const SIZES = [1, 2, 3, 4, 5, 7, 9, 13, 16, 25] as const;
 
 /** Crumbling-wall row widths used for each n (top row first; rows below the top have ≥ 2). */
-export function wallWidths(n: number): number[] {
+function wallWidths(n: number): number[] {
   const table: Record<number, number[]> = {
     1: [1],
     2: [2],
@@ -63,11 +63,6 @@ export function meanQuorumSize(c: Coterie): number {
   let s = 0;
   for (let i = 0; i < c.n; i++) s += c.quorumOf(i).length;
   return s / c.n;
-}
-
-/** A Maekawa factory per construction name, for concise tables. */
-export function maekawaOn(c: Coterie): CSFactory {
-  return maekawa({ coterie: c });
 }
 
 /**
