@@ -45,7 +45,7 @@ export interface CommandContext {
   progress(label: string, o: CommandOptions, json: boolean): Progress;
 }
 
-export const ALGORITHMS = ALGORITHM_NAMES.join(', ');
+const ALGORITHMS = ALGORITHM_NAMES.join(', ');
 
 export const COTERIES = COTERIE_NAMES.join(', ');
 

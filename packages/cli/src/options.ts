@@ -5,9 +5,7 @@
  */
 export {
   parseChoice,
-  parseInit,
   parseInteger,
-  parseNonNegative,
 } from '@critsec/cluster';
 
 /**

@@ -14,16 +14,6 @@ import { resolveLocalCs } from './family-local-cs.js';
 import { parseChoice } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
-export {
-  ALGORITHM_NAMES,
-  ALGORITHM_TITLES,
-  type AlgorithmName,
-  isAlgorithmName,
-} from './catalog.js';
-export { MX_NAMES } from './family-global.js';
-export { parseChoice, parseInit, parseInteger, parseNonNegative } from './option-values.js';
-export type { ClusterInput, RequestDraw, ResolvedCluster } from './resolved.js';
-
 /**
  * Validates a cluster description and builds everything it needs to run (see the module
  * comment). Nothing runs yet.

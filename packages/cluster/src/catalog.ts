@@ -33,8 +33,3 @@ export const ALGORITHM_TITLES: Readonly<Record<AlgorithmName, string>> = {
 export function isAlgorithmName(name: string): name is AlgorithmName {
   return (ALGORITHM_NAMES as readonly string[]).includes(name);
 }
-
-/** True if `name` is an algorithm of the global family. */
-export function isGlobalAlgorithm(name: string): name is GlobalAlgorithmName {
-  return (GLOBAL_ALGORITHMS as readonly string[]).includes(name);
-}

@@ -39,7 +39,7 @@ function readJson(path: string, what: string): unknown {
 }
 
 /** `--graph`: the notation of `parseGraph`, or a JSON file (`{ neighbors }` or `{ n, edges }`). */
-export function loadGraph(text: string): Graph {
+function loadGraph(text: string): Graph {
   const t = text.trim();
   if (t.endsWith('.json') || existsSync(t)) return graphFromJson(readJson(t, '--graph'));
   return parseGraph(t);

@@ -21,8 +21,6 @@ import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from
 import { memberWorkload, type NodeMeasurements } from './member-workload.js';
 import type { ResolvedCluster } from './resolved.js';
 
-export type { NodeMeasurements } from './member-workload.js';
-
 const paramsSchema = v.strictObject({
   l: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   k: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),

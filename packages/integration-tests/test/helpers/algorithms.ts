@@ -33,7 +33,7 @@ export function ricartAgrawalaCase(n: number): AlgorithmCase {
 }
 
 /** MUTIN(l) over the grid coterie with Maekawa as mx: l-mutual inclusion, the (l,n)-CS. */
-export function mutinCase(n: number, l: number): AlgorithmCase {
+function mutinCase(n: number, l: number): AlgorithmCase {
   return make(
     `mutin (l = ${l}, grid, n = ${n})`,
     globalSpec(l, n, n),
@@ -42,7 +42,7 @@ export function mutinCase(n: number, l: number): AlgorithmCase {
 }
 
 /** k-mutual exclusion = Co-MUTIN(n−k) over the grid coterie: the (0,k)-CS. */
-export function kMutexCase(n: number, k: number): AlgorithmCase {
+function kMutexCase(n: number, k: number): AlgorithmCase {
   return make(`kMutex (k = ${k}, grid, n = ${n})`, globalSpec(0, k, n), kMutex({ k, coterie: grid(n) }));
 }
 

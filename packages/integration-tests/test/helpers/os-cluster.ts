@@ -18,9 +18,9 @@ import {
 } from '@critsec/cluster';
 import type { ClusterAlgorithmParams } from '../../src/cluster-algorithm.js';
 
-export const algorithmModule = fileURLToPath(new URL('../../src/cluster-algorithm.ts', import.meta.url));
+const algorithmModule = fileURLToPath(new URL('../../src/cluster-algorithm.ts', import.meta.url));
 /** The workload module: `critsec`'s member workload (a package specifier the members import). */
-export const workloadModule = '@critsec/cluster/member';
+const workloadModule = '@critsec/cluster/member';
 
 /** Options of {@link startOsCluster}. */
 export interface OsClusterOptions {

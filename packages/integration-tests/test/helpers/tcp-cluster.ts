@@ -32,17 +32,17 @@ import {
 } from '@critsec/transport-tcp';
 
 /** The largest cluster the shared certificates cover. */
-export const MAX_N = 9;
+const MAX_N = 9;
 
 let certificates: Promise<ClusterCertificates> | undefined;
 /** One cluster CA and certificates for processes 0 … MAX_N−1, made once per test file. */
-export function devCertificates(): Promise<ClusterCertificates> {
+function devCertificates(): Promise<ClusterCertificates> {
   certificates ??= createDevCertificates(MAX_N);
   return certificates;
 }
 
 /** Per (from, to, channel path): the messages in the order sent, and in the order delivered. */
-export class LinkRecorder {
+class LinkRecorder {
   readonly sent = new Map<string, string[]>();
   readonly delivered = new Map<string, string[]>();
   /** Called after every recorded send (fault tests hook their chaos here). */
@@ -221,16 +221,6 @@ export async function createTcpCluster<Req = void>(
       const inUse = err instanceof TransportError && /EADDRINUSE/.test(err.message);
       if (!inUse || i >= 3) throw err;
     }
-  }
-}
-
-/** Polls `cond` every 5 ms until true; throws after `timeoutMs`. */
-export async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
