@@ -17,6 +17,7 @@ import {
   ConfigurationError,
   complementSpec,
   flipState,
+  isCSObject,
   type GlobalSpec,
   type LocalSpec,
   type ProcessContext,
@@ -54,16 +55,6 @@ export interface ComplementObject<Req = void> extends CSObject {
 
 type AnyEntry = (...args: unknown[]) => Promise<void>;
 
-function isCSObject(x: unknown): x is CSObject<unknown> {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    typeof (x as CSObject<unknown>).entry === 'function' &&
-    typeof (x as CSObject<unknown>).exit === 'function' &&
-    typeof (x as CSObject<unknown>).on === 'function'
-  );
-}
-
 function isSpec(x: unknown): x is GlobalSpec | LocalSpec {
   return typeof x === 'object' && x !== null && typeof (x as { kind?: unknown }).kind === 'string';
 }
@@ -77,8 +68,6 @@ class ComplementCS<Req> extends CSObjectBase implements ComplementObject<Req> {
   readonly inner: CSObject<Req>;
   readonly inspect?: () => unknown;
   readonly #request: ((id: ProcessId) => Req) | undefined;
-  readonly #offState: () => void;
-  readonly #offError: () => void;
 
   constructor(inner: CSObject<Req>, request: ((id: ProcessId) => Req) | undefined) {
     super(inner.id, flipState(inner.state));
@@ -91,8 +80,9 @@ class ComplementCS<Req> extends CSObjectBase implements ComplementObject<Req> {
     }
     this.inner = inner;
     this.#request = request;
-    this.#offState = inner.on('statechange', (s) => this.setState(flipState(s)));
-    this.#offError = inner.on('error', (e) => this.reportError(e));
+    // Thm. 1: Co-A.state_i = flip(A.state_i) at every instant — A's flip is Co-A's
+    this.disposeOnClose(inner.on('statechange', (s) => this.setState(flipState(s))));
+    this.forwardErrors(inner);
     const inspectInner = (inner as { inspect?: unknown }).inspect;
     if (typeof inspectInner === 'function') {
       this.inspect = () => ({ inner: (inspectInner as () => unknown).call(inner) });
@@ -114,8 +104,6 @@ class ComplementCS<Req> extends CSObjectBase implements ComplementObject<Req> {
 
   /** Closes the inner object too: one process's handle cannot leave the protocol by halves. */
   protected async doClose(): Promise<void> {
-    this.#offState();
-    this.#offError();
     await this.inner.close();
   }
 }

@@ -1,7 +1,21 @@
 import type { CSCallOptions, CSEvents, CSObject, EntryArgs } from './cs-object.js';
-import { AbortError, CSMICError } from './errors.js';
+import { AbortError, CSMICError, type ProtocolError } from './errors.js';
 import { Emitter } from './events.js';
+import type { Endpoint } from './message.js';
 import type { CSState, ProcessId } from './process.js';
+
+/**
+ * What {@link CSObjectBase.listen} subscribes to: a protocol whose `listen` delivers only valid
+ * messages (`defineProtocol` of `@critsec/transport`) and reports the others as `ProtocolError`.
+ */
+export interface MessageSource<M> {
+  /** Calls `handler` with every valid message on `endpoint`; returns the unsubscribe function. */
+  listen(
+    endpoint: Endpoint,
+    handler: (from: ProcessId, msg: M) => void,
+    onInvalid: (err: ProtocolError) => void,
+  ): () => void;
+}
 
 /** Splits `entry`'s arguments into request and options, by whether the object takes a request. */
 export function splitEntryArgs<Req>(
@@ -19,9 +33,33 @@ export function splitEntryArgs<Req>(
  * - `entry` while InCS, `exit` while OutCS, any call while another is in flight, and any call
  *   after `close()` reject with {@link CSMICError} — synchronously decided, nothing sent;
  * - a call whose signal is already aborted rejects with `AbortError`, nothing sent;
- * - `doEntry`/`doExit` flip the state with {@link CSObjectBase.setState} at the instant the
- *   paper flips it; if they resolve without flipping, the base flips it on completion;
- * - a rejected `doEntry`/`doExit` (abort, close) must leave the state unchanged.
+ * - a rejected `doEntry`/`doExit` (abort, close) must leave the state unchanged;
+ * - `close()` runs what {@link CSObjectBase.listen}, {@link CSObjectBase.forwardErrors} and
+ *   {@link CSObjectBase.disposeOnClose} registered, then `doClose()`; a protocol's waits are
+ *   `PendingCall`s (one "wait until …" with its abort signal and close, written once).
+ *
+ * ## How the state flips — the one rule
+ *
+ * Every flip is {@link CSObjectBase.setState}, called at the instant the object's algorithm flips
+ * the state, and at the latest when the call completes; `statechange` fires synchronously from
+ * it, so an observer (the simulator's trace, an object built on this one) sees the flip at that
+ * instant. Where that instant is:
+ *
+ * - **a protocol**: in the message handler or the step of `doEntry`/`doExit` where its paper flips
+ *   — Maekawa's LOCKED handler (R2), the last line of MUTIN's Exit(), usually as the `commit` of
+ *   `PendingCall.resolve`, so the state flips before the call's promise settles;
+ * - **an object built on inner CS objects**, where its construction puts the flip: `complement`
+ *   (Co-A) when A flips, from A's `statechange` — Co-A.state_i = flip(A.state_i) at every instant
+ *   (global-CS paper, Thm. 1); `compose` right after its first inner call completes — Algorithm 3's
+ *   `a.Exit(); /* state := OutCS *\/ b.Exit()`;
+ * - **an algorithm with no earlier instant** (a test double that grants at once): at completion —
+ *   the base calls `setState(to)` when `doEntry`/`doExit` resolves, a no-op for every object
+ *   above, which has flipped already.
+ *
+ * These are the papers' instants and they differ observably, so they are not merged: flipping
+ * `compose` on a's `statechange` reorders its flip against other processes' messages at the same
+ * virtual time (2 of the recorded gcs-tree traces change), and flipping `complement` when A's call
+ * completes would put Co-LMUTIN's flip after LMUTIN's Release messages.
  */
 export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
   readonly id: ProcessId;
@@ -31,6 +69,8 @@ export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
   #state: CSState;
   #pending: 'entry' | 'exit' | null = null;
   #closed = false;
+  /** Run by `close()`, in registration order, before `doClose()`. */
+  readonly #disposers: (() => void)[] = [];
 
   protected constructor(id: ProcessId, initial: CSState, options: { takesRequest?: boolean } = {}) {
     this.id = id;
@@ -70,6 +110,7 @@ export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const dispose of this.#disposers) dispose();
     await this.doClose();
   }
 
@@ -80,7 +121,10 @@ export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
   /** Stop handling messages; reject the call in flight (if any). */
   protected abstract doClose(): Promise<void> | void;
 
-  /** Flips the state and fires `statechange` (no-op when unchanged). */
+  /**
+   * Flips the state and fires `statechange` (no-op when unchanged): the only way the state
+   * changes — call it at the instant the algorithm flips (see "How the state flips" above).
+   */
   protected setState(next: CSState): void {
     if (next === this.#state) return;
     this.#state = next;
@@ -90,6 +134,31 @@ export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
   /** Reports a non-fatal problem (a dropped message, …) through the `error` event. */
   protected reportError(err: Error): void {
     this.#events.emit('error', err);
+  }
+
+  /** Runs `dispose` when the object closes (in registration order, before `doClose`). */
+  protected disposeOnClose(dispose: () => void): void {
+    this.#disposers.push(dispose);
+  }
+
+  /**
+   * Receives `protocol`'s messages on `endpoint` until `close()`: valid ones go to `onMessage`
+   * (synchronous and atomic, like the papers' handlers), invalid ones to the `error` event.
+   */
+  protected listen<M>(
+    protocol: MessageSource<M>,
+    endpoint: Endpoint,
+    onMessage: (from: ProcessId, msg: M) => void,
+  ): void {
+    this.disposeOnClose(protocol.listen(endpoint, onMessage, (err) => this.reportError(err)));
+  }
+
+  /**
+   * For an object built on inner CS objects (a composition, a transform, MUTIN's `mx`): the
+   * inner object's `error` events become this object's, until `close()`.
+   */
+  protected forwardErrors(inner: CSObject<unknown>): void {
+    this.disposeOnClose(inner.on('error', (e) => this.reportError(e)));
   }
 
   #invoke(
@@ -125,7 +194,7 @@ export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
     return body.then(
       () => {
         this.#pending = null;
-        this.setState(to);
+        this.setState(to); // the flip at completion, for an algorithm that did not flip earlier
       },
       (err: unknown) => {
         this.#pending = null;

@@ -80,5 +80,19 @@ export interface ProcessContext {
  */
 export type CSFactory<Req = void> = (ctx: ProcessContext) => CSObject<Req>;
 
+/**
+ * True when `x` looks like a {@link CSObject} (has `entry`, `exit` and `on`): how the overloaded
+ * transforms (`complement`, `compose`) tell an object from a factory or a spec.
+ */
+export function isCSObject(x: unknown): x is CSObject<unknown> {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as CSObject<unknown>).entry === 'function' &&
+    typeof (x as CSObject<unknown>).exit === 'function' &&
+    typeof (x as CSObject<unknown>).on === 'function'
+  );
+}
+
 /** The request type of a CS object or factory. */
 export type RequestOf<T> = T extends CSObject<infer R> ? R : T extends CSFactory<infer R> ? R : never;

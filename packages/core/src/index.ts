@@ -18,15 +18,16 @@
  *
  * @packageDocumentation
  */
-export { CSObjectBase, splitEntryArgs } from './cs-base.js';
-export type {
-  CSCallOptions,
-  CSEvents,
-  CSFactory,
-  CSObject,
-  EntryArgs,
-  ProcessContext,
-  RequestOf,
+export { CSObjectBase, type MessageSource, splitEntryArgs } from './cs-base.js';
+export {
+  type CSCallOptions,
+  type CSEvents,
+  type CSFactory,
+  type CSObject,
+  type EntryArgs,
+  isCSObject,
+  type ProcessContext,
+  type RequestOf,
 } from './cs-object.js';
 export { abortErrorFor, Deferred, onAbort } from './deferred.js';
 export {

@@ -20,6 +20,8 @@ import {
   type CSFactory,
   type CSObject,
   CSObjectBase,
+  type CSState,
+  isCSObject,
   type ProcessContext,
 } from '@critsec/core';
 
@@ -47,29 +49,19 @@ export interface ComposedObject extends CSObject {
 
 type Phase = 'idle' | 'a.Exit' | 'b.Exit' | 'b.Entry' | 'a.Entry';
 
-function isCSObject(x: unknown): x is CSObject<unknown> {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    typeof (x as CSObject<unknown>).entry === 'function' &&
-    typeof (x as CSObject<unknown>).exit === 'function' &&
-    typeof (x as CSObject<unknown>).on === 'function'
-  );
-}
-
 /** One process of Algorithm 3, over two inner objects that start in its own state. */
 class ComposedCS extends CSObjectBase implements ComposedObject {
   readonly a: CSObject;
   readonly b: CSObject;
   readonly inspect?: () => unknown;
-  readonly #offs: (() => void)[];
   #phase: Phase = 'idle';
 
   constructor(a: CSObject, b: CSObject) {
     super(a.id, a.state);
     this.a = a;
     this.b = b;
-    this.#offs = [a.on('error', (e) => this.reportError(e)), b.on('error', (e) => this.reportError(e))];
+    this.forwardErrors(a);
+    this.forwardErrors(b);
     const ia = (a as { inspect?: unknown }).inspect;
     const ib = (b as { inspect?: unknown }).inspect;
     if (typeof ia === 'function' && typeof ib === 'function') {
@@ -87,42 +79,60 @@ class ComposedCS extends CSObjectBase implements ComposedObject {
    * Exit(): a.Exit() (abortable as a's is), then the state flips to OutCS, then b.Exit()
    * (not abortable any more: the composite already left; it completes).
    */
-  protected async doExit(signal: AbortSignal | undefined): Promise<void> {
-    this.#phase = 'a.Exit';
-    try {
-      await this.a.exit({ signal });
-    } catch (err) {
-      this.#phase = 'idle';
-      throw err;
-    }
-    this.setState('OutCS');
-    if (this.closed) throw new AbortError(`composite P${this.id} was closed during exit()`);
-    this.#phase = 'b.Exit';
-    await this.b.exit();
-    this.#phase = 'idle';
+  protected doExit(signal: AbortSignal | undefined): Promise<void> {
+    return this.#run(
+      'exit',
+      'a.Exit',
+      () => this.a.exit({ signal }),
+      'OutCS',
+      'b.Exit',
+      () => this.b.exit(),
+    );
   }
 
   /**
    * Entry(): b.Entry() (abortable as b's is), then the state flips to InCS, then a.Entry()
    * (not abortable any more; it completes).
    */
-  protected async doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
-    this.#phase = 'b.Entry';
+  protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
+    return this.#run(
+      'entry',
+      'b.Entry',
+      () => this.b.entry({ signal }),
+      'InCS',
+      'a.Entry',
+      () => this.a.entry(),
+    );
+  }
+
+  /**
+   * Algorithm 3's shape, shared by Exit() and Entry(): the first inner call (an abort or close
+   * of it rejects and leaves the state unchanged), the flip (`/* state := … *\/`), the second
+   * inner call.
+   */
+  async #run(
+    op: 'entry' | 'exit',
+    firstPhase: Phase,
+    first: () => Promise<void>,
+    to: CSState,
+    secondPhase: Phase,
+    second: () => Promise<void>,
+  ): Promise<void> {
+    this.#phase = firstPhase;
     try {
-      await this.b.entry({ signal });
+      await first();
     } catch (err) {
       this.#phase = 'idle';
       throw err;
     }
-    this.setState('InCS');
-    if (this.closed) throw new AbortError(`composite P${this.id} was closed during entry()`);
-    this.#phase = 'a.Entry';
-    await this.a.entry();
+    this.setState(to);
+    if (this.closed) throw new AbortError(`composite P${this.id} was closed during ${op}()`);
+    this.#phase = secondPhase;
+    await second();
     this.#phase = 'idle';
   }
 
   protected async doClose(): Promise<void> {
-    for (const off of this.#offs) off();
     await Promise.all([this.a.close(), this.b.close()]);
   }
 }
