@@ -62,6 +62,20 @@ export interface HKArbiter {
   toJSON(): HKArbiterJSON;
 }
 
+/**
+ * True when `x` has the shape of an {@link HKArbiter} (`n`, `k`, `quorumOf`, `reportersOf`).
+ */
+export function isHKArbiter(x: unknown): x is HKArbiter {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as HKArbiter).n === 'number' &&
+    typeof (x as HKArbiter).k === 'number' &&
+    typeof (x as HKArbiter).quorumOf === 'function' &&
+    typeof (x as HKArbiter).reportersOf === 'function'
+  );
+}
+
 function checkNK(fn: string, n: number, k: number): void {
   if (!isValidN(n)) throw new ConfigurationError(`${fn}: n must be an integer ≥ 1, got ${String(n)}`);
   if (!Number.isSafeInteger(k) || k < 1 || k >= n) {

@@ -66,7 +66,22 @@ export interface Coterie extends QuorumSet {
 
 const EMPTY: readonly ProcessId[] = Object.freeze([]);
 
-function badProcess(i: unknown, n: number): ConfigurationError {
+/**
+ * True when `x` has the shape of a {@link Coterie} (`n`, `quorumOf`, `reportersOf`): how an
+ * algorithm's factory tells a coterie from a wrong argument before it uses it.
+ */
+export function isCoterie(x: unknown): x is Coterie {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as Coterie).n === 'number' &&
+    typeof (x as Coterie).quorumOf === 'function' &&
+    typeof (x as Coterie).reportersOf === 'function'
+  );
+}
+
+/** The error for a process id outside `0..n-1` (internal to `@critsec/coteries`). */
+export function badProcess(i: unknown, n: number): ConfigurationError {
   return new ConfigurationError(
     `process id ${String(i)} is out of range; processes are the integers 0..${n - 1}`,
   );

@@ -39,18 +39,18 @@ export function binomialTail(m: number, q: number, k: number): number {
   return Math.min(1, sum);
 }
 
-/** Closed-form figures of the majority family over n processes (n ≥ 1). */
-export function majorityFigures(
-  n: number,
-  crashProbability: number,
-): {
+/** The closed-form figures of a literature family (family.ts turns them into `QuorumFigures`). */
+export interface ClosedFormFigures {
   quorumCount: number;
   minSize: number;
   maxSize: number;
   faultTolerance: number;
   load: number;
   availability: number;
-} {
+}
+
+/** Closed-form figures of the majority family over n processes (n ≥ 1). */
+export function majorityFigures(n: number, crashProbability: number): ClosedFormFigures {
   const up = 1 - crashProbability;
   if (n % 2 === 1) {
     const k = (n + 1) / 2;

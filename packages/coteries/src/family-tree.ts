@@ -13,19 +13,10 @@
  * `familyMetrics` / `familyQuorums` in `family.ts`.
  */
 import type { ProcessId } from '@critsec/core';
+import type { ClosedFormFigures } from './family-majority.js';
 
 /** Closed-form figures of the tree quorum family of height h ≥ 1. */
-export function treeFigures(
-  h: number,
-  crashProbability: number,
-): {
-  quorumCount: number;
-  minSize: number;
-  maxSize: number;
-  faultTolerance: number;
-  load: number;
-  availability: number;
-} {
+export function treeFigures(h: number, crashProbability: number): ClosedFormFigures {
   const up = 1 - crashProbability;
   let count = 1; // N(1) = 1;  N(h) = 2·N(h−1) + N(h−1)²
   let avail = up; // A(1) = up;  A(h) = up·(1 − (1 − A)²) + (1 − up)·A²

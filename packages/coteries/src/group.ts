@@ -7,7 +7,7 @@
  */
 import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@critsec/core';
 import { findDisjointPair } from './check-coterie.js';
-import type { Coterie } from './coterie.js';
+import { badProcess, type Coterie } from './coterie.js';
 import { formatSet } from './format.js';
 import { prepare } from './prepared.js';
 import { type CartelQuorumRef, checkNormalized, normalizeCartels } from './group-check.js';
@@ -58,9 +58,17 @@ export interface GroupQuorumSystem {
   toJSON(): GroupQuorumSystemJSON;
 }
 
-function badProcess(i: unknown, n: number): ConfigurationError {
-  return new ConfigurationError(
-    `process id ${String(i)} is out of range; processes are the integers 0..${n - 1}`,
+/**
+ * True when `x` has the shape of a {@link GroupQuorumSystem} (`n`, `m`, `cartels`, `quorumOf`).
+ */
+export function isGroupQuorumSystem(x: unknown): x is GroupQuorumSystem {
+  return (
+    typeof x === 'object' &&
+    x !== null &&
+    typeof (x as GroupQuorumSystem).n === 'number' &&
+    typeof (x as GroupQuorumSystem).m === 'number' &&
+    Array.isArray((x as GroupQuorumSystem).cartels) &&
+    typeof (x as GroupQuorumSystem).quorumOf === 'function'
   );
 }
 

@@ -52,6 +52,7 @@ export {
   cubeSide,
   cubeZ,
   type HKArbiter,
+  isHKArbiter,
   type HKArbiterJSON,
   type KArbiter,
   uniformHKArbiter,
@@ -65,7 +66,7 @@ export {
   checkCoterie,
   checkQuorums,
 } from './check-coterie.js';
-export type { Coterie, CoterieJSON } from './coterie.js';
+export { type Coterie, type CoterieJSON, isCoterie } from './coterie.js';
 export { type AssignedFigures, type CoterieMetrics, coterieMetrics } from './coterie-metrics.js';
 export { coterieFromJSON, fromQuorums } from './custom.js';
 export {
@@ -84,6 +85,7 @@ export {
 } from './group-check.js';
 export {
   type GroupQuorumSystem,
+  isGroupQuorumSystem,
   type GroupQuorumSystemJSON,
   groupFromCoterie,
   groupQuorumSystem,
