@@ -5,7 +5,7 @@
  * Figs. 5–6) and Maekawa_S (Sec. 4.3, Figs. 7–8). Validation happens before any message is sent.
  */
 import { ConfigurationError, type CSFactory } from '@critsec/core';
-import { checkGroupQuorumSystem, type GroupQuorumSystem } from '@critsec/coteries';
+import { checkGroupQuorumSystem, type GroupQuorumSystem, isGroupQuorumSystem } from '@critsec/coteries';
 import { MaekawaM } from './maekawa-m.js';
 import type { Rules } from './maekawa-m-node.js';
 import { MaekawaS } from './maekawa-s.js';
@@ -65,17 +65,6 @@ export function groupMutex(options: GroupMutexOptions): CSFactory<GroupId> {
   return groupMutexWithRules(options, 'default');
 }
 
-function isSystem(s: unknown): s is GroupQuorumSystem {
-  return (
-    typeof s === 'object' &&
-    s !== null &&
-    typeof (s as GroupQuorumSystem).n === 'number' &&
-    typeof (s as GroupQuorumSystem).m === 'number' &&
-    Array.isArray((s as GroupQuorumSystem).cartels) &&
-    typeof (s as GroupQuorumSystem).quorumOf === 'function'
-  );
-}
-
 /**
  * {@link groupMutex} with a choice of rules: `'mutant-any-group'` grants a lock to any group
  * (E.4 / D.2 without the group test), `'printed-locked'` counts every LOCKED as C.3 is printed
@@ -85,7 +74,7 @@ function isSystem(s: unknown): s is GroupQuorumSystem {
  */
 export function groupMutexWithRules(options: GroupMutexOptions, rule: Rules): CSFactory<GroupId> {
   const system = options?.system;
-  if (!isSystem(system)) {
+  if (!isGroupQuorumSystem(system)) {
     throw new ConfigurationError(
       'groupMutex({ system }): system must be a GroupQuorumSystem from @critsec/coteries (surficial(n, m), groupFromCoterie(coterie, m), groupQuorumSystem(n, cartels))',
     );

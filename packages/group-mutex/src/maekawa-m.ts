@@ -55,7 +55,6 @@ export interface MaekawaMSnapshot {
 export class MaekawaM extends CSObjectBase<number> {
   readonly #endpoint: Endpoint;
   readonly #plan: QuorumPlan;
-  readonly #off: () => void;
   readonly #clock = { sn: 0 };
   readonly #node: MaekawaMNode;
   /** C.3 as printed: any LOCKED counts while trying (unsafe with abort; tests only). */
@@ -78,11 +77,7 @@ export class MaekawaM extends CSObjectBase<number> {
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
     this.#node = new MaekawaMNode(ctx.id, plan, this.#clock, (to, msg) => ctx.endpoint.send(to, msg), rule);
-    this.#off = maekawaMProtocol.listen(
-      ctx.endpoint,
-      (from, msg) => this.#onMessage(from, msg),
-      (err) => this.reportError(err),
-    );
+    this.listen(maekawaMProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
   inspect(): MaekawaMSnapshot {
@@ -125,7 +120,6 @@ export class MaekawaM extends CSObjectBase<number> {
   }
 
   protected doClose(): void {
-    this.#off();
     this.#call.close();
   }
 

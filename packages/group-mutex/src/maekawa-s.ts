@@ -51,7 +51,6 @@ export interface MaekawaSSnapshot {
 export class MaekawaS extends CSObjectBase<number> {
   readonly #endpoint: Endpoint;
   readonly #plan: QuorumPlan;
-  readonly #off: () => void;
   readonly #node: MaekawaSNode;
 
   // Fig. 7
@@ -68,11 +67,7 @@ export class MaekawaS extends CSObjectBase<number> {
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
     this.#node = new MaekawaSNode(ctx.id, plan, (to, msg) => ctx.endpoint.send(to, msg), rule);
-    this.#off = maekawaSProtocol.listen(
-      ctx.endpoint,
-      (from, msg) => this.#onMessage(from, msg),
-      (err) => this.reportError(err),
-    );
+    this.listen(maekawaSProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
   inspect(): MaekawaSSnapshot {
@@ -106,7 +101,6 @@ export class MaekawaS extends CSObjectBase<number> {
   }
 
   protected doClose(): void {
-    this.#off();
     this.#call.close();
   }
 

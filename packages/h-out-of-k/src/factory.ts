@@ -3,21 +3,16 @@
  * settings checks; the protocol itself is in `h-out-of-k.ts`.
  */
 import { ConfigurationError, type CSFactory, type ProcessId } from '@critsec/core';
-import type { Coterie, HKArbiter, HKArbiterJSON, KArbiter } from '@critsec/coteries';
+import {
+  type Coterie,
+  type HKArbiter,
+  type HKArbiterJSON,
+  isHKArbiter,
+  type KArbiter,
+} from '@critsec/coteries';
 import { HOutOfKCS } from './h-out-of-k.js';
 import type { Priority } from './que.js';
 import type { HOutOfKOptions, Rules } from './types.js';
-
-function isHKArbiter(a: unknown): a is HKArbiter {
-  return (
-    typeof a === 'object' &&
-    a !== null &&
-    typeof (a as HKArbiter).n === 'number' &&
-    typeof (a as HKArbiter).k === 'number' &&
-    typeof (a as HKArbiter).quorumOf === 'function' &&
-    typeof (a as HKArbiter).reportersOf === 'function'
-  );
-}
 
 /** @internal the factory with a choice of rules (tests use the mutants). */
 function makeFactory(k: number, arbiter: HKArbiter, rules: Rules, priority: Priority): CSFactory<number> {

@@ -83,7 +83,6 @@ export class HOutOfKCS extends CSObjectBase<number> {
   /** Number of units k. */
   readonly k: number;
   readonly #endpoint: Endpoint;
-  readonly #off: () => void;
   readonly #arbiter: HKArbiter;
   readonly #rules: Rules;
   /** `reporter[h−1][p'] = 1`: p' asks this arbiter when it requests h units. */
@@ -137,11 +136,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
       for (const p of arbiter.reportersOf(ctx.id, h)) r[p] = 1;
       this.#reporter.push(r);
     }
-    this.#off = hOutOfKProtocol(k).listen(
-      ctx.endpoint,
-      (from, msg) => this.#onMessage(from, msg),
-      (err) => this.reportError(err),
-    );
+    this.listen(hOutOfKProtocol(k), ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
   /** Units this process holds: `h` while InCS, else 0. */
@@ -197,7 +192,6 @@ export class HOutOfKCS extends CSObjectBase<number> {
   }
 
   protected doClose(): void {
-    this.#off();
     this.#call.close();
   }
 

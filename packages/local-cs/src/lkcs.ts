@@ -44,7 +44,7 @@ import {
   type LkcsSnapshot,
   lkcsProtocol,
 } from './lkcs-protocol.js';
-import { assertGraph } from './validate.js';
+import { assertGraph, notNeighbour } from './validate.js';
 
 /** One LKCS process (Algorithms 3–7). */
 export class LkcsCS extends CSObjectBase {
@@ -56,7 +56,6 @@ export class LkcsCS extends CSObjectBase {
   readonly #endpoint: Endpoint;
   readonly #leader: ProcessId;
   readonly #member: Uint8Array;
-  readonly #off: () => void;
   readonly #arb: Record<At, Arbiter>;
   #ts = 1;
   /** Request sequence number: the tag of each request (0: the initial grants and the sidetrack). */
@@ -113,11 +112,7 @@ export class LkcsCS extends CSObjectBase {
     }
     const held: At = this.state === 'OutCS' ? 'MUTIN' : 'MUTEX';
     for (const j of this.neighborhood) this.#nGrants[held].add(j);
-    this.#off = lkcsProtocol.listen(
-      ctx.endpoint,
-      (from, m) => this.#onMessage(from, m),
-      (err) => this.reportError(err),
-    );
+    this.listen(lkcsProtocol, ctx.endpoint, (from, m) => this.#onMessage(from, m));
   }
 
   inspect(): LkcsSnapshot {
@@ -166,7 +161,6 @@ export class LkcsCS extends CSObjectBase {
   }
 
   protected doClose(): void {
-    this.#off();
     this.#waitingAt = null;
     this.#call.close();
   }
@@ -233,12 +227,7 @@ export class LkcsCS extends CSObjectBase {
 
   #onMessage(from: ProcessId, m: LkcsMessage): void {
     if (this.#member[from] !== 1) {
-      this.reportError(
-        new ProtocolError(
-          `LKCS: P${this.id} got ${m.type} from P${from}, which is not in N_${this.id} ∪ {P${this.id}}`,
-          { from },
-        ),
-      );
+      this.reportError(notNeighbour('LKCS', this.id, from, m.type));
       return;
     }
     this.#ts = witness(this.#ts, m.ts);

@@ -29,14 +29,13 @@ import {
   PendingCall,
   type ProcessContext,
   type ProcessId,
-  ProtocolError,
   reach,
 } from '@critsec/core';
 import { defineProtocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { Arbiter, type ArbiterRules, type ArbiterSnapshot } from './arbiter.js';
 import { type Bounds, localBounds, assertSafeInitial } from './config.js';
-import { assertGraph } from './validate.js';
+import { assertGraph, notNeighbour } from './validate.js';
 
 const msg = <T extends string>(type: T) =>
   v.strictObject({ type: v.literal(type), req: timestampSchema, ts: timestampSchema });
@@ -97,7 +96,6 @@ export class LmutinCS extends CSObjectBase {
   readonly #member: Uint8Array;
   readonly #arbiter: Arbiter;
   readonly #rules: ArbiterRules;
-  readonly #off: () => void;
   /** Lamport clock ts_i. */
   #ts = 0;
   /**
@@ -133,11 +131,7 @@ export class LmutinCS extends CSObjectBase {
     for (const j of this.neighborhood)
       if (ctx.initial[j] === 'OutCS') this.#arbiter.grantedTo.set(j, { ts: 0, tag: 0 });
     if (this.state === 'OutCS') for (const j of this.neighborhood) this.#nGrants.add(j);
-    this.#off = lmutinProtocol.listen(
-      ctx.endpoint,
-      (from, m) => this.#onMessage(from, m),
-      (err) => this.reportError(err),
-    );
+    this.listen(lmutinProtocol, ctx.endpoint, (from, m) => this.#onMessage(from, m));
   }
 
   /** Every protocol variable (Algorithm 1), for exploration and debugging. */
@@ -170,7 +164,6 @@ export class LmutinCS extends CSObjectBase {
   }
 
   protected doClose(): void {
-    this.#off();
     this.#call.close();
   }
 
@@ -211,12 +204,7 @@ export class LmutinCS extends CSObjectBase {
 
   #onMessage(from: ProcessId, m: LmutinMessage): void {
     if (this.#member[from] !== 1) {
-      this.reportError(
-        new ProtocolError(
-          `LMUTIN: P${this.id} got ${m.type} from P${from}, which is not in N_${this.id} ∪ {P${this.id}}`,
-          { from },
-        ),
-      );
+      this.reportError(notNeighbour('LMUTIN', this.id, from, m.type));
       return;
     }
     this.#ts = witness(this.#ts, m.ts);

@@ -1,5 +1,11 @@
 /** Input checks shared by the factories (Kamei & Kakugawa 2017, Sec. 2: G undirected, no self-loops). */
-import { ConfigurationError, type Graph, graphFromAdjacency } from '@critsec/core';
+import {
+  ConfigurationError,
+  type Graph,
+  graphFromAdjacency,
+  type ProcessId,
+  ProtocolError,
+} from '@critsec/core';
 
 /**
  * Checks that `g` is a `Graph` of `@critsec/core` and re-validates its adjacency (symmetric, no
@@ -25,4 +31,14 @@ export function assertGraph(g: unknown, who: string): Graph {
     );
   }
   return graph;
+}
+
+/**
+ * The error for a message from a process outside N_i ∪ {P_i} (dropped and reported: a correct
+ * neighbour never sends one).
+ */
+export function notNeighbour(who: string, id: ProcessId, from: ProcessId, type: string): ProtocolError {
+  return new ProtocolError(`${who}: P${id} got ${type} from P${from}, which is not in N_${id} ∪ {P${id}}`, {
+    from,
+  });
 }

@@ -58,7 +58,6 @@ const NONE = -1;
 /** One process of Maekawa's algorithm: the requester (R1–R6) and its arbiter (A1–A3). */
 export class MaekawaMutex extends CSObjectBase {
   readonly #endpoint: Endpoint;
-  readonly #off: () => void;
   /** `Q_i`: the arbiters this process asks. */
   readonly #quorum: readonly ProcessId[];
   /** Arbiter id → its index in `Q_i`, −1 if not in `Q_i`. */
@@ -118,11 +117,7 @@ export class MaekawaMutex extends CSObjectBase {
       report: (err) => this.reportError(err),
     };
     this.#arbiter = new MaekawaArbiter(arbiter, rules, holder);
-    this.#off = maekawaProtocol.listen(
-      ctx.endpoint,
-      (from, msg) => this.#onMessage(from, msg),
-      (err) => this.reportError(err),
-    );
+    this.listen(maekawaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
   /** Every protocol variable (for schedule exploration and debugging). */
@@ -163,7 +158,6 @@ export class MaekawaMutex extends CSObjectBase {
   }
 
   protected doClose(): void {
-    this.#off();
     this.#call.close();
   }
 

@@ -39,7 +39,7 @@
  * contention: entry 2, exit 0.
  */
 import { ConfigurationError, type CSFactory } from '@critsec/core';
-import type { Coterie } from '@critsec/coteries';
+import { type Coterie, isCoterie } from '@critsec/coteries';
 import { MaekawaMutex } from './maekawa-process.js';
 import type { MaekawaRules } from './maekawa-protocol.js';
 
@@ -59,16 +59,6 @@ export interface MaekawaOptions {
    * plane, tree, wall, `fromQuorums`…) with `coterie.n` equal to the cluster size.
    */
   readonly coterie: Coterie;
-}
-
-function isCoterie(c: unknown): c is Coterie {
-  return (
-    typeof c === 'object' &&
-    c !== null &&
-    typeof (c as Coterie).n === 'number' &&
-    typeof (c as Coterie).quorumOf === 'function' &&
-    typeof (c as Coterie).reportersOf === 'function'
-  );
 }
 
 /**

@@ -73,7 +73,6 @@ const NONE = -1;
 
 class RicartAgrawalaMutex extends CSObjectBase {
   readonly #endpoint: Endpoint;
-  readonly #off: () => void;
   readonly #n: number;
   /** Highest_Sequence_Number. */
   #highest = 0;
@@ -94,11 +93,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
     this.#replies = new Uint8Array(ctx.n);
     this.#deferred = new Float64Array(ctx.n).fill(NONE);
     if (this.state === 'InCS') this.#request = 0;
-    this.#off = ricartAgrawalaProtocol.listen(
-      ctx.endpoint,
-      (from, msg) => this.#onMessage(from, msg),
-      (err) => this.reportError(err),
-    );
+    this.listen(ricartAgrawalaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
   /** Every protocol variable (for schedule exploration and debugging). */
@@ -145,7 +140,6 @@ class RicartAgrawalaMutex extends CSObjectBase {
   }
 
   protected doClose(): void {
-    this.#off();
     this.#call.close();
   }
 

@@ -11,7 +11,7 @@ import {
   type ProcessContext,
   type ProcessId,
 } from '@critsec/core';
-import { type Coterie, checkCoterie } from '@critsec/coteries';
+import { type Coterie, checkCoterie, isCoterie } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
 import { MutinCS, type MutinQuorums, type Response2Rule } from './mutin.js';
 
@@ -83,16 +83,6 @@ function quorumTables(coterie: Coterie): Tables {
   tablesCache.set(coterie, result);
   if (result instanceof CoterieError) throw result;
   return result;
-}
-
-function isCoterie(x: unknown): x is Coterie {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    typeof (x as Coterie).n === 'number' &&
-    typeof (x as Coterie).quorumOf === 'function' &&
-    typeof (x as Coterie).reportersOf === 'function'
-  );
 }
 
 /**

@@ -118,8 +118,6 @@ export class MutinCS extends CSObjectBase {
   readonly #inQ: ReadonlySet<ProcessId>;
   readonly #inR: ReadonlySet<ProcessId>;
   readonly #n: number;
-  readonly #off: () => void;
-  readonly #offMx: () => void;
   /** wait until (|currentInCS_i| ≥ l + 1) — abortable. */
   readonly #enough = new PendingCall({
     aborted: 'MUTIN Exit() was aborted',
@@ -158,12 +156,8 @@ export class MutinCS extends CSObjectBase {
       );
     }
     this.mx = mx;
-    this.#offMx = mx.on('error', (e) => this.reportError(e));
-    this.#off = mutinProtocol.listen(
-      ctx.endpoint,
-      (from, msg) => this.#onMessage(from, msg),
-      (err) => this.reportError(err),
-    );
+    this.forwardErrors(mx);
+    this.listen(mutinProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
     const mxInspect = (mx as { inspect?: unknown }).inspect;
     if (typeof mxInspect === 'function') {
       this.inspect = () => ({
@@ -242,8 +236,6 @@ export class MutinCS extends CSObjectBase {
   }
 
   protected async doClose(): Promise<void> {
-    this.#off();
-    this.#offMx();
     this.#enough.close();
     this.#acked.close();
     await this.mx.close();
@@ -298,9 +290,11 @@ export class MutinCS extends CSObjectBase {
         this.respAgainReqCnt = msg.reqCnt;
         return;
       case 'Response1':
+      case 'Response2':
+        // currentInCS_i := currentInCS_i ∪ procsInCS, for the current Query only
         if (this.reqCnt === msg.reqCnt) {
           for (const p of msg.procsInCS) this.currentInCS.add(p);
-          this.#checkEnough('Response1');
+          this.#checkEnough(msg.type);
         } else reach('mutin:stale-response');
         return;
       case 'Acquire':
@@ -330,12 +324,6 @@ export class MutinCS extends CSObjectBase {
             this.respAgainReqCnt = 0;
           }
         }
-        return;
-      case 'Response2':
-        if (this.reqCnt === msg.reqCnt) {
-          for (const p of msg.procsInCS) this.currentInCS.add(p);
-          this.#checkEnough('Response2');
-        } else reach('mutin:stale-response');
         return;
     }
   }
