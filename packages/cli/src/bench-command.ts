@@ -3,7 +3,7 @@
  * coterie beside the bounds, bench.ts) or those of h-out-of-k, group mutex and the local CS
  * (bench-families.ts).
  */
-import { GLOBAL_ALGORITHMS } from '@critsec/cluster';
+import { GLOBAL_ALGORITHMS, parseChoice, parseInteger } from '@critsec/cluster';
 import type { Command } from 'commander';
 import { benchJSON, formatBenchMarkdown, resolveBench, runBench } from './bench.js';
 import {
@@ -15,7 +15,6 @@ import {
 } from './bench-families.js';
 import { COTERIES, type CommandContext, type CommandOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
-import { parseChoice, parseInteger } from './options.js';
 
 /** `critsec bench <family>` for a family other than the global one. */
 async function familyBench(which: BenchFamily, o: CommandOptions, ctx: CommandContext): Promise<void> {

@@ -10,9 +10,10 @@ import {
   GLOBAL_ALGORITHMS,
   type GlobalAlgorithmName,
   nearestCoterieSize,
+  parseChoice,
+  parseInteger,
 } from '@critsec/cluster';
 import { ConfigurationError } from '@critsec/core';
-import { parseChoice, parseInteger } from './options.js';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt, type RunSummary } from './summary.js';
 

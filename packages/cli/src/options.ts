@@ -1,12 +1,8 @@
 /*
  * A command's options as a `ClusterInput` (the cluster description `resolveCluster` of
- * @critsec/cluster validates). The value parsers shared with the algorithm families live in
- * @critsec/cluster (`option-values.ts`) and are re-exported here for the commands.
+ * @critsec/cluster validates; the value parsers are that package's `parseInteger`,
+ * `parseChoice`, …).
  */
-export {
-  parseChoice,
-  parseInteger,
-} from '@critsec/cluster';
 
 /**
  * The cluster description of a command's options: `--algorithm` is local-cs's (the positional
