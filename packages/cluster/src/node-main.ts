@@ -1,5 +1,5 @@
 /*
- * The member process `critsec cluster` spawns (through the launcher of @critsec/transport-tcp,
+ * The member process `critsec cluster` spawns (through this package's launcher,
  * which runs `node <this file> --config cluster.json --id 3`): runs {@link runNode}, relays
  * progress and the final report to the launcher over IPC, and exits 0 — or 1 with one line on
  * stderr (2 for a configuration error).
