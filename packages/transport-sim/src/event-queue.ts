@@ -10,14 +10,17 @@ export interface SimEvent {
 export class EventQueue<E extends SimEvent> {
   #heap: E[] = [];
 
+  /** Events queued. */
   get size(): number {
     return this.#heap.length;
   }
 
+  /** The first event (lowest `time`, then lowest `seq`), left in the queue. */
   peek(): E | undefined {
     return this.#heap[0];
   }
 
+  /** Queues an event (O(log size)). */
   push(e: E): void {
     const h = this.#heap;
     let i = h.length;
@@ -32,6 +35,7 @@ export class EventQueue<E extends SimEvent> {
     h[i] = e;
   }
 
+  /** Takes the first event out of the queue (O(log size)). */
   pop(): E | undefined {
     const h = this.#heap;
     const top = h[0];

@@ -114,13 +114,14 @@ export class TimedPolicy extends PolicyBase implements DeliveryPolicy {
     const until = options.until ?? Number.POSITIVE_INFINITY;
     const maxEvents = options.maxEvents ?? Number.POSITIVE_INFINITY;
     const s = this.scheduler;
+    const inbox = this.inbox;
     this.#running = true;
     this.#stopRequested = false;
     let events = 0;
     let reason: RunResult['reason'] = 'idle';
     try {
       await nextTurn();
-      this.inbox.throwErrors();
+      inbox.throwErrors();
       outer: for (;;) {
         if (this.closed) {
           reason = 'closed';
@@ -149,7 +150,7 @@ export class TimedPolicy extends PolicyBase implements DeliveryPolicy {
           this.dispatch(ev);
         }
         await nextTurn();
-        this.inbox.throwErrors();
+        inbox.throwErrors();
       }
     } finally {
       this.#running = false;

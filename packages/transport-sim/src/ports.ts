@@ -152,7 +152,15 @@ export class Inbox {
     this.#tracer.deliver(m);
     const receive = this.#receivers[m.to];
     if (receive === undefined) return;
-    this.#invoke(m.ctx, () => receive(m.from, m.channel, m.msg));
+    if (this.#context !== undefined) {
+      this.#invoke(m.ctx, () => receive(m.from, m.channel, m.msg));
+      return;
+    }
+    try {
+      receive(m.from, m.channel, m.msg);
+    } catch (err) {
+      this.#errors.push(err);
+    }
   }
 
   /** Fires a (not cancelled) timer: traced, its callback run under the context it was set in. */

@@ -7,20 +7,17 @@
 import { EventQueue } from './event-queue.js';
 import type { QueuedEvent, TimerEvent } from './events.js';
 
-/** The virtual clock and the time-ordered event queue of one simulated network. */
-export class Scheduler {
-  readonly #queue = new EventQueue<QueuedEvent>();
+/**
+ * The virtual clock and the time-ordered event queue of one simulated network: `push`, `peek`
+ * and `pop` are the queue's (lowest `time` first, then lowest `seq`).
+ */
+export class Scheduler extends EventQueue<QueuedEvent> {
   #now = 0;
   #seq = 0;
 
   /** Current virtual time (time units; in controlled mode, the number of events delivered). */
   get now(): number {
     return this.#now;
-  }
-
-  /** Events waiting in the time-ordered queue. */
-  get size(): number {
-    return this.#queue.size;
   }
 
   /** Moves the clock to `time` (time units). */
@@ -43,23 +40,8 @@ export class Scheduler {
     return { kind: 'timer', time: this.#now + delay, seq: this.#seq++, label, fn, ctx, cancelled: false };
   }
 
-  /** Queues an event at its `time`. */
-  push(ev: QueuedEvent): void {
-    this.#queue.push(ev);
-  }
-
-  /** The earliest event (lowest `time`, then `seq`), left in the queue. */
-  peek(): QueuedEvent | undefined {
-    return this.#queue.peek();
-  }
-
-  /** Takes the earliest event out of the queue. */
-  pop(): QueuedEvent | undefined {
-    return this.#queue.pop();
-  }
-
   /** Discards every queued event. */
   clear(): void {
-    this.#queue.removeWhere(() => true);
+    this.removeWhere(() => true);
   }
 }
