@@ -19,14 +19,6 @@ export function hasBit(b: Uint32Array, p: number): boolean {
   return (b[p >>> 5]! & (1 << (p & 31))) !== 0;
 }
 
-export function setBit(b: Uint32Array, p: number): void {
-  b[p >>> 5]! |= 1 << (p & 31);
-}
-
-export function clearBit(b: Uint32Array, p: number): void {
-  b[p >>> 5]! &= ~(1 << (p & 31));
-}
-
 /** `a ∩ b ≠ ∅`, stopping at the first common word. */
 export function intersects(a: Uint32Array, b: Uint32Array): boolean {
   for (let w = 0; w < a.length; w++) if ((a[w]! & b[w]!) !== 0) return true;
@@ -40,7 +32,7 @@ export function isSubset(a: Uint32Array, b: Uint32Array): boolean {
 }
 
 /** Population count of one 32-bit word. */
-export function popcount32(x: number): number {
+function popcount32(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
@@ -62,20 +54,6 @@ export function intersectionSize(a: Uint32Array, b: Uint32Array): number {
   let c = 0;
   for (let w = 0; w < a.length; w++) c += popcount32(a[w]! & b[w]!);
   return c;
-}
-
-/** Positions of the set bits, ascending. */
-export function members(b: Uint32Array): number[] {
-  const out: number[] = [];
-  for (let w = 0; w < b.length; w++) {
-    let x = b[w]!;
-    while (x !== 0) {
-      const low = x & -x;
-      out.push((w << 5) + (31 - Math.clz32(low)));
-      x ^= low;
-    }
-  }
-  return out;
 }
 
 /** Lowest set bit at position ≥ `from`, or -1. */

@@ -13,7 +13,7 @@
 import type { ProcessId } from '@critsec/core';
 
 /** C(n, k) as a double (exact while ≤ 2^53; `Infinity` past ~1.8·10³⁰⁸). */
-export function binomial(n: number, k: number): number {
+function binomial(n: number, k: number): number {
   if (k < 0 || k > n) return 0;
   const r = Math.min(k, n - k);
   let c = 1;
@@ -22,7 +22,7 @@ export function binomial(n: number, k: number): number {
 }
 
 /** P(X ≥ k) for X ~ Binomial(m, q), summed term by term (no cancellation). */
-export function binomialTail(m: number, q: number, k: number): number {
+function binomialTail(m: number, q: number, k: number): number {
   if (k <= 0) return 1;
   if (k > m) return 0;
   if (q <= 0) return 0;

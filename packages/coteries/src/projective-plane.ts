@@ -71,7 +71,7 @@ function powEl(F: FiniteField, f: Cubic, g: El, e: number): El {
  * A perfect (q² + q + 1, q + 1, 1) difference set from the Singer cycle of PG(2, q), sorted.
  * @internal exported for tests
  */
-export function singerDifferenceSet(q: number): number[] {
+function singerDifferenceSet(q: number): number[] {
   const F = finiteField(q);
   const f = findIrreducibleCubic(F);
   const order = q * q * q - 1;
