@@ -23,7 +23,7 @@ import type { MaekawaSMessage } from './protocol-s.js';
 const NONE = -1;
 
 /** Withdrawn-request sns remembered per process (see `cancelled`). */
-export const CANCELLED_MAX = 64;
+const CANCELLED_MAX = 64;
 
 /** A request tuple (p, g, Q, sn) of Fig. 8; Q is `plan.quorumOf(p, g)`. */
 interface Req {

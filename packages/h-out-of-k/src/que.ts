@@ -40,7 +40,7 @@ export interface QueEntry {
  * the requester's request count first — so a process that keeps requesting cannot overtake a
  * waiting one forever (Theorem 6 needs later requests to rank lower; at the ceiling `seq` does it).
  */
-export function higher(
+function higher(
   a: Pick<QueEntry, 'clock' | 'seq' | 'process'>,
   b: Pick<QueEntry, 'clock' | 'seq' | 'process'>,
   priority: Priority = 'ceiling-fair',

@@ -42,7 +42,7 @@ export interface Entry {
 }
 
 /** The sidetrack's grant (Algorithm 7): timestamp 0, before every request (ts ≥ 1), tag 0. */
-export const SIDETRACK: Entry = Object.freeze({ ts: 0, tag: 0 });
+const SIDETRACK: Entry = Object.freeze({ ts: 0, tag: 0 });
 
 /**
  * `(ts_a, a) < (ts_b, b)`: the paper's timestamp order (Sec. 3), with the requests' tags (sequence
@@ -50,7 +50,7 @@ export const SIDETRACK: Entry = Object.freeze({ ts: 0, tag: 0 });
  * CLOCK_MAX (a forged timestamp), the tag keeps the order starvation-free: a waiting request's
  * key stays put while every other process's next request gets a larger tag.
  */
-export function earlier(a: Entry, pa: ProcessId, b: Entry, pb: ProcessId): boolean {
+function earlier(a: Entry, pa: ProcessId, b: Entry, pb: ProcessId): boolean {
   return a.ts < b.ts || (a.ts === b.ts && (a.tag < b.tag || (a.tag === b.tag && pa < pb)));
 }
 
