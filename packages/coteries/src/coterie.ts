@@ -8,7 +8,6 @@
 import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@critsec/core';
 import { checkPrepared } from './check-coterie.js';
 import { isSubset } from './bitset.js';
-import type { QuorumFamily } from './family.js';
 import { describeStructural, firstUsers, normalizeQuorums, prepare, type QuorumSet } from './prepared.js';
 
 /** The JSON form of a coterie: `assignment[i]` is `Q_i`, the quorum process `i` uses. */
@@ -17,6 +16,20 @@ export interface CoterieJSON {
   readonly kind: string;
   readonly assignment: readonly (readonly ProcessId[])[];
 }
+
+/**
+ * The literature quorum family a construction's assignment is drawn from (`Coterie.family`).
+ *
+ * - `{ kind: 'majority', n }`: every majority is a quorum — n odd: all sets of (n+1)/2 processes;
+ *   n even: the global-CS paper's `C₁ ∪ C₂` with `P_0` breaking ties (every n/2-set containing
+ *   `P_0`, every (n/2+1)-set without it), the rule `majority(n)`'s assignment follows.
+ * - `{ kind: 'tree', n }`: the Agrawal–El Abbadi tree quorum protocol on the complete binary tree
+ *   of n = 2^h − 1 nodes in heap order: a quorum of node v is `{v}` plus a quorum of one child's
+ *   subtree, or (v failed) a quorum of each child's subtree; `{v}` for a leaf.
+ */
+export type QuorumFamily =
+  | { readonly kind: 'majority'; readonly n: number }
+  | { readonly kind: 'tree'; readonly n: number };
 
 /**
  * An ordinary coterie with a per-process quorum assignment (global-CS paper, Def. 3).

@@ -9,24 +9,12 @@
  * brute-force metrics of `metrics.ts` can be run on it.
  */
 import { ConfigurationError } from '@critsec/core';
-import type { Coterie } from './coterie.js';
+import type { Coterie, QuorumFamily } from './coterie.js';
+
+export type { QuorumFamily } from './coterie.js';
 import { majorityFigures, majorityQuorums } from './family-majority.js';
 import { treeFigures, treeQuorums } from './family-tree.js';
 import type { QuorumSet } from './prepared.js';
-
-/**
- * The literature quorum family a construction's assignment is drawn from (`Coterie.family`).
- *
- * - `{ kind: 'majority', n }`: every majority is a quorum — n odd: all sets of (n+1)/2 processes;
- *   n even: the global-CS paper's `C₁ ∪ C₂` with `P_0` breaking ties (every n/2-set containing
- *   `P_0`, every (n/2+1)-set without it), the rule `majority(n)`'s assignment follows.
- * - `{ kind: 'tree', n }`: the Agrawal–El Abbadi tree quorum protocol on the complete binary tree
- *   of n = 2^h − 1 nodes in heap order: a quorum of node v is `{v}` plus a quorum of one child's
- *   subtree, or (v failed) a quorum of each child's subtree; `{v}` for a leaf.
- */
-export type QuorumFamily =
-  | { readonly kind: 'majority'; readonly n: number }
-  | { readonly kind: 'tree'; readonly n: number };
 
 /** Figures of one quorum system, with the conventions of `metrics.ts`. */
 export interface QuorumFigures {
