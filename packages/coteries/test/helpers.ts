@@ -5,7 +5,7 @@ export type Q = readonly ProcessId[];
 
 export const meet = (a: Q, b: Q): ProcessId[] => a.filter((x) => b.includes(x));
 export const subset = (a: Q, b: Q): boolean => a.every((x) => b.includes(x));
-export const sameSet = (a: Q, b: Q): boolean => a.length === b.length && subset(a, b);
+const sameSet = (a: Q, b: Q): boolean => a.length === b.length && subset(a, b);
 
 export function distinct(qs: readonly Q[]): Q[] {
   const out: Q[] = [];
@@ -38,7 +38,7 @@ export function oracleCoterie(
 }
 
 /** All subsets of 0..n-1 as arrays (n ≤ 16). */
-export function* subsets(n: number): Generator<ProcessId[]> {
+function* subsets(n: number): Generator<ProcessId[]> {
   for (let mask = 0; mask < 1 << n; mask++) {
     const s: ProcessId[] = [];
     for (let i = 0; i < n; i++) if (mask & (1 << i)) s.push(i);

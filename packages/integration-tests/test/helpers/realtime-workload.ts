@@ -45,7 +45,7 @@ export interface RealtimeWorkloadOptions<Req = void> {
 }
 
 /** A process that did not complete its rounds. */
-export interface StuckProcess {
+interface StuckProcess {
   readonly process: ProcessId;
   readonly state: CSState;
   readonly pending: 'entry' | 'exit' | null;
