@@ -14,7 +14,12 @@ import { createCluster } from '@critsec/testing';
 const n = 12;
 const [l, k] = [2, 5];
 const initial: CSState[] = Array.from({ length: n }, (_, i) => (i < l ? 'InCS' : 'OutCS')); // servers 0, 1 up
-const cluster = createCluster({ factory: gcs({ l, k, coterie: grid(n) }), spec: globalSpec(l, k, n), initial, seed: 42 });
+const cluster = createCluster({
+  factory: gcs({ l, k, coterie: grid(n) }),
+  spec: globalSpec(l, k, n),
+  initial,
+  seed: 42,
+});
 const { net, objects, monitor } = cluster;
 
 let minUp = n;
@@ -47,4 +52,6 @@ await net.run({ until: 300 });
 await cluster.close();
 
 console.log(`12 servers, 300 time units: ${shifts.reduce((a, b) => a + b, 0)} shifts (${shifts.join(' ')})`);
-console.log(`servers up: min ${minUp}, max ${maxUp} (bounds ${l}..${k}); violations: ${monitor.violations.length}`);
+console.log(
+  `servers up: min ${minUp}, max ${maxUp} (bounds ${l}..${k}); violations: ${monitor.violations.length}`,
+);

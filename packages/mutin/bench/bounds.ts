@@ -12,10 +12,18 @@ import { createCluster } from '@critsec/testing';
 import { mutin } from '../src/index.js';
 import { channelTotal, sequentialPairs } from '../test/measure.js';
 
-async function row(label: string, coterie: ReturnType<typeof grid>, l: number, mx?: Parameters<typeof mutin>[0]['mx']) {
+async function row(
+  label: string,
+  coterie: ReturnType<typeof grid>,
+  l: number,
+  mx?: Parameters<typeof mutin>[0]['mx'],
+) {
   const n = coterie.n;
   const q = Math.max(...coterie.quorums.map((x) => x.length));
-  const cluster = createCluster({ factory: mutin({ l, coterie, ...(mx ? { mx } : {}) }), spec: globalSpec(l, n, n) });
+  const cluster = createCluster({
+    factory: mutin({ l, coterie, ...(mx ? { mx } : {}) }),
+    spec: globalSpec(l, n, n),
+  });
   const { result: r, pairs } = await sequentialPairs(cluster, 1);
   if (!r.ok) throw new Error(`${label}: ${r.failure}`);
   const own = Math.max(...pairs.map((p) => channelTotal(p, '')));
