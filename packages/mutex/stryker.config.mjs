@@ -4,6 +4,6 @@
 import { mutationConfig } from '../../tools/stryker.shared.mjs';
 
 export default mutationConfig('mutex', {
-  mutate: ['src/maekawa.ts', 'src/request-queue.ts', 'src/ricart-agrawala.ts'],
+  mutate: ['src/maekawa*.ts', 'src/request-queue.ts', 'src/ricart-agrawala.ts'],
   vitestConfig: 'vitest.mutation.config.ts',
 });
