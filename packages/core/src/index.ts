@@ -48,6 +48,7 @@ export { type CSLease, lease, withCS } from './lease.js';
 export type { Endpoint, Message } from './message.js';
 export { PendingCall, type PendingCallMessages } from './pending-call.js';
 export { type CSState, countInCS, flipState, isValidN, type ProcessId } from './process.js';
+export { createRng, type Rng } from './rng.js';
 export {
   assertSafeConfiguration,
   checkConfiguration,

@@ -6,7 +6,7 @@
  * reads the `ring:20`, `grid:5x5`, `star:8`, `complete:6`, `random:30:0.2`, `abilene` notation
  * the CLI uses, and {@link graphFromJson} a JSON file's contents.
  */
-import { ConfigurationError, type Graph, graphFromAdjacency, graphFromEdges } from '@critsec/core';
+import { ConfigurationError, createRng, type Graph, graphFromAdjacency, graphFromEdges } from '@critsec/core';
 import { abilene } from './abilene.js';
 
 function size(what: string, n: unknown, min: number): number {
@@ -60,18 +60,6 @@ export function complete(n: number): Graph {
   return graphFromEdges(n, edges);
 }
 
-/** Mulberry32: a tiny seeded generator (32-bit state), enough to draw reproducible graphs. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A connected Erdős–Rényi graph: each pair is an edge with probability `p`, drawn from `seed`
  * (deterministic); isolated parts are then joined to the component of process 0 by one edge
@@ -83,7 +71,7 @@ export function randomGraph(n: number, p: number, seed = 1): Graph {
   if (typeof p !== 'number' || !(p >= 0 && p <= 1)) {
     throw new ConfigurationError(`randomGraph(p): expected a probability 0 ≤ p ≤ 1, got ${String(p)}`);
   }
-  const rnd = mulberry32(seed);
+  const rnd = createRng(seed).next; // the project's one PRNG
   const edges: [number, number][] = [];
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (rnd() < p) edges.push([i, j]);
   // join components: union-find, then link each component's smallest member to a random earlier one

@@ -5,10 +5,9 @@
  * messages (link = (from, to, channel), unless `fifo: false`) and for raw frames under faults
  * (link = (from, to), only with `reorder: false`).
  */
-import type { ProcessId } from '@critsec/core';
+import type { ProcessId, Rng } from '@critsec/core';
 import { type DelayModel, isConstantDelay, sampleDelay } from './delay.js';
 import { LinkKeys } from './link-keys.js';
-import type { Rng } from './rng.js';
 
 /** What {@link Arrivals} draws from. */
 export interface ArrivalOptions {

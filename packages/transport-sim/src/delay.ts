@@ -1,5 +1,4 @@
-import { ConfigurationError } from '@critsec/core';
-import type { Rng } from './rng.js';
+import { ConfigurationError, type Rng } from '@critsec/core';
 
 /**
  * How long a message takes, in virtual **time units**.

@@ -6,12 +6,11 @@
  * handed up to the session layer ({@link FrameReceiver}), which restores reliable, FIFO,
  * exactly-once delivery.
  */
-import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { ConfigurationError, type ProcessId, type Rng } from '@critsec/core';
 import type { SessionFrame } from '@critsec/transport';
 import type { Arrivals } from './arrival.js';
 import type { FrameCounters } from './counters.js';
 import type { Envelope, EventSink, FrameEvent, LinkBottom, LinkEvent } from './events.js';
-import type { Rng } from './rng.js';
 import type { Scheduler } from './scheduler.js';
 
 /**

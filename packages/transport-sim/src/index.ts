@@ -33,4 +33,4 @@ export type { FaultOptions } from './faulty-link.js';
 export { SimNetwork, type SimNetworkOptions } from './network.js';
 export type { PendingEvent, RunResult } from './policy.js';
 export type { CausalContext } from './ports.js';
-export { createRng, type Rng } from './rng.js';
+export { createRng, type Rng } from '@critsec/core';

@@ -8,14 +8,13 @@
  * - faults on: {@link SessionLinks} over {@link FaultyLink} — the reliable-FIFO session layer of
  *   `@critsec/transport` over raw frames that are lost, doubled and reordered.
  */
-import type { ProcessId } from '@critsec/core';
+import type { ProcessId, Rng } from '@critsec/core';
 import type { SessionStats } from '@critsec/transport';
 import { Arrivals } from './arrival.js';
 import type { FrameCounters } from './counters.js';
 import type { DelayModel } from './delay.js';
 import type { Deliverer, EventSink, LinkBottom, LinkEvent, LinkTop, MsgEvent } from './events.js';
 import type { FaultOptions } from './faulty-link.js';
-import type { Rng } from './rng.js';
 import type { Scheduler } from './scheduler.js';
 import { SessionLinks, type SetTimer } from './session-links.js';
 

@@ -24,7 +24,15 @@
  * raw link), the process-facing ends (`ports.ts`: send, and the one deliver path), counters
  * (`counters.ts`) and the trace (`tracer.ts`).
  */
-import { ConfigurationError, type Endpoint, isValidN, type ProcessId, TransportError } from '@critsec/core';
+import {
+  ConfigurationError,
+  createRng,
+  type Endpoint,
+  isValidN,
+  type ProcessId,
+  type Rng,
+  TransportError,
+} from '@critsec/core';
 import { createEndpoint, type RootEndpoint } from '@critsec/transport';
 import { type FaultCounters, FrameCounters, MessageCounters, type SimCounters } from './counters.js';
 import { type DelayModel, unitDelay } from './delay.js';
@@ -41,7 +49,6 @@ import {
   TimedPolicy,
 } from './policy.js';
 import { type CausalContext, Inbox, Outbox, processLink } from './ports.js';
-import { createRng, type Rng } from './rng.js';
 import { Scheduler } from './scheduler.js';
 import { Tracer } from './tracer.js';
 

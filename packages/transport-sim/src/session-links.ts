@@ -9,13 +9,12 @@
  * takes those data frames and answers with acks. A retransmission timer (`'retransmit'`, every
  * `retransmitEvery` time units) runs while a link has unacknowledged messages.
  */
-import type { ProcessId } from '@critsec/core';
+import type { ProcessId, Rng } from '@critsec/core';
 import { ReliableLink, type SessionFrame, type SessionStats } from '@critsec/transport';
 import type { Arrivals } from './arrival.js';
 import type { FrameCounters } from './counters.js';
 import type { Deliverer, Envelope, EventSink, LinkTop, MsgEvent } from './events.js';
 import { type FaultOptions, FaultyLink, type FrameReceiver } from './faulty-link.js';
-import type { Rng } from './rng.js';
 import type { Scheduler } from './scheduler.js';
 
 /** Sets a timer of the simulator (time units); used for retransmissions. */

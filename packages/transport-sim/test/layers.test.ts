@@ -13,7 +13,7 @@ import {
   uniformDelay,
   unitDelay,
 } from '../src/index.js';
-import { createRng } from '../src/rng.js';
+import { createRng } from '@critsec/core';
 import { Scheduler } from '../src/scheduler.js';
 
 const arrivals = (delay: DelayModel, fifo: boolean, seed = 5) =>

@@ -26,11 +26,11 @@ export {
   type Protocol,
   processIdSchema,
 } from './validate.js';
-export {
-  type HandshakeResult,
-  ReliableLink,
-  type ReliableLinkOptions,
-  type SessionFrame,
-  type SessionHello,
-  type SessionStats,
-} from './session.js';
+export { ReliableLink } from './session.js';
+export type {
+  HandshakeResult,
+  ReliableLinkOptions,
+  SessionFrame,
+  SessionHello,
+  SessionStats,
+} from './session-frames.js';

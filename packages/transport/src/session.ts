@@ -26,137 +26,21 @@
  *   protocol safely: `'reset'` is for applications that recover from restarts themselves.
  */
 import { ProtocolError, TransportError } from '@critsec/core';
-
-/** A frame of the session layer, as handed to and taken from the unreliable layer below. */
-export type SessionFrame<P> =
-  | {
-      /** A payload; `seq` starts at 1 per direction and session. */
-      t: 'data';
-      seq: number;
-      p: P;
-    }
-  | {
-      /** Cumulative acknowledgement: every `seq ≤ ack` was delivered. */
-      t: 'ack';
-      ack: number;
-    };
-
-/**
- * The resume handshake message each side sends when a connection (re)opens, before any
- * {@link SessionFrame}; the peer passes it to {@link ReliableLink.handshake}.
- */
-export interface SessionHello {
-  readonly t: 'hello';
-  /** The sender's session (incarnation) id. */
-  readonly session: string;
-  /** The sender's `nextExpected`: every `seq < next` of the receiver's current session was delivered. */
-  readonly next: number;
-  /** The receiver's session the sender holds state for, or `null` if it never heard from it. */
-  readonly peer: string | null;
-}
-
-/** Options of a {@link ReliableLink}. */
-export interface ReliableLinkOptions<P> {
-  /**
-   * Hands a frame to the unreliable layer below (it may be lost, duplicated, reordered). Must
-   * not throw; it is called synchronously from `send`, `receive`, `retransmit` and `resume`.
-   */
-  transmit(frame: SessionFrame<P>): void;
-  /** Delivers a payload above: in order, exactly once. */
-  deliver(payload: P): void;
-  /**
-   * Bound on buffered unacknowledged payloads (a count). `send` beyond it throws
-   * `TransportError`. Default 10 000.
-   */
-  maxUnacked?: number;
-  /**
-   * Bound on buffered out-of-order frames at the receiver (a count); frames beyond it are
-   * dropped (counted in `stats.overflow`) and the sender resends them. Default 1 024.
-   */
-  maxOutOfOrder?: number;
-  /** This side's session (incarnation) id, 1–64 characters. Default: a random UUID. */
-  session?: string;
-  /**
-   * What {@link ReliableLink.handshake} does when the peer presents a different session than
-   * the one this link holds state for (the peer restarted): `'refuse'` (default) or `'reset'`.
-   */
-  onPeerRestart?: 'refuse' | 'reset';
-  /**
-   * When true (default) every data frame received is answered at once with a cumulative ack.
-   * When false the owner calls {@link ReliableLink.flushAck} (e.g. once per batch of frames
-   * read from a socket), which sends one ack covering everything delivered since the last.
-   */
-  autoAck?: boolean;
-}
-
-/** Counters of one {@link ReliableLink} (all message counts). */
-export interface SessionStats {
-  /** Payloads accepted by `send`. */
-  sent: number;
-  /** Payloads delivered above. */
-  delivered: number;
-  /** Data frames received again (already delivered or already buffered): dropped. */
-  duplicates: number;
-  /** Data frames received ahead of order and buffered. */
-  outOfOrder: number;
-  /** Frames (or hellos) of the wrong shape or with impossible numbers: dropped. */
-  malformed: number;
-  /** Data frames transmitted again by `retransmit`/`resume`. */
-  retransmitted: number;
-  /** Ack frames transmitted. */
-  acksSent: number;
-  /** Ahead-of-order data frames dropped because `maxOutOfOrder` was reached. */
-  overflow: number;
-  /** Unacknowledged payloads discarded by a session reset (the peer restarted). */
-  discarded: number;
-  /** Session resets (peer restarts accepted under `onPeerRestart: 'reset'`). */
-  resets: number;
-}
-
-/** What {@link ReliableLink.handshake} concluded. */
-export type HandshakeResult =
-  | {
-      /** `'new'`: first contact; `'resumed'`: same peer session; `'reset'`: peer restarted, started over. */
-      readonly ok: true;
-      readonly kind: 'new' | 'resumed' | 'reset';
-      /** Data frames resent by the handshake. */
-      readonly resent: number;
-    }
-  | {
-      /** Refused: nothing changed; the owner should close the connection. */
-      readonly ok: false;
-      readonly kind: 'peer-restarted' | 'malformed' | 'inconsistent';
-      /** Why, for logs and for the peer. */
-      readonly reason: string;
-    };
-
-const DEFAULT_MAX_UNACKED = 10_000;
-const DEFAULT_MAX_OUT_OF_ORDER = 1_024;
-const MAX_SESSION_LENGTH = 64;
-
-function isSeq(x: unknown): x is number {
-  return typeof x === 'number' && Number.isSafeInteger(x) && x >= 1;
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function isSessionId(x: unknown): x is string {
-  return typeof x === 'string' && x.length >= 1 && x.length <= MAX_SESSION_LENGTH;
-}
-
-function positiveInt(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new TransportError(`ReliableLink: ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
-function randomSessionId(): string {
-  return globalThis.crypto.randomUUID();
-}
+import {
+  DEFAULT_MAX_OUT_OF_ORDER,
+  DEFAULT_MAX_UNACKED,
+  type HandshakeResult,
+  isObject,
+  isSeq,
+  isSessionId,
+  MAX_SESSION_LENGTH,
+  positiveInt,
+  randomSessionId,
+  type ReliableLinkOptions,
+  type SessionFrame,
+  type SessionHello,
+  type SessionStats,
+} from './session-frames.js';
 
 /**
  * Reliable, FIFO, exactly-once delivery of payloads `P` over an unreliable frame path, with

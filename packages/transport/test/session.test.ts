@@ -1,19 +1,11 @@
-import { ProtocolError, TransportError } from '@critsec/core';
+import { createRng, ProtocolError, TransportError } from '@critsec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ReliableLink, type SessionFrame } from '../src/session.js';
+import type { SessionFrame } from '../src/session-frames.js';
+import { ReliableLink } from '../src/session.js';
 
-/** mulberry32: a tiny seeded PRNG, enough to drive schedules reproducibly. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's one seeded PRNG (`createRng` of @critsec/core), as a `() => [0, 1)` draw. */
+const rng = (seed: number): (() => number) => createRng(seed).next;
 
 type Frame = SessionFrame<number>;
 

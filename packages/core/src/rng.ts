@@ -1,6 +1,9 @@
 /**
- * A small, fast, seeded pseudo-random generator (sfc32, seeded through splitmix32) — the only
- * source of randomness in a simulation, so that the same seed gives the same execution.
+ * The project's one pseudo-random generator: small, fast and seeded (sfc32, seeded through
+ * splitmix32). The simulator draws every delay, fault and workload choice from it (re-exported
+ * by `@critsec/transport-sim`), so the same seed gives the same execution; random graphs
+ * (`@critsec/local-cs`) and the tests' reproducible chaos draw from it too. Here, in the
+ * zero-dependency core, so that every package below the simulator can use the same generator.
  */
 export interface Rng {
   /** A float in [0, 1). */
