@@ -11,7 +11,10 @@ describe('createRng', () => {
   it('the stream of seed 1 is pinned (sfc32 seeded by splitmix32, 12 draws discarded)', () => {
     const r = createRng(1);
     expect([r.next(), r.next(), r.int(1000), r.chance(0.5)]).toEqual([
-      0.4256499295588583, 0.79042171058245, 691, false,
+      0.4256499295588583,
+      0.79042171058245,
+      691,
+      false,
     ]);
     const f = createRng(1).fork('net');
     expect([f.next(), f.int(97)]).toEqual([0.41472376487217844, 9]);
