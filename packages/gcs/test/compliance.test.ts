@@ -1,7 +1,7 @@
-/** The (l,k)-GCS and kMutex compliance matrices, fast: a fifth of each configuration's weight (67 seeds per delay model for most). */
+/** The (l,k)-GCS and kMutex compliance matrices, fast: a tenth of each configuration's weight (34 seeds per delay model for most). */
 import { seedsPerDelay } from '@critsec/testing';
 import { gcsCompliance } from './gcs-compliance.js';
 import { kMutexCompliance } from './kmutex-compliance.js';
 
-gcsCompliance((base) => seedsPerDelay(Math.ceil(base / 5)));
-kMutexCompliance((base) => seedsPerDelay(Math.ceil(base / 5)));
+gcsCompliance((base) => seedsPerDelay(Math.ceil(base / 10)));
+kMutexCompliance((base) => seedsPerDelay(Math.ceil(base / 10)));
