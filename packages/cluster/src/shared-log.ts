@@ -44,19 +44,10 @@ import {
   type ProblemSpec,
   type ProcessId,
 } from '@critsec/core';
-import { type CallLogCheck, checkCallLog, type LogViolation } from '@critsec/testing';
+import { type CallLogCheck, type CallLogEvent, checkCallLog, type LogViolation } from '@critsec/testing';
 
-/** An event of the shared log. */
-export type SharedLogEvent =
-  | 'start'
-  | 'entry-called'
-  | 'entry-done'
-  | 'exit-called'
-  | 'exit-done'
-  | 'entry-aborted'
-  | 'exit-aborted'
-  | 'done'
-  | 'crashed';
+/** An event of the shared log: the events of a call log that `checkCallLog` reads. */
+export type SharedLogEvent = CallLogEvent;
 
 /** One line of the shared log. */
 export interface SharedLogRecord {
