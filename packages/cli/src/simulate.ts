@@ -15,6 +15,7 @@ import {
   type ResolvedCluster,
   resolveCluster,
 } from '@critsec/cluster';
+import type { SimulationRecorder } from './report-recording.js';
 import { boundsField, clusterFields, initialField, problemFields, type RunSummary } from './summary.js';
 
 /** Workloads (see `runWorkload` of @critsec/testing). */
@@ -86,6 +87,8 @@ export interface SimulationHooks {
   readonly onProgress?: (completed: number, total: number) => void;
   /** Receives every line of the JSON-lines trace (messages, timers, state changes). */
   readonly trace?: (line: string) => void;
+  /** Collects the run's state changes and calls for `--report` (only when given). */
+  readonly recorder?: SimulationRecorder;
 }
 
 const EPS = 1e-9;
@@ -111,6 +114,7 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
     attribution: s.workload === 'concurrent',
     ...(hooks.trace ? { trace: hooks.trace } : {}),
   });
+  hooks.recorder?.attach(cluster);
   const pairs = c.n * s.rounds;
   const r = await runWorkload(cluster, {
     kind: s.workload,
@@ -124,6 +128,7 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
   });
   await cluster.close();
   const wallMs = performance.now() - t0;
+  hooks.recorder?.finish(r);
   return simulationSummary(
     s,
     r,

@@ -1,0 +1,88 @@
+/*
+ * What `--report` collects from one simulation: every process's state changes with their
+ * simulated time, and the workload's invocation records. Collected only when a report is asked
+ * for (the recorder listens to the CS objects' `statechange` events and draws no random number,
+ * schedules nothing: the run, and its trace, stay the same).
+ */
+import type { CSState, ProblemSpec, ProcessId } from '@critsec/core';
+import type { InvocationRecord, SimCluster, WorkloadResult } from '@critsec/testing';
+
+/** One state change of one process, at a simulated time (time units). */
+export interface StateChange {
+  readonly p: ProcessId;
+  readonly s: CSState;
+  readonly t: number;
+}
+
+/** One call of the workload, as the report uses it (times in time units). */
+export interface CallRecord {
+  readonly p: ProcessId;
+  readonly op: 'entry' | 'exit';
+  readonly start: number;
+  /** `NaN` for a call still pending when the run ended. */
+  readonly end: number;
+  readonly messages: number;
+  readonly aborted: boolean;
+  /** A call made after the process finished its rounds (not counted in the summary). */
+  readonly extra: boolean;
+}
+
+/** Everything the simulation report plots, besides the summary. */
+export interface SimulationRecording {
+  readonly spec: ProblemSpec;
+  readonly initial: readonly CSState[];
+  readonly changes: readonly StateChange[];
+  readonly calls: readonly CallRecord[];
+  /** Simulated time at the end of the run (time units). */
+  readonly end: number;
+}
+
+/**
+ * Collects a {@link SimulationRecording}: `attach` right after the cluster is built (before any
+ * call), `finish` with the workload's result.
+ */
+export class SimulationRecorder {
+  #spec: ProblemSpec | undefined;
+  #initial: readonly CSState[] = [];
+  readonly #changes: StateChange[] = [];
+  #calls: CallRecord[] = [];
+  #end = 0;
+
+  /** Listens to every process's state changes (time: the network's clock). */
+  attach<Req>(cluster: SimCluster<Req>): void {
+    this.#spec = cluster.spec;
+    this.#initial = [...cluster.initial];
+    cluster.objects.forEach((cs, p) => {
+      cs.on('statechange', (s) => this.#changes.push({ p, s, t: cluster.net.now }));
+    });
+  }
+
+  /** Keeps the workload's records (copied: the report outlives nothing of the run). */
+  finish(result: WorkloadResult): void {
+    this.#calls = result.records.map((r: InvocationRecord) => ({
+      p: r.process,
+      op: r.op,
+      start: r.start,
+      end: r.end,
+      messages: r.messages,
+      aborted: r.aborted,
+      extra: r.extra,
+    }));
+    this.#end = result.simulatedTime;
+  }
+
+  /**
+   * The recording.
+   * @throws Error if the recorder was never attached to a cluster.
+   */
+  recording(): SimulationRecording {
+    if (this.#spec === undefined) throw new Error('report recorder: never attached to a cluster');
+    return {
+      spec: this.#spec,
+      initial: this.#initial,
+      changes: this.#changes,
+      calls: this.#calls,
+      end: this.#end,
+    };
+  }
+}
