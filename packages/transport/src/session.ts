@@ -279,8 +279,8 @@ export class ReliableLink<P> {
         kind: 'peer-restarted',
         reason:
           `the peer restarted (session ${this.#peerSession} is now ${hello.session}) and lost its state; ` +
-          `critsec algorithms assume no crashes, so its new session is refused (restart the whole cluster, ` +
-          `or use onPeerRestart: 'reset' if the application recovers from restarts)`,
+          `critsec algorithms assume no crashes, so its new session is refused (restart the whole cluster; ` +
+          `they have no crash recovery, so onPeerRestart: 'reset' would deadlock them)`,
       };
     } else {
       this.#reset();

@@ -466,6 +466,9 @@ describe('ReliableLink resume handshake (reconnection) and session identity', ()
     expect(r0.ok).toBe(false);
     expect(!r0.ok && r0.kind).toBe('peer-restarted');
     expect(!r0.ok && r0.reason).toMatch(/session B1 is now B2.*assume no crashes/);
+    // It must not send operators to 'reset', which deadlocks critsec's algorithms (no crash recovery).
+    expect(!r0.ok && r0.reason).not.toMatch(/use onPeerRestart: 'reset'/);
+    expect(!r0.ok && r0.reason).toMatch(/restart the whole cluster/);
     // A is unchanged: it still holds the old session's state.
     expect(links[0].peerSession).toBe('B1');
     expect(links[0].unacked).toBe(1);
