@@ -16,7 +16,14 @@ import {
   resolveCluster,
 } from '@critsec/cluster';
 import type { SimulationRecorder } from './report-recording.js';
-import { boundsField, clusterFields, initialField, problemFields, type RunSummary } from './summary.js';
+import {
+  boundsField,
+  clusterFields,
+  initialField,
+  measurePerformance,
+  problemFields,
+  type RunSummary,
+} from './summary.js';
 
 /** Workloads (see `runWorkload` of @critsec/testing). */
 export const WORKLOAD_NAMES = ['concurrent', 'sequential'] as const;
@@ -104,6 +111,7 @@ const EPS = 1e-9;
 export async function runSimulation(s: SimulationSettings, hooks: SimulationHooks = {}): Promise<RunSummary> {
   const c = s.cluster;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const cluster = createCluster({
     factory: c.factory,
     // the sequential workload moves within the algorithm's own narrower bounds, if it has them
@@ -128,13 +136,15 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
   });
   await cluster.close();
   const wallMs = performance.now() - t0;
+  const cpu = measurePerformance(cpu0, r.messages.delivered);
   hooks.recorder?.finish(r);
-  return simulationSummary(
+  const summary = simulationSummary(
     s,
     r,
     { violations: cluster.monitor.violations.length, maxInCS: cluster.monitor.maxInCS },
     wallMs,
   );
+  return { ...summary, performance: cpu };
 }
 
 /** Whether each measured maximum is within its bound: under the sequential workload only (waiting times: with unit delays). */

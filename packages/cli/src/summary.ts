@@ -53,6 +53,9 @@ export interface MeanMax {
  *   drawn, or `null`.
  * - `concurrency.max`: the most processes InCS at once (simulate; `null` for a cluster, whose
  *   shared log gives only bounds on it).
+ * - `performance` (simulate only): `cpuSeconds`, the CPU time (user + system, from
+ *   `process.cpuUsage`) of building, running and closing the cluster; `messagesPerCpuSecond`,
+ *   messages delivered per CPU-second; `rssBytes`, the process's peak resident set size in bytes.
  */
 export interface RunSummary {
   readonly algorithm: string;
@@ -109,6 +112,32 @@ export interface RunSummary {
   readonly parameters: Readonly<Record<string, string | number>>;
   readonly request: string | null;
   readonly concurrency: { readonly max: number | null };
+  readonly performance?: RunPerformance;
+}
+
+/** The summary's `performance`: what a simulation cost the host (CPU time, not wall time). */
+export interface RunPerformance {
+  /** CPU seconds (user + system) spent by the run. */
+  readonly cpuSeconds: number;
+  /** Messages delivered per CPU-second. */
+  readonly messagesPerCpuSecond: number;
+  /** Peak resident set size of the process, bytes (absent where the platform does not say). */
+  readonly rssBytes?: number;
+}
+
+/**
+ * The summary's `performance` for a run that delivered `delivered` messages since `start`
+ * (a `process.cpuUsage()` taken before it began).
+ */
+export function measurePerformance(start: NodeJS.CpuUsage, delivered: number): RunPerformance {
+  const used = process.cpuUsage(start);
+  const cpuSeconds = (used.user + used.system) / 1e6;
+  const maxRssKiB = process.resourceUsage().maxRSS;
+  return {
+    cpuSeconds,
+    messagesPerCpuSecond: cpuSeconds > 0 ? delivered / cpuSeconds : 0,
+    ...(maxRssKiB > 0 ? { rssBytes: maxRssKiB * 1024 } : {}),
+  };
 }
 
 /** The summary's first fields: the cluster that ran (`algorithm` … `mx`). */
@@ -227,6 +256,15 @@ export function formatSummary(s: RunSummary, options: { color?: boolean } = {}):
       '',
     ],
   );
+  if (s.performance !== undefined) {
+    const p = s.performance;
+    table.push([
+      'CPU time (delivered messages per CPU-second)',
+      `${fmt(p.cpuSeconds, 2)} s (${fmt(Math.round(p.messagesPerCpuSecond))})`,
+      '',
+      p.rssBytes === undefined ? '' : `peak RSS ${fmt(p.rssBytes / 2 ** 20, 0)} MiB`,
+    ]);
+  }
   lines.push(table.toString(), ...footerLines(s));
   return lines.join('\n');
 }
