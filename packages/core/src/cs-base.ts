@@ -1,3 +1,4 @@
+import { callOptionsError } from './call-options.js';
 import type { CSCallOptions, CSEvents, CSObject, EntryArgs } from './cs-object.js';
 import { AbortError, CSMICError, type ProtocolError } from './errors.js';
 import { Emitter } from './events.js';
@@ -33,6 +34,8 @@ export function splitEntryArgs<Req>(
  * - `entry` while InCS, `exit` while OutCS, any call while another is in flight, and any call
  *   after `close()` reject with {@link CSMICError} — synchronously decided, nothing sent;
  * - a call whose signal is already aborted rejects with `AbortError`, nothing sent;
+ * - options that are not `{ signal? }` with an `AbortSignal` (e.g. `{ signal: {} }`, or a
+ *   request given to an object that takes none) reject with `ConfigurationError`, nothing sent;
  * - a rejected `doEntry`/`doExit` (abort, close) must leave the state unchanged;
  * - `close()` runs what {@link CSObjectBase.listen}, {@link CSObjectBase.forwardErrors} and
  *   {@link CSObjectBase.disposeOnClose} registered, then `doClose()`; a protocol's waits are
@@ -96,10 +99,14 @@ export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
 
   entry(...args: EntryArgs<Req>): Promise<void> {
     const { req, opts } = splitEntryArgs<Req>(this.takesRequest, args);
+    const bad = callOptionsError('entry', this.id, opts);
+    if (bad !== null) return Promise.reject(bad);
     return this.#invoke('entry', 'OutCS', 'InCS', opts?.signal, () => this.doEntry(req, opts?.signal));
   }
 
   exit(opts?: CSCallOptions): Promise<void> {
+    const bad = callOptionsError('exit', this.id, opts);
+    if (bad !== null) return Promise.reject(bad);
     return this.#invoke('exit', 'InCS', 'OutCS', opts?.signal, () => this.doExit(opts?.signal));
   }
 
