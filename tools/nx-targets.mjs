@@ -11,6 +11,9 @@
  * | `build`         | `tsup.config.ts`                                  |
  * | `check-package` | `tsup.config.ts` and is published (not `private`) |
  *
+ * `check-package` runs tools/check-package.mjs (the packed tarball: publint --strict, attw under its
+ * default profile, LICENSE and repository/homepage/bugs/keywords, every exports target shipped).
+ *
  * `npx nx show project <name> --json` shows the result for one package.
  */
 import { existsSync, readFileSync } from 'node:fs';
