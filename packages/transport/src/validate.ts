@@ -51,6 +51,40 @@ function preview(msg: unknown): string {
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
+/** The shape of the valibot schemas {@link byTypeCheck} looks into (valibot's public properties). */
+interface SchemaShape {
+  readonly type?: unknown;
+  readonly key?: unknown;
+  readonly options?: unknown;
+  readonly entries?: Readonly<Record<string, { readonly type?: unknown; readonly literal?: unknown }>>;
+  readonly pipe?: unknown;
+}
+
+/**
+ * The hot path of validation: when `schema` is a `v.variant('type', …)` or a `v.union(…)` of
+ * object schemas, each with its own string literal `type`, a check that looks the message's
+ * `type` up once and runs only that object's schema — the same verdict as `v.is(schema, msg)`
+ * without trying the other options. `undefined` for any other schema (it is checked whole).
+ */
+function byTypeCheck(schema: unknown): ((msg: unknown) => boolean) | undefined {
+  const s = schema as SchemaShape;
+  const keyed = (s.type === 'variant' && s.key === 'type') || s.type === 'union';
+  // a piped union or variant has checks of its own after the option's: keep the whole schema
+  if (!keyed || s.pipe !== undefined || !Array.isArray(s.options)) return undefined;
+  const byType = new Map<unknown, v.GenericSchema>();
+  for (const option of s.options as SchemaShape[]) {
+    const tag = option.entries?.type;
+    if (tag?.type !== 'literal' || typeof tag.literal !== 'string' || byType.has(tag.literal))
+      return undefined;
+    byType.set(tag.literal, option as v.GenericSchema);
+  }
+  return (msg) => {
+    if (typeof msg !== 'object' || msg === null) return false;
+    const option = byType.get((msg as { type?: unknown }).type);
+    return option !== undefined && v.is(option, msg);
+  };
+}
+
 /**
  * Declares a protocol's messages:
  *
@@ -64,7 +98,8 @@ function preview(msg: unknown): string {
  */
 export function defineProtocol<M extends Message>(name: string, schema: MessageSchema<M>): Protocol<M> {
   let dropped = 0;
-  const is = (msg: unknown): msg is M => v.is(schema, msg);
+  const check = byTypeCheck(schema) ?? ((msg: unknown) => v.is(schema, msg));
+  const is = (msg: unknown): msg is M => check(msg);
   return {
     name,
     schema,
