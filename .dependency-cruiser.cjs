@@ -34,6 +34,7 @@ const LAYER = {
   cluster: 7,
   cli: 9,
   'integration-tests': 10,
+  'bench-locks': 10,
 };
 
 const names = Object.keys(LAYER);
