@@ -9,7 +9,7 @@ import { type ClusterAlgorithmModule, resolveCluster } from '@critsec/cluster';
 import { ConfigurationError, type CSState } from '@critsec/core';
 
 /** `params` of a bench cluster: a `critsec` algorithm name and its options. */
-export interface BenchAlgorithmParams {
+interface BenchAlgorithmParams {
   /** `mutex` (Maekawa) or `gcs`. */
   readonly algorithm: 'mutex' | 'gcs';
   readonly coterie: string;

@@ -14,7 +14,7 @@ import { ConfigurationError, type CSObject } from '@critsec/core';
 import { runRounds } from './drive.js';
 
 /** `workload.settings` of a bench cluster. */
-export interface BenchWorkloadSettings {
+interface BenchWorkloadSettings {
   readonly mode: 'uncontended' | 'contended';
   /** The member that runs rounds when uncontended. */
   readonly driver: number;

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { ConfigurationError, TransportError } from '@critsec/core';
+import { TransportError } from '@critsec/core';
 import { freeLoopbackPorts } from '@critsec/transport-tcp';
 
 /** The apt command that installs the servers this benchmark compares against. */
@@ -89,13 +89,4 @@ export async function startServer(
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-}
-
-/** The path of `name`, or a ConfigurationError carrying {@link INSTALL_HINT}. */
-export function requireBinary(name: string): string {
-  const path = findBinary(name);
-  if (path === undefined) {
-    throw new ConfigurationError(`${name} is not installed; install it with: ${INSTALL_HINT}`);
-  }
-  return path;
 }

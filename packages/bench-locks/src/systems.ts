@@ -65,7 +65,7 @@ export function critsecSystems(n: number, certs: Certificates, scale: number): B
       label: `${maekawa.label}, one process, mTLS`,
       run: () => runInProcessCluster(maekawa, n, counts(scale, 3000, 1000), certs),
     },
-    { label: `${gcs.label}, ${n} OS processes, mTLS`, run: os(gcs, counts(scale, 1500, 300)) },
+    { label: `${gcs.label}, ${n} OS processes, mTLS`, run: os(gcs, counts(scale, 800, 200)) },
   ];
 }
 
@@ -74,7 +74,7 @@ export function etcdSystem(n: number, port: number, version: string, scale: numb
   return {
     label: `etcd ${version} lock (etcd3 client, lease + txn), 1 member`,
     run: () =>
-      runLockClients(n, async () => etcdLockClient(port, 'critsec-bench-lock'), counts(scale, 400, 100)),
+      runLockClients(n, async () => etcdLockClient(port, 'critsec-bench-lock'), counts(scale, 300, 80)),
   };
 }
 

@@ -43,9 +43,9 @@ export function resultOf(label: string, samples: readonly SystemSample[]): Syste
 }
 
 /** `x` ms with three decimals. */
-export const ms = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '—');
+const ms = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '—');
 /** A rate with thousands separators. */
-export const rate = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
+const rate = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
 
 /** The Markdown table of `results` (n contending clients in the second half). */
 export function markdownTable(results: readonly SystemResult[], n: number): string {
