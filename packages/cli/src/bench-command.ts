@@ -4,6 +4,7 @@
  * (bench-families.ts).
  */
 import { GLOBAL_ALGORITHMS, parseChoice, parseInteger } from '@critsec/cluster';
+import { ConfigurationError } from '@critsec/core';
 import type { Command } from 'commander';
 import { benchJSON, formatBenchMarkdown, resolveBench, runBench } from './bench.js';
 import {
@@ -13,7 +14,14 @@ import {
   formatFamilyBench,
   runFamilyBench,
 } from './bench-families.js';
-import { COTERIES, type CommandContext, type CommandOptions } from './commands.js';
+import {
+  COTERIES,
+  type CommandContext,
+  type CommandOptions,
+  openReport,
+  REPORT_FLAG,
+  REPORT_HELP,
+} from './commands.js';
 import { EXIT } from './exit-codes.js';
 
 /** `critsec bench <family>` for a family other than the global one. */
@@ -45,6 +53,7 @@ async function globalBench(o: CommandOptions, ctx: CommandContext): Promise<void
     rounds: o.rounds as string,
     seed: o.seed as string,
   });
+  const report = await openReport(o);
   const json = o.json === true;
   const progress = ctx.progress('bench', o, json);
   let result: Awaited<ReturnType<typeof runBench>>;
@@ -53,6 +62,7 @@ async function globalBench(o: CommandOptions, ctx: CommandContext): Promise<void
   } finally {
     progress.stop();
   }
+  if (report) report.write(await report.module.benchReportHTML(result));
   ctx.out(json ? JSON.stringify(benchJSON(result), null, 2) : formatBenchMarkdown(result));
   const failed = result.rows.filter((r) => !r.summary.ok);
   if (failed.length > 0) {
@@ -79,7 +89,11 @@ export function benchCommand(root: Command, ctx: CommandContext): void {
     .option('--seed <s>', 'seed', '1')
     .option('--json', 'print JSON instead of markdown')
     .option('--no-progress', 'no progress bar on stderr')
+    .option(REPORT_FLAG, `${REPORT_HELP} (global: the √n scaling plot)`)
     .action(async (family: string, o: CommandOptions) => {
+      if (family !== 'global' && o.report !== undefined) {
+        throw new ConfigurationError(`--report: only for the global bench, not ${family}`);
+      }
       if (family !== 'global') await familyBench(parseChoice('bench family', family, BENCH_FAMILIES), o, ctx);
       else await globalBench(o, ctx);
     });

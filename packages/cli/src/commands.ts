@@ -47,6 +47,26 @@ export interface CommandContext {
 
 const ALGORITHMS = ALGORITHM_NAMES.join(', ');
 
+/** The `--report` option of simulate and bench. */
+export const REPORT_FLAG = '--report <file>';
+export const REPORT_HELP =
+  'write a self-contained HTML report with plots (Observable Plot, static SVG) to this file';
+
+/**
+ * The report module, loaded only for `--report` (no cost otherwise), and a writer for the
+ * file: checked writable before the run starts.
+ * @throws ConfigurationError naming the file if it cannot be written.
+ */
+export async function openReport(
+  o: CommandOptions,
+): Promise<{ module: typeof import('./report.js'); write(html: string): void } | undefined> {
+  if (typeof o.report !== 'string') return undefined;
+  const path = o.report;
+  const module = await import('./report.js');
+  module.writeReportFile(path, '');
+  return { module, write: (html) => module.writeReportFile(path, html) };
+}
+
 export const COTERIES = COTERIE_NAMES.join(', ');
 
 function clusterOptions(cmd: Command, defaults: { n: string; rounds: string }): Command {
@@ -113,8 +133,11 @@ export function simulateCommand(root: Command, ctx: CommandContext): void {
     .option('--think <t>', 'mean think time OutCS before an entry, time units (concurrent)', '2')
     .option('--hold <t>', 'mean hold time InCS before an exit, time units (concurrent)', '1')
     .option('--trace <file>', 'write the JSON-lines trace (messages, timers, state changes) to this file')
+    .option(REPORT_FLAG, REPORT_HELP)
     .action(async (algorithm: string, o: CommandOptions) => {
       const settings = resolveSimulation(clusterInput(algorithm, o, '25'));
+      const report = await openReport(o);
+      const recorder = report && new report.module.SimulationRecorder();
       const trace = typeof o.trace === 'string' ? openTraceFile(o.trace) : undefined;
       const json = o.json === true;
       const progress = ctx.progress(`simulate ${settings.cluster.algorithm}`, o, json);
@@ -123,10 +146,14 @@ export function simulateCommand(root: Command, ctx: CommandContext): void {
         summary = await runSimulation(settings, {
           onProgress: (done, total) => progress.update(done, total),
           ...(trace ? { trace: trace.line } : {}),
+          ...(recorder ? { recorder } : {}),
         });
       } finally {
         progress.stop();
         trace?.close();
+      }
+      if (report && recorder) {
+        report.write(await report.module.simulationReportHTML(summary, recorder.recording()));
       }
       ctx.summaryOut(summary, json);
     });

@@ -1,0 +1,206 @@
+/*
+ * The simulation report's figures, drawn by Observable Plot at report time into static SVG (a
+ * linkedom document stands in for the browser's): the per-process timeline, the number InCS
+ * against l and k, messages per exit+entry pair against the paper's bound, and the waiting-time
+ * distribution. No plotting code runs in the page.
+ */
+import type * as PlotModule from '@observablehq/plot';
+import { inCSCount, pairMessages, timelineBars, waitingTimes } from './report-data.js';
+import type { SimulationRecording } from './report-recording.js';
+import type { RunSummary } from './summary.js';
+
+/** One figure of a report: a stable id (`data-plot` in the page), a title, a caption, the SVG. */
+export interface ReportFigure {
+  readonly id: string;
+  readonly title: string;
+  readonly caption: string;
+  /** The figure's markup (an `<svg>`, or a `<figure>` holding a legend and the `<svg>`). */
+  readonly svg: string;
+}
+
+/** Processes shown on the timeline (the rest are summarized in the caption). */
+export const TIMELINE_MAX_PROCESSES = 40;
+
+const WIDTH = 880;
+const BOUND_COLOR = '#d62728';
+/** Observable Plot and a renderer of its specifications to markup (from {@link loadPlotter}). */
+export interface Plotter {
+  readonly Plot: typeof PlotModule;
+  /** Renders a Plot specification to markup (`<svg>`, or `<figure>` with a legend). */
+  render(options: PlotModule.PlotOptions): string;
+}
+
+/**
+ * Loads Observable Plot and linkedom (dynamic imports: neither is loaded unless a report is
+ * written, and the CommonJS build never `require`s these ES modules).
+ */
+export async function loadPlotter(): Promise<Plotter> {
+  const [Plot, { parseHTML }] = await Promise.all([import('@observablehq/plot'), import('linkedom')]);
+  const { document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
+  return {
+    Plot,
+    render: (options) =>
+      Plot.plot({
+        width: WIDTH,
+        ...options,
+        document: document as unknown as PlotModule.PlotOptions['document'],
+      }).outerHTML,
+  };
+}
+
+function timelineFigure({ Plot, render }: Plotter, rec: SimulationRecording, s: RunSummary): ReportFigure {
+  const bars = timelineBars(rec, TIMELINE_MAX_PROCESSES);
+  const shown = Math.min(s.n, TIMELINE_MAX_PROCESSES);
+  return {
+    id: 'timeline',
+    title: 'Per-process timeline',
+    caption: `InCS stretches (dark) and calls waiting for entry or exit to return, per process, over simulated time${shown < s.n ? ` (P0 … P${shown - 1} of ${s.n})` : ''}; OutCS is blank.`,
+    svg: render({
+      height: Math.max(160, 60 + 18 * shown),
+      marginLeft: 48,
+      x: { label: `time (${s.timeUnit})` },
+      y: { label: 'process', domain: Array.from({ length: shown }, (_, p) => p), tickFormat: (p) => `P${p}` },
+      color: {
+        legend: true,
+        domain: ['InCS', 'entry waiting', 'exit waiting'],
+        range: ['#1f3b73', '#f2a93b', '#7fb8da'],
+      },
+      marks: [
+        Plot.barX(
+          bars.filter((b) => b.kind === 'InCS'),
+          { y: 'p', x1: 'from', x2: 'to', fill: 'kind' },
+        ),
+        Plot.barX(
+          bars.filter((b) => b.kind !== 'InCS'),
+          { y: 'p', x1: 'from', x2: 'to', fill: 'kind', insetTop: 4, insetBottom: 4 },
+        ),
+      ],
+    }),
+  };
+}
+
+function concurrencyFigure({ Plot, render }: Plotter, rec: SimulationRecording, s: RunSummary): ReportFigure {
+  const points = inCSCount(rec);
+  const spec = rec.spec;
+  const rules: { y: number; label: string }[] = [];
+  if (spec.kind === 'global')
+    rules.push({ y: spec.l, label: `l = ${spec.l}` }, { y: spec.k, label: `k = ${spec.k}` });
+  if (spec.kind === 'h-out-of-k') rules.push({ y: spec.k, label: `k = ${spec.k} units` });
+  const against =
+    rules.length > 0
+      ? `, against ${rules.map((r) => r.label).join(' and ')}`
+      : ` (the bounds are per process for this problem: ${s.problem})`;
+  return {
+    id: 'concurrency',
+    title: 'Processes InCS over time',
+    caption: `The number of processes InCS after every state change${against}; the safety monitor checked every change.`,
+    svg: render({
+      height: 260,
+      x: { label: `time (${s.timeUnit})` },
+      y: { label: 'processes InCS', grid: true, domain: [0, Math.max(s.n, ...rules.map((r) => r.y))] },
+      marks: [
+        Plot.areaY(points, { x: 't', y: 'inCS', curve: 'step-after', fill: '#1f3b73', fillOpacity: 0.15 }),
+        Plot.lineY(points, { x: 't', y: 'inCS', curve: 'step-after', stroke: '#1f3b73' }),
+        Plot.ruleY(rules, { y: 'y', stroke: BOUND_COLOR, strokeDasharray: '6,3' }),
+        Plot.text(rules, { y: 'y', text: 'label', frameAnchor: 'right', dy: -7, fill: BOUND_COLOR }),
+      ],
+    }),
+  };
+}
+
+function messagesFigure({ Plot, render }: Plotter, rec: SimulationRecording, s: RunSummary): ReportFigure {
+  const pairs = pairMessages(rec.calls).map((m) => ({ m }));
+  const bound = s.bounds.messagesPerPair;
+  const exact =
+    s.workload === 'sequential'
+      ? 'exact (sequential workload)'
+      : 'causally attributed (concurrent workload: the bound is for the uncontended setting)';
+  return {
+    id: 'messages',
+    title: 'Messages per exit+entry pair',
+    caption: `Histogram of the messages of each exit+entry pair, ${exact}, against the paper's bound ${bound} = ${s.bounds.formula} (${s.bounds.source}).`,
+    svg: render({
+      height: 260,
+      x: { label: 'messages per pair' },
+      y: { label: 'pairs', grid: true },
+      marks: [
+        Plot.rectY(
+          pairs,
+          Plot.binX<PlotModule.RectYOptions>({ y: 'count' }, { x: 'm', fill: '#1f3b73', inset: 0.5 }),
+        ),
+        Plot.ruleX([bound], { stroke: BOUND_COLOR, strokeWidth: 2, strokeDasharray: '6,3' }),
+        Plot.text([bound], {
+          x: (d) => d,
+          text: () => `bound ${bound}`,
+          frameAnchor: 'top',
+          dy: 6,
+          dx: -4,
+          textAnchor: 'end',
+          fill: BOUND_COLOR,
+        }),
+        Plot.ruleY([0]),
+      ],
+    }),
+  };
+}
+
+function waitingFigure({ Plot, render }: Plotter, rec: SimulationRecording, s: RunSummary): ReportFigure {
+  const waits = waitingTimes(rec.calls);
+  const bounds = [
+    { op: 'entry', bound: s.bounds.waitingTimeEntry },
+    { op: 'exit', bound: s.bounds.waitingTimeExit },
+  ];
+  const setting =
+    s.workload === 'sequential' && s.delay === 'unit'
+      ? 'the papers’ setting (sequential, unit delays): every wait is within its bound'
+      : 'the bounds are the papers’ for the sequential workload with unit delays, shown for reference';
+  return {
+    id: 'waiting',
+    title: 'Waiting-time distribution',
+    caption: `Histogram of the waiting times of completed entries and exits (${s.timeUnit}), with the paper's bounds (entry ${s.bounds.waitingTimeEntry}, exit ${s.bounds.waitingTimeExit}); ${setting}.`,
+    svg: render({
+      height: 320,
+      x: { label: `waiting time (${s.timeUnit})` },
+      y: { label: 'calls', grid: true },
+      fy: { label: null, domain: ['entry', 'exit'] },
+      marks: [
+        Plot.rectY(
+          waits,
+          Plot.binX<PlotModule.RectYOptions>(
+            { y: 'count' },
+            { x: 'wait', fy: 'op', fill: 'op', inset: 0.5, thresholds: 40 },
+          ),
+        ),
+        Plot.ruleX(bounds, {
+          x: 'bound',
+          fy: 'op',
+          stroke: BOUND_COLOR,
+          strokeWidth: 2,
+          strokeDasharray: '6,3',
+        }),
+        Plot.text(bounds, {
+          x: 'bound',
+          fy: 'op',
+          text: (d) => `bound ${d.bound}`,
+          frameAnchor: 'top',
+          dy: 6,
+          dx: -4,
+          textAnchor: 'end',
+          fill: BOUND_COLOR,
+        }),
+        Plot.ruleY([0]),
+      ],
+      color: { domain: ['entry', 'exit'], range: ['#f2a93b', '#7fb8da'] },
+    }),
+  };
+}
+
+/** The four figures of a simulation report, in page order. */
+export function simulationFigures(plotter: Plotter, rec: SimulationRecording, s: RunSummary): ReportFigure[] {
+  return [
+    timelineFigure(plotter, rec, s),
+    concurrencyFigure(plotter, rec, s),
+    messagesFigure(plotter, rec, s),
+    waitingFigure(plotter, rec, s),
+  ];
+}

@@ -1,0 +1,170 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseHTML } from 'linkedom';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main, resolveBench, resolveSimulation, runBench, runSimulation } from '../src/index.js';
+import { benchReportHTML, SimulationRecorder } from '../src/report.js';
+import { inCSCount, pairMessages, timelineBars, waitingTimes } from '../src/report-data.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'critsec-report-test-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** The report's figures: section id → the marks (Plot's `aria-label`s) drawn in its SVG. */
+function figures(html: string): Map<string, { svgs: number; marks: string[]; rects: number }> {
+  const { document } = parseHTML(html);
+  const out = new Map<string, { svgs: number; marks: string[]; rects: number }>();
+  for (const section of document.querySelectorAll('section[data-plot]')) {
+    const marks = [...section.querySelectorAll('svg g[aria-label]')]
+      .map((g) => g.getAttribute('aria-label') ?? '')
+      .filter((label) => !label.includes('axis') && !label.includes('grid'));
+    out.set(section.getAttribute('data-plot') ?? '', {
+      svgs: section.querySelectorAll('svg').length,
+      marks,
+      rects: section.querySelectorAll('svg g[aria-label="bar"] rect, svg g[aria-label="rect"] rect').length,
+    });
+  }
+  return out;
+}
+
+/** Self-contained: no script, no stylesheet link, no `src`/`href` that leaves the page. */
+function externalReferences(html: string): string[] {
+  const { document } = parseHTML(html);
+  const refs: string[] = [];
+  for (const el of document.querySelectorAll('*')) {
+    for (const attr of ['src', 'href', 'xlink:href']) {
+      const v = el.getAttribute(attr);
+      if (v !== null && !v.startsWith('#')) refs.push(`${el.tagName} ${attr}=${v}`);
+    }
+  }
+  if (document.querySelectorAll('script, link, iframe, img').length > 0)
+    refs.push('script/link/iframe/img element');
+  if (/url\((?!#)/.test(html) || /@import/.test(html)) refs.push('CSS url() or @import');
+  return refs;
+}
+
+describe('critsec simulate --report', () => {
+  it('writes one self-contained page with the four plots, each with its marks drawn', async () => {
+    const file = join(tmp, 'gcs.html');
+    const r = await run(
+      'simulate',
+      'gcs',
+      '--n',
+      '9',
+      '--l',
+      '2',
+      '--k',
+      '5',
+      '--rounds',
+      '3',
+      '--workload',
+      'sequential',
+      '--no-progress',
+      '--json',
+      '--report',
+      file,
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).ok).toBe(true);
+    const html = readFileSync(file, 'utf8');
+    const f = figures(html);
+    expect([...f.keys()]).toEqual(['timeline', 'concurrency', 'messages', 'waiting']);
+    for (const [id, fig] of f) expect(fig.svgs, id).toBeGreaterThan(0);
+    // timeline: one InCS bar per completed entry (27) plus the 2 processes InCS initially, and the waits
+    expect(f.get('timeline')?.marks).toEqual(['bar', 'bar']);
+    expect(f.get('timeline')?.rects).toBeGreaterThanOrEqual(27 + 2);
+    // concurrency: the step line and the l and k rules, labelled
+    expect(f.get('concurrency')?.marks).toEqual(expect.arrayContaining(['line', 'rule', 'text']));
+    expect(html).toContain('l = 2');
+    expect(html).toContain('k = 5');
+    // messages per pair: histogram bars and the bound's rule (grid(9), Theorem 4: 90)
+    expect(f.get('messages')?.marks).toEqual(expect.arrayContaining(['rect', 'rule', 'text']));
+    expect(f.get('messages')?.rects).toBeGreaterThan(0);
+    expect(html).toContain('bound 90');
+    // waiting times: entry and exit histograms with their bounds
+    expect(f.get('waiting')?.rects).toBeGreaterThan(1);
+    expect(html).toContain('bound 9');
+    expect(externalReferences(html)).toEqual([]);
+  });
+
+  it('refuses an unwritable report file before running, naming it', async () => {
+    const file = join(tmp, 'no-such-dir', 'r.html');
+    const r = await run('simulate', 'mutex', '--n', '4', '--rounds', '1', '--no-progress', '--report', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--report: cannot write ${file}`);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('the report data', () => {
+  it('agrees with the summary: pairs, waiting times, most processes InCS (concurrent, attributed)', async () => {
+    const s = resolveSimulation({ algorithm: 'kmutex', n: 7, k: 3, rounds: 4, coterie: 'majority' });
+    const recorder = new SimulationRecorder();
+    const summary = await runSimulation(s, { recorder });
+    const rec = recorder.recording();
+    const pairs = pairMessages(rec.calls);
+    expect(pairs.length).toBe(7 * 4);
+    expect(pairs.reduce((a, b) => a + b, 0) / pairs.length).toBeCloseTo(
+      summary.messages.perPair.mean ?? Number.NaN,
+      9,
+    );
+    expect(Math.max(...pairs)).toBe(summary.messages.perPair.max);
+    const waits = waitingTimes(rec.calls);
+    expect(Math.max(...waits.filter((w) => w.op === 'entry').map((w) => w.wait))).toBe(
+      summary.waitingTime.entry.max,
+    );
+    expect(Math.max(...inCSCount(rec).map((p) => p.inCS))).toBe(summary.concurrency.max);
+    // every completed entry opens an InCS stretch that ends no earlier than it starts
+    const bars = timelineBars(rec, 7).filter((b) => b.kind === 'InCS');
+    expect(bars.length).toBeGreaterThanOrEqual(summary.entries);
+    for (const b of bars) expect(b.to).toBeGreaterThanOrEqual(b.from);
+  });
+
+  it('costs the run nothing: the trace is byte-identical with the recorder', async () => {
+    const s = resolveSimulation({ algorithm: 'gcs', n: 9, l: 2, k: 5, rounds: 2 });
+    const plain: string[] = [];
+    const recorded: string[] = [];
+    await runSimulation(s, { trace: (line) => plain.push(line) });
+    await runSimulation(s, { trace: (line) => recorded.push(line), recorder: new SimulationRecorder() });
+    expect(recorded.length).toBeGreaterThan(100);
+    expect(recorded).toEqual(plain);
+  });
+});
+
+describe('critsec bench --report', () => {
+  it('draws the √n scaling plot: Ricart–Agrawala beside each coterie, per algorithm', async () => {
+    const b = await runBench(
+      resolveBench({ n: '9,16', algorithms: 'ricart-agrawala,mutex', coteries: 'grid,tree', rounds: 1 }),
+    );
+    const html = await benchReportHTML(b);
+    const f = figures(html);
+    expect([...f.keys()]).toEqual(['scaling-mutex']);
+    const marks = f.get('scaling-mutex')?.marks ?? [];
+    expect(marks).toEqual(expect.arrayContaining(['line', 'dot']));
+    const { document } = parseHTML(html);
+    // one line per series (ricart-agrawala, grid, tree) and the √n guide
+    expect(
+      document.querySelectorAll('section[data-plot="scaling-mutex"] g[aria-label="line"] path').length,
+    ).toBe(4);
+    for (const series of ['ricart-agrawala', 'grid', 'tree']) expect(html).toContain(series);
+    expect(externalReferences(html)).toEqual([]);
+  });
+
+  it('refuses --report for a family bench', async () => {
+    const file = join(tmp, 'hk.html');
+    const r = await run('bench', 'h-out-of-k', '--report', file, '--no-progress');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--report: only for the global bench');
+    expect(existsSync(file)).toBe(false);
+  });
+});
