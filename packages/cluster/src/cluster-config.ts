@@ -19,6 +19,7 @@ import {
 } from '@critsec/core';
 import * as v from 'valibot';
 import { createDevCertificates, freeLoopbackPorts, type TcpTransportOptions } from '@critsec/transport-tcp';
+import { isAlgorithmName } from './catalog.js';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
@@ -93,6 +94,14 @@ const clusterSchema = v.strictObject({
   log: v.pipe(v.string(), v.minLength(1)),
   /** Time a process waits for all its peers to connect, in ms (default 30 000). */
   readyTimeoutMs: v.optional(ms),
+  /** Time one `entry()` or `exit()` may take before the member gives up, in ms (default 60 000). */
+  callTimeoutMs: v.optional(ms),
+  /** Time a peer may stay unreachable, once connected, before the member gives up, in ms (default 60 000). */
+  peerDownTimeoutMs: v.optional(ms),
+  /** Time from this member's end of its rounds until every member has finished, in ms (default 300 000). */
+  finishTimeoutMs: v.optional(ms),
+  /** Time to flush and close the connections at the end, in ms (default 10 000). */
+  shutdownTimeoutMs: v.optional(ms),
   transport: v.optional(
     v.strictObject({
       handshakeTimeoutMs: v.optional(ms),
@@ -131,7 +140,9 @@ export interface LoadedClusterConfig {
  * Validates a cluster configuration object.
  * @throws ConfigurationError naming the offending field, for a wrong shape, ids that are not
  * exactly `0 … n-1`, missing certificate files in secure mode, an initial configuration of the
- * wrong length, or bounds that are not `0 ≤ l < k ≤ n`.
+ * wrong length, bounds that are not `0 ≤ l < k ≤ n`, or `transport.onPeerRestart: 'reset'` for
+ * one of critsec's own algorithms (they have no crash recovery: a restarted member would deadlock
+ * the cluster).
  */
 export function parseClusterConfig(value: unknown): ClusterConfig {
   const r = v.safeParse(clusterSchema, value);
@@ -163,6 +174,11 @@ export function parseClusterConfig(value: unknown): ClusterConfig {
   if (c.bounds !== undefined && !(c.bounds.l < c.bounds.k && c.bounds.k <= c.n)) {
     throw new ConfigurationError(
       `cluster config: bounds must satisfy 0 ≤ l < k ≤ n, got l=${c.bounds.l}, k=${c.bounds.k}, n=${c.n}`,
+    );
+  }
+  if (c.transport?.onPeerRestart === 'reset' && isAlgorithmName(c.algorithm)) {
+    throw new ConfigurationError(
+      `cluster config: transport.onPeerRestart: 'reset' is refused for ${c.algorithm}: critsec's algorithms have no crash recovery yet, so a restarted member would rejoin without its state and deadlock the cluster; leave it 'refuse' (the default) and restart the whole cluster after a crash`,
     );
   }
   if (c.bounds !== undefined && c.spec !== undefined) {
@@ -223,7 +239,11 @@ export function loadClusterConfig(path: string): LoadedClusterConfig {
   };
 }
 
-/** The {@link TcpTransportOptions} of process `id` in a loaded configuration (reads its certificate files). */
+/**
+ * The {@link TcpTransportOptions} of process `id` in a loaded configuration (reads its certificate files).
+ * @throws ConfigurationError naming the configuration key and the file when a CA, certificate or
+ *   key file cannot be read.
+ */
 export function transportOptionsFor(loaded: LoadedClusterConfig, id: ProcessId): TcpTransportOptions {
   const { config } = loaded;
   const me = config.processes.find((p) => p.id === id);
@@ -244,8 +264,26 @@ export function transportOptionsFor(loaded: LoadedClusterConfig, id: ProcessId):
     ...(t.reconnect === undefined ? {} : { reconnect: t.reconnect }),
   };
   if (config.insecure === true) return { ...base, insecure: true };
-  const read = (p: string) => readFileSync(loaded.resolve(p), 'utf8');
-  return { ...base, tls: { ca: read(config.ca!), cert: read(me.cert!), key: read(me.key!) } };
+  const index = config.processes.indexOf(me);
+  const read = (key: string, p: string) => {
+    const file = loaded.resolve(p);
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+      throw new ConfigurationError(`cluster config ${loaded.path}: ${key}: cannot read ${file} (${why})`, {
+        cause: err,
+      });
+    }
+  };
+  return {
+    ...base,
+    tls: {
+      ca: read('ca', config.ca!),
+      cert: read(`processes[${index}].cert`, me.cert!),
+      key: read(`processes[${index}].key`, me.key!),
+    },
+  };
 }
 
 /** Options of {@link createLocalCluster}. */

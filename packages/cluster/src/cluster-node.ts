@@ -12,6 +12,13 @@ import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transp
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
 import { type LoadedClusterConfig, loadClusterConfig, transportOptionsFor } from './cluster-config.js';
 import { type Barrier, barrier, heldChannel } from './member-channels.js';
+import {
+  callWithDeadline,
+  type NodeDeadlines,
+  NodeWatch,
+  nodeDeadlines,
+  withDeadline,
+} from './node-watch.js';
 import { SharedLogWriter } from './shared-log.js';
 import {
   type ClusterWorkload,
@@ -36,14 +43,22 @@ async function loadWorkload(spec: string): Promise<ClusterWorkload> {
   return mod.runWorkload as ClusterWorkload;
 }
 
-/** Progress of a running node (sent to the launcher). */
+/**
+ * Progress of a running node (sent to the launcher): `ready` (every peer connected), each CS call
+ * done, `rounds-done` (its counted rounds), and, once ready, `peer-down` / `peer-up` when a
+ * connection with `peer` is lost (`detail`: why) and re-established (`detail`: `resumed`, …).
+ */
 export interface ClusterNodeProgress {
   readonly id: ProcessId;
-  readonly event: 'ready' | 'entry-done' | 'exit-done' | 'rounds-done';
+  readonly event: 'ready' | 'entry-done' | 'exit-done' | 'rounds-done' | 'peer-down' | 'peer-up';
   /** The round (1-based) for CS events. */
   readonly round?: number;
   /** `false` for a call the workload made with `counted: false` (absent otherwise). */
   readonly counted?: false;
+  /** The peer of `peer-down` / `peer-up`. */
+  readonly peer?: ProcessId;
+  /** Why the peer went down, or how it came back. */
+  readonly detail?: string;
 }
 
 /** What a node reports when it finishes. */
@@ -109,6 +124,7 @@ interface Member {
   readonly transport: TcpTransport;
   readonly log: SharedLogWriter;
   readonly cs: CSObject<unknown>;
+  readonly deadlines: NodeDeadlines;
   /** Errors reported by the transport or the CS object (first 20). */
   readonly errors: string[];
   readonly noteError: (e: Error) => void;
@@ -133,20 +149,26 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
   };
   transport.on('error', noteError);
   log.append('start');
-
-  const registry = options.algorithms ?? {};
-  const named = config.algorithm;
-  const algorithm = named.startsWith('.') && !Object.hasOwn(registry, named) ? loaded.resolve(named) : named;
-  const mod = await loadClusterAlgorithm(algorithm, registry);
-  const factory = mod.createFactory(config.params, { n: config.n, initial });
-  const cs = factory({
-    id,
-    n: config.n,
-    endpoint: transport.endpoint.channel('cs'),
-    initial,
-  }) as CSObject<unknown>;
-  cs.on('error', noteError);
-  return { loaded, id, transport, log, cs, errors, noteError };
+  try {
+    const registry = options.algorithms ?? {};
+    const named = config.algorithm;
+    const algorithm =
+      named.startsWith('.') && !Object.hasOwn(registry, named) ? loaded.resolve(named) : named;
+    const mod = await loadClusterAlgorithm(algorithm, registry);
+    const factory = mod.createFactory(config.params, { n: config.n, initial });
+    const cs = factory({
+      id,
+      n: config.n,
+      endpoint: transport.endpoint.channel('cs'),
+      initial,
+    }) as CSObject<unknown>;
+    cs.on('error', noteError);
+    return { loaded, id, transport, log, cs, deadlines: nodeDeadlines(config), errors, noteError };
+  } catch (err) {
+    await transport.close();
+    log.close();
+    throw err;
+  }
 }
 
 /** `ctx.entry`: `cs.entry(…)` between `entry-called` and `entry-done` (see {@link ClusterWorkloadContext.entry}). */
@@ -162,12 +184,14 @@ function loggedEntry(
     const entryArgs = takesRequest ? [request] : [];
     log.append('entry-called', round, takesRequest ? request : undefined);
     const s = performance.now();
-    try {
-      await (cs.entry as (...a: unknown[]) => Promise<void>)(...entryArgs, callOpts);
-    } catch (err) {
-      if (isAbortError(err)) log.append('entry-aborted', round);
-      throw err;
-    }
+    await callWithDeadline(m.deadlines.call, callOpts.signal, `P${id}: entry() of round ${round}`, (signal) =>
+      (cs.entry as (...a: unknown[]) => Promise<void>)(...entryArgs, { ...callOpts, signal }).catch(
+        (err: unknown) => {
+          if (isAbortError(err)) log.append('entry-aborted', round);
+          throw err;
+        },
+      ),
+    );
     const waited = performance.now() - s;
     if (counted) waits.push(waited);
     log.append('entry-done', round);
@@ -183,12 +207,12 @@ function loggedExit(m: Member, options: RunClusterNodeOptions): ClusterWorkloadC
     const { counted = true, ...callOpts } = opts;
     log.append('exit-called', round);
     const s = performance.now();
-    try {
-      await cs.exit(callOpts);
-    } catch (err) {
-      if (isAbortError(err)) log.append('exit-aborted', round);
-      throw err;
-    }
+    await callWithDeadline(m.deadlines.call, callOpts.signal, `P${id}: exit() of round ${round}`, (signal) =>
+      cs.exit({ ...callOpts, signal }).catch((err: unknown) => {
+        if (isAbortError(err)) log.append('exit-aborted', round);
+        throw err;
+      }),
+    );
     const waited = performance.now() - s;
     log.append('exit-done', round);
     options.onProgress?.({ id, event: 'exit-done', round, ...(counted ? {} : { counted: false }) });
@@ -203,6 +227,7 @@ function workloadContext(
   done: Barrier,
   control: ClusterWorkloadChannel,
   waits: number[],
+  watch: NodeWatch,
 ): ClusterWorkloadContext {
   const { config, initial } = m.loaded;
   let finishCalled = false;
@@ -220,6 +245,7 @@ function workloadContext(
         finishCalled = true;
         m.log.append('done');
         options.onProgress?.({ id: m.id, event: 'rounds-done' });
+        watch.finishing();
         done.announce();
       }
       return done.promise;
@@ -269,6 +295,41 @@ function memberReport(m: Member, waits: readonly number[], durationMs: number): 
   };
 }
 
+/** Closes the CS object, the transport and the log, within the shutdown deadline; errors are noted, not thrown. */
+async function closeMember(m: Member): Promise<void> {
+  const closing = (async () => {
+    await m.cs.close().catch(m.noteError);
+    await m.transport.close();
+  })();
+  await withDeadline(closing, m.deadlines.shutdown, `P${m.id}: closing the connections`, 'shutdownTimeoutMs')
+    .catch(m.noteError)
+    .finally(() => m.log.close());
+}
+
+/**
+ * The member's run once its transport is ready: the workload (raced against the watch's peer and
+ * finish deadlines), the DONE and BYE barriers, the final flush; returns the report.
+ */
+async function runMember(
+  m: Member,
+  options: RunClusterNodeOptions,
+  workload: ClusterWorkload,
+  channels: { done: Barrier; bye: Barrier; workload: ClusterWorkloadChannel },
+  watch: NodeWatch,
+): Promise<ClusterNodeReport> {
+  const waits: number[] = [];
+  const ctx = workloadContext(m, options, channels.done, channels.workload, waits, watch);
+  const t0 = performance.now();
+  await watch.race(workload(ctx));
+  const durationMs = performance.now() - t0;
+  await watch.race(ctx.finish());
+  channels.bye.announce();
+  await watch.race(channels.bye.promise);
+  watch.stop(); // from here on, peers leaving is the end of the run
+  await m.transport.flush({ timeoutMs: m.deadlines.shutdown }).catch(m.noteError);
+  return memberReport(m, waits, durationMs);
+}
+
 /**
  * Runs process `id` of the cluster described by `configPath` to completion and returns its
  * report. The CS object is created before the transport starts, so no message to it is lost.
@@ -277,8 +338,14 @@ function memberReport(m: Member, waits: readonly number[], durationMs: number): 
  * a registry of the algorithms it knows by name, and a `workload` of its own (as the `critsec`
  * CLI does).
  *
- * @throws ConfigurationError for a bad configuration or algorithm; TransportError when the
- * peers cannot be reached within `readyTimeoutMs`.
+ * Every wait has a deadline (the configuration's `readyTimeoutMs`, `callTimeoutMs`,
+ * `peerDownTimeoutMs`, `finishTimeoutMs`, `shutdownTimeoutMs`; see `NodeDeadlines`); when one
+ * expires, or anything else fails, the CS object, the transport and the log are closed before the
+ * error is rethrown, so the process holds no socket or timer and can exit.
+ *
+ * @throws ConfigurationError for a bad configuration or algorithm (certificate files included);
+ *   TransportError when the peers cannot be reached within `readyTimeoutMs` or another deadline
+ *   expires (the message names the wait and its configuration key).
  */
 export async function runClusterNode(options: RunClusterNodeOptions): Promise<ClusterNodeReport> {
   const m = await createMember(options);
@@ -291,25 +358,16 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   const bye = barrier(transport, control, config.n, 'BYE');
   // The workload's own channel exists before the transport starts: nothing sent to it is lost.
   const workloadChannel = heldChannel(transport.endpoint.channel('__workload'));
-
-  await transport.start();
-  await transport.ready({ timeoutMs: config.readyTimeoutMs ?? 30_000 });
-  options.onProgress?.({ id: m.id, event: 'ready' });
-
-  const waits: number[] = [];
-  const ctx = workloadContext(m, options, done, workloadChannel, waits);
-  const workload = await chooseWorkload(options, loaded);
-  const t0 = performance.now();
-  await workload(ctx);
-  const durationMs = performance.now() - t0;
-  await ctx.finish();
-  bye.announce();
-  await bye.promise;
-  await transport.flush({ timeoutMs: 10_000 }).catch(m.noteError);
-
-  const report = memberReport(m, waits, durationMs);
-  await m.cs.close();
-  await transport.close();
-  m.log.close();
-  return report;
+  let watch: NodeWatch | undefined;
+  try {
+    const workload = await chooseWorkload(options, loaded);
+    await transport.start();
+    await transport.ready({ timeoutMs: m.deadlines.ready });
+    options.onProgress?.({ id: m.id, event: 'ready' });
+    watch = new NodeWatch(transport, m.deadlines, (c) => options.onProgress?.({ id: m.id, ...c }));
+    return await runMember(m, options, workload, { done, bye, workload: workloadChannel }, watch);
+  } finally {
+    watch?.stop();
+    await closeMember(m);
+  }
 }
