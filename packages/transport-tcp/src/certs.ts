@@ -212,7 +212,8 @@ export async function createDevCertificates(
 /**
  * The process id a peer certificate names, read from Node's `subjectaltname` string
  * (e.g. `'URI:critsec://process/3, IP Address:127.0.0.1'`). Exactly one process URI must be
- * present; returns a reason string otherwise.
+ * present, naming an id in 0 … 2⁵³ − 1 in decimal without leading zeros; returns a reason string
+ * otherwise.
  */
 export function processIdFromSubjectAltName(subjectaltname: string | undefined): ProcessId | string {
   if (typeof subjectaltname !== 'string' || subjectaltname.length === 0) {
@@ -222,7 +223,8 @@ export function processIdFromSubjectAltName(subjectaltname: string | undefined):
   for (const entry of subjectaltname.split(', ')) {
     if (!entry.startsWith(`URI:${PROCESS_URI_PREFIX}`)) continue;
     const rest = entry.slice(4 + PROCESS_URI_PREFIX.length);
-    if (!/^(0|[1-9]\d{0,8})$/.test(rest))
+    // Any process id the transport accepts (a safe integer), in canonical decimal.
+    if (!/^(0|[1-9]\d{0,15})$/.test(rest) || !Number.isSafeInteger(Number(rest)))
       return `the certificate names a malformed process URI ${JSON.stringify(entry)}`;
     ids.push(Number(rest));
   }

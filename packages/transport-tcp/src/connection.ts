@@ -61,7 +61,10 @@ export class Connection<P extends ConnectionPeer<P>> {
   certId: ProcessId | undefined = undefined;
   peer: P | undefined;
   state: ConnectionState = 'handshake';
-  /** When a byte last arrived / a frame was last written (ms since the epoch). */
+  /**
+   * When a complete frame last arrived (bytes of a partial frame do not count: a peer trickling
+   * one byte at a time is silent) / a frame was last written (ms since the epoch).
+   */
   lastRx: number;
   lastTx: number;
   /** The handshake timeout, cleared once the handshake completes. */
@@ -135,7 +138,10 @@ export class Connection<P extends ConnectionPeer<P>> {
   closeForInput(kind: CloseReason, detail: string): void {
     this.#ctx.stats.closed[kind]++;
     const who = this.peer ? `P${this.peer.id}` : remoteOf(this.socket);
-    this.#ctx.logger?.warn(`critsec P${this.#ctx.self}: closing connection with ${who}: ${detail}`);
+    const message = `closing connection with ${who}: ${detail}`;
+    // Before authentication, anyone can send bad bytes: reported without flooding the log.
+    if (this.state === 'handshake' && !this.outbound) this.#ctx.warnUnauthenticated(message);
+    else this.#ctx.logger?.warn(`critsec P${this.#ctx.self}: ${message}`);
     this.destroy(detail);
   }
 
@@ -151,7 +157,9 @@ export class Connection<P extends ConnectionPeer<P>> {
 
   /**
    * The heartbeat, run every half interval: closes an established connection silent for over
-   * `heartbeatTimeoutMs`, else pings it if nothing was written for `heartbeatIntervalMs`.
+   * `heartbeatTimeoutMs`, else pings it if nothing was written for `heartbeatIntervalMs` — unless
+   * the socket already queues over `maxBufferedBytes` (a peer that does not read gets no pings
+   * piling up behind the data).
    */
   heartbeat(now: number): void {
     if (this.state !== 'established') return;
@@ -163,7 +171,10 @@ export class Connection<P extends ConnectionPeer<P>> {
           `(heartbeatTimeoutMs ${heartbeatTimeoutMs}); closing the connection`,
       );
       this.destroy('heartbeat timeout');
-    } else if (now - this.lastTx >= heartbeatIntervalMs) {
+    } else if (
+      now - this.lastTx >= heartbeatIntervalMs &&
+      this.socket.writableLength <= this.#ctx.options.maxBufferedBytes
+    ) {
       this.write(PING_FRAME);
     }
   }
@@ -182,10 +193,10 @@ export class Connection<P extends ConnectionPeer<P>> {
 
   #onData(chunk: Buffer): void {
     if (this.state === 'closed') return;
-    this.lastRx = Date.now();
     this.#ctx.stats.bytesIn += chunk.length;
     // Frames before a bad one in the same chunk are still handled, then the connection closes.
     const frames = this.decoder.push(chunk);
+    if (frames.length > 0) this.lastRx = Date.now();
     for (const f of frames) {
       if ((this.state as ConnectionState) === 'closed') return;
       this.#ctx.stats.framesIn++;

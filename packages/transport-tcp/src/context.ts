@@ -12,6 +12,11 @@ import {
   type TcpTransportStats,
 } from './stats.js';
 
+/** Lines about unauthenticated connections logged in a burst before the rate limit applies. */
+const UNAUTHENTICATED_LOG_BURST = 10;
+/** After the burst, one line about unauthenticated connections per this many ms. */
+const UNAUTHENTICATED_LOG_EVERY_MS = 1_000;
+
 /** The shared state of one transport (internal: the facade owns it, the other files read it). */
 export class TransportContext {
   readonly self: ProcessId;
@@ -26,6 +31,10 @@ export class TransportContext {
   readonly progress = new EventEmitter();
   /** Set by `close()`: nothing is dialled, accepted or sent afterwards. */
   closed = false;
+  /** Log tokens for reports about unauthenticated connections (a burst, then one per second). */
+  #tokens = UNAUTHENTICATED_LOG_BURST;
+  #refilledAt = Date.now();
+  #suppressed = 0;
 
   constructor(options: ResolvedOptions) {
     this.options = options;
@@ -43,6 +52,36 @@ export class TransportContext {
     this.stats.refused[reason]++;
     this.logger?.warn(`critsec P${this.self}: refused connection (${reason}): ${detail}`);
     this.events.emit('refused', { peer, reason, detail });
+  }
+
+  /**
+   * Counts and announces (event `refused`) a refused connection that was not authenticated, and
+   * logs it without letting a flood of them flood the log: a burst of
+   * {@link UNAUTHENTICATED_LOG_BURST} lines, then at most one a second, each saying how many
+   * were left out.
+   */
+  refuseUnauthenticated(reason: RefusalReason, detail: string, peer?: ProcessId): void {
+    this.stats.refused[reason]++;
+    this.warnUnauthenticated(`refused connection (${reason}): ${detail}`);
+    this.events.emit('refused', { peer, reason, detail });
+  }
+
+  /** A warning about an unauthenticated connection, rate-limited like {@link refuseUnauthenticated}. */
+  warnUnauthenticated(message: string): void {
+    const now = Date.now();
+    const refill = Math.floor((now - this.#refilledAt) / UNAUTHENTICATED_LOG_EVERY_MS);
+    if (refill > 0) {
+      this.#tokens = Math.min(UNAUTHENTICATED_LOG_BURST, this.#tokens + refill);
+      this.#refilledAt = now;
+    }
+    if (this.#tokens === 0) {
+      this.#suppressed++;
+      return;
+    }
+    this.#tokens--;
+    const more = this.#suppressed > 0 ? ` (${this.#suppressed} similar reports left out)` : '';
+    this.#suppressed = 0;
+    this.logger?.warn(`critsec P${this.self}: ${message}${more}`);
   }
 
   /** Reports a non-fatal problem: event `error` if anyone listens, else a warning. */

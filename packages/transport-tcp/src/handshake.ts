@@ -3,11 +3,14 @@
  * dialed), accepting a socket from the listener (its certificate must name exactly one
  * process), and the hello exchange (wire.ts) that decides — by certificate, peer list, the
  * "lower id dials" rule and the session layer's resume handshake — whether a connection becomes
- * its peer's connection or is refused with a `refuse` frame.
+ * its peer's connection or is refused with a `refuse` frame. Until a connection has
+ * authenticated (its certificate's process, claimed in its hello, is a peer of ours) it is told
+ * nothing but {@link GENERIC_REFUSAL}, and what it sends besides a hello is dropped and counted.
  */
 import net from 'node:net';
 import tls from 'node:tls';
 import type { ProcessId } from '@critsec/core';
+import { type Admission, connectionKey } from './admission.js';
 import { processIdFromSubjectAltName } from './certs.js';
 import { Connection, remoteOf } from './connection.js';
 import type { TransportContext } from './context.js';
@@ -16,6 +19,23 @@ import type { TcpTlsOptions } from './options.js';
 import type { Peer, PeerConnection } from './peer.js';
 import type { RefusalReason } from './stats.js';
 import { HELLO_VERSION, helloFrame, isObject, refuseFrame } from './wire.js';
+
+/**
+ * The only reason a connection that has not authenticated is told: who is a peer, which
+ * sessions exist and why exactly it failed stay on this side (stats, log, `refused` event).
+ */
+export const GENERIC_REFUSAL = 'connection refused';
+
+/** What an authenticated peer is told when the session layer refuses its hello (no session ids). */
+function sessionRefusal(kind: 'peer-restarted' | 'malformed' | 'inconsistent'): string {
+  if (kind === 'peer-restarted') {
+    return (
+      'the peer restarted and lost its state; critsec algorithms assume no crashes, so its new ' +
+      'session is refused (restart the whole cluster)'
+    );
+  }
+  return kind === 'malformed' ? 'malformed session hello' : 'the session resume is inconsistent';
+}
 
 /** Socket errors of an unreachable or vanished peer: redialled, not counted as refusals. */
 const NETWORK_ERRORS = new Set([
@@ -58,15 +78,25 @@ export class Handshake {
   readonly #ctx: TransportContext;
   readonly #peers: ReadonlyMap<ProcessId, Peer>;
   readonly #connections: Set<PeerConnection>;
+  readonly #admission: Admission;
+  /** Inbound connections still in their admission slot, by connection. */
+  readonly #keys = new WeakMap<PeerConnection, string>();
 
   /**
    * @param peers every other process, by id
    * @param connections the transport's live connections (each new one adds itself)
+   * @param admission the listener's admission control (inbound connections leave it on their hello)
    */
-  constructor(ctx: TransportContext, peers: ReadonlyMap<ProcessId, Peer>, connections: Set<PeerConnection>) {
+  constructor(
+    ctx: TransportContext,
+    peers: ReadonlyMap<ProcessId, Peer>,
+    connections: Set<PeerConnection>,
+    admission: Admission,
+  ) {
     this.#ctx = ctx;
     this.#peers = peers;
     this.#connections = connections;
+    this.#admission = admission;
   }
 
   /** Takes a socket from the listener: refused unless its certificate names one process (TLS). */
@@ -76,11 +106,12 @@ export class Handshake {
       return;
     }
     const conn = this.#newConnection(socket, false, undefined);
+    this.#keys.set(conn, connectionKey(socket));
     if (this.#ctx.options.secure) {
       const tlsSocket = socket as tls.TLSSocket;
       const id = processIdFromSubjectAltName(tlsSocket.getPeerCertificate()?.subjectaltname);
       if (typeof id === 'string') {
-        this.#ctx.refuse(undefined, 'certificate', `connection from ${remoteOf(socket)}: ${id}`);
+        this.#ctx.refuseUnauthenticated('certificate', `connection from ${remoteOf(socket)}: ${id}`);
         conn.destroy(id);
         return;
       }
@@ -122,12 +153,16 @@ export class Handshake {
 
   #onHandshakeFrame(conn: PeerConnection, f: unknown): void {
     if (isObject(f) && f.t === 'refuse') {
-      conn.refusedByPeer(f);
+      if (conn.outbound)
+        conn.refusedByPeer(f); // the peer we dialed (its certificate checked) refused us
+      else this.#junk(conn, 'a refuse frame before the hello');
       return;
     }
     if (!isObject(f) || f.t !== 'hello' || f.v !== HELLO_VERSION || !Number.isSafeInteger(f.id)) {
-      this.#ctx.refuse(conn.peer?.id, 'bad-hello', `expected a hello frame (v${HELLO_VERSION}) first`);
-      this.#reject(conn, `expected a hello frame (v${HELLO_VERSION}) first`);
+      const why = `expected a hello frame (v${HELLO_VERSION}) first`;
+      if (conn.outbound) this.#ctx.refuse(conn.peer!.id, 'bad-hello', why);
+      else this.#ctx.refuseUnauthenticated('bad-hello', `connection from ${remoteOf(conn.socket)}: ${why}`);
+      this.#reject(conn, GENERIC_REFUSAL);
       return;
     }
     const claimed = f.id as number;
@@ -139,7 +174,7 @@ export class Handshake {
           'wrong-id',
           `P${peer.id} at ${remoteOf(conn.socket)} claims to be P${claimed}`,
         );
-        this.#reject(conn, `you claim to be P${claimed}, but P${this.#ctx.self} dialed P${peer.id}`);
+        this.#reject(conn, GENERIC_REFUSAL);
         return;
       }
       this.#establish(conn, peer, f);
@@ -147,8 +182,17 @@ export class Handshake {
     }
     const peer = this.#admit(conn, claimed);
     if (peer === undefined) return;
+    const key = this.#keys.get(conn);
+    if (key !== undefined) this.#admission.authenticated(key);
     conn.peer = peer;
     this.#establish(conn, peer, f);
+  }
+
+  /** Unauthenticated input other than a hello: counted, reported without flooding, and closed. */
+  #junk(conn: PeerConnection, what: string): void {
+    this.#ctx.stats.unauthenticated.junkFrames++;
+    this.#ctx.warnUnauthenticated(`dropped ${what} from ${remoteOf(conn.socket)}; closing it`);
+    conn.destroy(what);
   }
 
   /**
@@ -157,20 +201,22 @@ export class Handshake {
    */
   #admit(conn: PeerConnection, claimed: number): Peer | undefined {
     const self = this.#ctx.self;
+    const from = `connection from ${remoteOf(conn.socket)}`;
     if (conn.certId !== undefined && claimed !== conn.certId) {
       const why = `the hello claims P${claimed}, but the certificate names P${conn.certId}`;
-      this.#ctx.refuse(conn.certId, 'wrong-id', `connection from ${remoteOf(conn.socket)}: ${why}`);
-      this.#reject(conn, why);
+      this.#ctx.refuseUnauthenticated('wrong-id', `${from}: ${why}`, conn.certId);
+      this.#reject(conn, GENERIC_REFUSAL);
       return undefined;
     }
     const peer = this.#peers.get(claimed);
     if (peer === undefined) {
       const why = `P${claimed} is not a peer of P${self} (peers: ${this.#ctx.peerIds.join(', ')})`;
-      this.#ctx.refuse(undefined, 'unknown-peer', why);
-      this.#reject(conn, why);
+      this.#ctx.refuseUnauthenticated('unknown-peer', `${from}: ${why}`);
+      this.#reject(conn, GENERIC_REFUSAL);
       return undefined;
     }
     if (peer.dialer) {
+      // Authenticated (the certificate names a peer), so it may know what it did wrong.
       const why = `P${claimed} dialed P${self}, but the lower id dials (P${self} dials P${claimed})`;
       this.#ctx.refuse(claimed, 'wrong-direction', why);
       this.#reject(conn, why);
@@ -184,7 +230,7 @@ export class Handshake {
     if (!result.ok) {
       const reason: RefusalReason = result.kind === 'peer-restarted' ? 'peer-restarted' : 'bad-hello';
       this.#ctx.refuse(peer.id, reason, result.reason);
-      this.#reject(conn, result.reason);
+      this.#reject(conn, sessionRefusal(result.kind));
       return;
     }
     peer.attach(conn);
@@ -192,7 +238,7 @@ export class Handshake {
     peer.resume(result.kind);
   }
 
-  /** Refuses a connection in handshake: tells the peer why, then closes. */
+  /** Refuses a connection in handshake: tells the peer `reason` (public), then closes. */
   #reject(conn: PeerConnection, reason: string): void {
     conn.write(refuseFrame(reason));
     conn.destroy(reason, true);

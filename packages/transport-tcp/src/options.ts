@@ -59,6 +59,34 @@ export interface TcpTransportOptions {
   readonly maxOutOfOrder?: number;
   /** Time allowed from TCP connect to a completed TLS + hello handshake, in ms (default 5 000). */
   readonly handshakeTimeoutMs?: number;
+  /**
+   * Admission control, the pre-handshake timeout: how long an inbound connection may stay
+   * unauthenticated — from TCP accept until its client certificate is verified and its hello
+   * admitted — before it is closed (counted as `refused['handshake-timeout']`), in milliseconds.
+   * Default 1 000 (or `handshakeTimeoutMs` if that is smaller); must be > 0 and
+   * ≤ `handshakeTimeoutMs`.
+   */
+  readonly unauthenticatedTimeoutMs?: number;
+  /**
+   * Admission control: inbound connections that may be unauthenticated at once (the general
+   * slots; default 64; an integer ≥ 1). Beyond it a connection is refused (`refused.capacity`)
+   * unless it comes from a configured peer's address and a reserved slot is free.
+   */
+  readonly maxUnauthenticated?: number;
+  /**
+   * Admission control: unauthenticated inbound connections one source address may hold at once
+   * (default 8; an integer ≥ 1); beyond it they are refused (`refused['source-limit']`). Not
+   * applied to configured peers' addresses, which are bounded by the general and reserved slots.
+   */
+  readonly maxUnauthenticatedPerSource?: number;
+  /**
+   * Admission control: unauthenticated slots reserved for connections from the address of a peer
+   * that dials this process (a lower id), used when the general slots are full — so a flood from
+   * other addresses cannot keep the cluster's own links from being re-established. Default
+   * 2 per such peer; a non-negative integer. Peers are recognised by the address their `host`
+   * resolves to: a peer that dials out from another address is treated as any other source.
+   */
+  readonly reservedPeerSlots?: number;
   /** A ping is sent after this long without sending anything, in ms (default 1 000). */
   readonly heartbeatIntervalMs?: number;
   /** A connection silent for this long is closed and redialled, in ms (default 5 000; > interval). */
@@ -72,7 +100,7 @@ export interface TcpTransportOptions {
    * incarnation had not acknowledged are discarded). See `ReliableLink` in `@critsec/transport`.
    */
   readonly onPeerRestart?: 'refuse' | 'reset';
-  /** This incarnation's session id (default: a random UUID per transport). */
+  /** This incarnation's session id, 1 … 64 characters (default: a random UUID per transport). */
   readonly session?: string;
   /** Warnings go here (default `console`); `null` silences them. */
   readonly logger?: TcpLogger | null;
@@ -88,6 +116,16 @@ const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000;
 const DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
 /** Default of {@link TcpTransportOptions.heartbeatTimeoutMs}, in ms. */
 const DEFAULT_HEARTBEAT_TIMEOUT_MS = 5_000;
+/** Default of {@link TcpTransportOptions.unauthenticatedTimeoutMs}, in ms. */
+const DEFAULT_UNAUTHENTICATED_TIMEOUT_MS = 1_000;
+/** Default of {@link TcpTransportOptions.maxUnauthenticated}. */
+const DEFAULT_MAX_UNAUTHENTICATED = 64;
+/** Default of {@link TcpTransportOptions.maxUnauthenticatedPerSource}. */
+const DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE = 8;
+/** Default reserved slots per peer that dials this process ({@link TcpTransportOptions.reservedPeerSlots}). */
+const DEFAULT_RESERVED_PER_DIALER = 2;
+/** Longest session id (the session layer's bound, `MAX_SESSION_LENGTH` of `@critsec/transport`). */
+const MAX_SESSION_LENGTH = 64;
 /** Hosts accepted in insecure mode. */
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
 
@@ -103,6 +141,10 @@ export interface ResolvedOptions {
   readonly maxFrameBytes: number;
   readonly maxBufferedBytes: number;
   readonly handshakeTimeoutMs: number;
+  readonly unauthenticatedTimeoutMs: number;
+  readonly maxUnauthenticated: number;
+  readonly maxUnauthenticatedPerSource: number;
+  readonly reservedPeerSlots: number;
   readonly heartbeatIntervalMs: number;
   readonly heartbeatTimeoutMs: number;
   /** The dialer's reconnection schedule, shared by every peer it dials. */
@@ -126,6 +168,7 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
   const maxFrameBytes = checkMaxFrameBytes(o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
   const backoff = new Backoff(o.reconnect);
   return {
+    ...resolveAdmission(o),
     self: o.self,
     peers: o.peers,
     secure: o.insecure !== true,
@@ -140,7 +183,7 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
     onPeerRestart: o.onPeerRestart ?? 'refuse',
     maxUnacked: o.maxUnacked,
     maxOutOfOrder: o.maxOutOfOrder,
-    session: o.session ?? globalThis.crypto.randomUUID(),
+    session: checkSession(o.session),
     logger: o.logger === undefined ? console : o.logger,
     onUndeliverable: o.onUndeliverable,
   };
@@ -171,6 +214,11 @@ function validateOptions(o: TcpTransportOptions): void {
   }
   const ht = o.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   if (!(ht > 0)) throw new ConfigurationError(`tcpTransport: handshakeTimeoutMs must be > 0, got ${ht}`);
+  if (o.onPeerRestart !== undefined && o.onPeerRestart !== 'refuse' && o.onPeerRestart !== 'reset') {
+    throw new ConfigurationError(
+      `tcpTransport: onPeerRestart must be 'refuse' or 'reset', got ${JSON.stringify(o.onPeerRestart)}`,
+    );
+  }
   const mb = o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   if (!(Number.isSafeInteger(mb) && mb >= 1024)) {
     throw new ConfigurationError(
@@ -206,4 +254,61 @@ function validatePeers(o: TcpTransportOptions): void {
       `tcpTransport: self ${String(o.self)} is not among the peers [${[...ids].join(', ')}]`,
     );
   }
+}
+
+/** The session id: the given one if it is 1 … 64 characters, else a fresh random UUID. */
+function checkSession(session: unknown): string {
+  if (session === undefined) return globalThis.crypto.randomUUID();
+  if (typeof session !== 'string' || session.length < 1 || session.length > MAX_SESSION_LENGTH) {
+    const shown =
+      typeof session === 'string'
+        ? `${session.length} characters`
+        : (JSON.stringify(session) ?? String(session));
+    throw new ConfigurationError(
+      `tcpTransport: session must be a string of 1 … ${MAX_SESSION_LENGTH} characters, got ${shown}`,
+    );
+  }
+  return session;
+}
+
+/** An integer option `≥ min`, or its default. */
+function intOption(name: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= min)) {
+    throw new ConfigurationError(`tcpTransport: ${name} must be an integer ≥ ${min}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** The admission-control settings, checked, with their defaults. */
+function resolveAdmission(
+  o: TcpTransportOptions,
+): Pick<
+  ResolvedOptions,
+  'unauthenticatedTimeoutMs' | 'maxUnauthenticated' | 'maxUnauthenticatedPerSource' | 'reservedPeerSlots'
+> {
+  const ht = o.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+  const ut = o.unauthenticatedTimeoutMs ?? Math.min(DEFAULT_UNAUTHENTICATED_TIMEOUT_MS, ht);
+  if (!(typeof ut === 'number' && ut > 0 && ut <= ht)) {
+    throw new ConfigurationError(
+      `tcpTransport: unauthenticatedTimeoutMs must be > 0 and ≤ handshakeTimeoutMs (${ht}), got ${String(ut)}`,
+    );
+  }
+  const dialers = o.peers.filter((p) => p.id < o.self).length;
+  return {
+    unauthenticatedTimeoutMs: ut,
+    maxUnauthenticated: intOption('maxUnauthenticated', o.maxUnauthenticated, DEFAULT_MAX_UNAUTHENTICATED, 1),
+    maxUnauthenticatedPerSource: intOption(
+      'maxUnauthenticatedPerSource',
+      o.maxUnauthenticatedPerSource,
+      DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE,
+      1,
+    ),
+    reservedPeerSlots: intOption(
+      'reservedPeerSlots',
+      o.reservedPeerSlots,
+      DEFAULT_RESERVED_PER_DIALER * dialers,
+      0,
+    ),
+  };
 }

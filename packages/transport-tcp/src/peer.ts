@@ -42,6 +42,8 @@ export class Peer implements ConnectionPeer<Peer> {
   connections = 0;
   #attempt = 0;
   #reconnectTimer: NodeJS.Timeout | undefined = undefined;
+  /** True while the socket queues over `maxBufferedBytes`: nothing is written until it drains. */
+  #blocked = false;
   /** First data seq not written because the socket was over `maxBufferedBytes`. */
   #blockedFrom: number | undefined = undefined;
   #ackOwed = false;
@@ -98,6 +100,7 @@ export class Peer implements ConnectionPeer<Peer> {
     this.conn = conn;
     this.#attempt = 0;
     this.connections++;
+    this.#blocked = false;
     this.#blockedFrom = undefined;
     this.#ackOwed = false;
     this.#ctx.stats.connections++;
@@ -118,6 +121,7 @@ export class Peer implements ConnectionPeer<Peer> {
   /** Forgets the connection (lost, closed or replaced) and announces `disconnected`. */
   detach(reason: string): void {
     this.conn = undefined;
+    this.#blocked = false;
     this.#blockedFrom = undefined;
     this.#ackOwed = false;
     this.#ctx.stats.disconnections++;
@@ -188,24 +192,24 @@ export class Peer implements ConnectionPeer<Peer> {
     this.#reconnectTimer = undefined;
   }
 
+  /**
+   * Writes a session frame to the connection — unless its socket queues over
+   * `maxBufferedBytes`: then nothing more is written to it (data frames stay in the session
+   * buffer from the first one not written on, the latest cumulative ack is owed) until it drains.
+   */
   #transmit(frame: { t: 'data'; seq: number; p: unknown } | { t: 'ack'; ack: number }): void {
     const conn = this.conn;
     if (conn === undefined || conn.state !== 'established') return; // resent after the next handshake
-    if (frame.t === 'ack') {
-      if (this.#blockedFrom !== undefined) {
-        this.#ackOwed = true;
-        return;
-      }
-      conn.write(ackFrame(frame.ack));
-      return;
-    }
-    if (this.#blockedFrom !== undefined) return;
-    if (conn.socket.writableLength > this.#ctx.options.maxBufferedBytes) {
-      this.#blockedFrom = frame.seq;
+    if (!this.#blocked && conn.socket.writableLength > this.#ctx.options.maxBufferedBytes) {
+      this.#blocked = true;
       this.#whenWritable(conn);
+    }
+    if (this.#blocked) {
+      if (frame.t === 'ack') this.#ackOwed = true;
+      else this.#blockedFrom = Math.min(this.#blockedFrom ?? frame.seq, frame.seq);
       return;
     }
-    conn.write(dataFrame(frame.seq, frame.p as string));
+    conn.write(frame.t === 'ack' ? ackFrame(frame.ack) : dataFrame(frame.seq, frame.p as string));
   }
 
   /**
@@ -218,21 +222,23 @@ export class Peer implements ConnectionPeer<Peer> {
       conn.socket.once('drain', () => this.#drained(conn));
       return;
     }
+    // The poll must not keep the process alive on its own (the socket does while it is open).
     setTimeout(() => {
       if (this.conn !== conn || conn.state !== 'established') return;
       if (conn.socket.writableLength > this.#ctx.options.maxBufferedBytes) this.#whenWritable(conn);
       else this.#drained(conn);
-    }, 1);
+    }, 1).unref();
   }
 
   #drained(conn: PeerConnection): void {
-    if (this.conn !== conn || this.#blockedFrom === undefined) return;
-    const from = this.#blockedFrom;
-    this.#blockedFrom = undefined;
+    if (this.conn !== conn || !this.#blocked) return;
+    this.#blocked = false;
     if (this.#ackOwed) {
       this.#ackOwed = false;
       conn.write(ackFrame(this.link.nextExpected - 1));
     }
-    this.link.retransmit(from);
+    const from = this.#blockedFrom;
+    this.#blockedFrom = undefined;
+    if (from !== undefined) this.link.retransmit(from);
   }
 }

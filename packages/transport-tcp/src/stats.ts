@@ -6,7 +6,11 @@ import type { ProcessId } from '@critsec/core';
 import type { SessionStats } from '@critsec/transport';
 import type { FrameErrorKind } from './framing.js';
 
-/** Why an incoming or outgoing connection was refused. */
+/**
+ * Why an incoming or outgoing connection was refused. `source-limit`: its source address already
+ * held `maxUnauthenticatedPerSource` unauthenticated connections; `capacity`: every
+ * unauthenticated slot (and, for a configured peer's address, every reserved slot) was taken.
+ */
 export type RefusalReason =
   | 'tls'
   | 'certificate'
@@ -16,7 +20,9 @@ export type RefusalReason =
   | 'wrong-direction'
   | 'peer-restarted'
   | 'bad-hello'
-  | 'refused-by-peer';
+  | 'refused-by-peer'
+  | 'source-limit'
+  | 'capacity';
 
 /** Why an established connection was closed by this side. */
 export type CloseReason = FrameErrorKind | 'heartbeat-timeout' | 'protocol' | 'replaced';
@@ -71,6 +77,27 @@ export interface TcpTransportStats {
   invalidPayloads: number;
   /** Exceptions thrown by message handlers (reported through `error`). */
   handlerErrors: number;
+  /** Inbound connections not yet authenticated, and what admission control did with them. */
+  unauthenticated: UnauthenticatedStats;
+}
+
+/**
+ * Admission control's counters (inbound connections before authentication: a verified client
+ * certificate and an admitted hello; in insecure mode, an admitted hello).
+ */
+export interface UnauthenticatedStats {
+  /** Unauthenticated connections open right now (general and reserved slots). */
+  open: number;
+  /** The most that were open at once. */
+  peak: number;
+  /** Connections admitted into a general slot. */
+  admitted: number;
+  /** Connections from a configured peer's address admitted into a reserved slot (the general slots were full). */
+  reserved: number;
+  /** Connections authenticated (they left the unauthenticated pool as a peer's connection). */
+  authenticated: number;
+  /** Frames dropped from connections before authentication (e.g. a `refuse` frame before the hello). */
+  junkFrames: number;
 }
 
 /** Fresh transport-wide counters, every one zero. */
@@ -92,6 +119,8 @@ export function createTransportStats(): TcpTransportStats {
       'peer-restarted': 0,
       'bad-hello': 0,
       'refused-by-peer': 0,
+      'source-limit': 0,
+      capacity: 0,
     },
     closed: {
       oversize: 0,
@@ -104,5 +133,6 @@ export function createTransportStats(): TcpTransportStats {
     malformedFrames: 0,
     invalidPayloads: 0,
     handlerErrors: 0,
+    unauthenticated: { open: 0, peak: 0, admitted: 0, reserved: 0, authenticated: 0, junkFrames: 0 },
   };
 }

@@ -16,6 +16,7 @@
 import type net from 'node:net';
 import { type Endpoint, type Message, type ProcessId, ProtocolError, TransportError } from '@critsec/core';
 import { createEndpoint, type Link, type RootEndpoint } from '@critsec/transport';
+import { Admission } from './admission.js';
 import { TransportContext } from './context.js';
 import { Handshake } from './handshake.js';
 import { createListener, listen } from './listener.js';
@@ -68,6 +69,7 @@ class TcpTransportImpl implements TcpTransport, Link {
   readonly #peerStates = new Map<ProcessId, Peer>();
   readonly #conns = new Set<PeerConnection>();
   readonly #handshake: Handshake;
+  readonly #admission: Admission;
   #receiver: (from: ProcessId, channel: string, msg: Message) => void = () => {};
   #selfQueue: { c: string; m: Message }[] = [];
   #server: net.Server | undefined;
@@ -82,7 +84,8 @@ class TcpTransportImpl implements TcpTransport, Link {
     this.peers = ctx.peerIds;
     this.stats = ctx.stats;
     this.session = o.session;
-    this.#handshake = new Handshake(ctx, this.#peerStates, this.#conns);
+    this.#admission = new Admission(ctx);
+    this.#handshake = new Handshake(ctx, this.#peerStates, this.#conns, this.#admission);
     const hooks = {
       deliver: (from: ProcessId, p: unknown) => this.#deliver(from, p),
       dial: (peer: Peer) => this.#handshake.dial(peer),
@@ -161,9 +164,16 @@ class TcpTransportImpl implements TcpTransport, Link {
         `critsec P${this.self}: insecure mode — plain TCP without authentication; for loopback demos only`,
       );
     }
-    const server = createListener(ctx, (socket) => this.#handshake.accept(socket));
+    const server = createListener(ctx, this.#admission, (socket) => this.#handshake.accept(socket));
     this.#server = server;
+    await this.#admission.resolvePeers();
+    if (ctx.closed) return; // close() came first: nothing to listen for
     await listen(ctx, server);
+    if (ctx.closed) {
+      // close() ran while the listener was being bound: it is bound now, so close it here.
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      return;
+    }
     const tick = Math.max(10, Math.floor(ctx.options.heartbeatIntervalMs / 2));
     this.#heartbeat = setInterval(() => this.#tick(), tick);
     this.#heartbeat.unref();
@@ -204,8 +214,9 @@ class TcpTransportImpl implements TcpTransport, Link {
         }),
       );
     }
+    this.#admission.close();
     const server = this.#server;
-    if (server) closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
+    if (server?.listening) closing.push(new Promise<void>((resolve) => server.close(() => resolve())));
     this.#ctx.changed();
     await Promise.all(closing);
   }

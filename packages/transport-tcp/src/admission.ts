@@ -1,0 +1,155 @@
+/**
+ * Admission control of the listener (issue 15, connection-slot exhaustion): every inbound TCP
+ * connection is unauthenticated until its client certificate is verified and its hello admitted
+ * (handshake.ts). While it is, it holds one of a bounded number of slots — at most
+ * `maxUnauthenticatedPerSource` per source address, `maxUnauthenticated` in all, plus
+ * `reservedPeerSlots` kept for the addresses of the peers that dial this process — and it is
+ * closed after `unauthenticatedTimeoutMs`. A flood of idle connections from elsewhere can then
+ * neither hold a slot for long nor take the ones the cluster's own links need.
+ */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import type net from 'node:net';
+import type { TransportContext } from './context.js';
+
+/** One unauthenticated connection in its slot. */
+interface Slot {
+  readonly socket: net.Socket;
+  readonly source: string;
+  readonly reserved: boolean;
+  readonly timer: NodeJS.Timeout;
+}
+
+/** The address `a` as written by Node, with an IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) unmapped. */
+export function normalizeAddress(a: string | undefined): string {
+  if (a === undefined) return '?';
+  return a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
+}
+
+/** The key of a live connection: its remote address and port (unique per listener). */
+export function connectionKey(socket: net.Socket): string {
+  return `${normalizeAddress(socket.remoteAddress)}|${socket.remotePort ?? '?'}`;
+}
+
+/** The slots of one listener's unauthenticated connections. */
+export class Admission {
+  readonly #ctx: TransportContext;
+  readonly #slots = new Map<string, Slot>();
+  readonly #perSource = new Map<string, number>();
+  /** Addresses of the peers that dial this process (literal hosts, then what their names resolve to). */
+  readonly #peerAddresses = new Set<string>();
+  #general = 0;
+  #reserved = 0;
+
+  constructor(ctx: TransportContext) {
+    this.#ctx = ctx;
+    for (const p of this.#dialers()) this.#peerAddresses.add(normalizeAddress(p.host));
+  }
+
+  /** Resolves the host names of the dialing peers (a name that does not resolve is skipped). */
+  async resolvePeers(): Promise<void> {
+    const named = this.#dialers().filter((p) => isIP(p.host) === 0);
+    await Promise.all(
+      named.map(async (p) => {
+        try {
+          for (const a of await lookup(p.host, { all: true }))
+            this.#peerAddresses.add(normalizeAddress(a.address));
+        } catch {
+          // Unresolvable now: connections from that peer are admitted as from any other source.
+        }
+      }),
+    );
+  }
+
+  /**
+   * Admits a new inbound socket into a slot and arms its timeout, or refuses it (counted,
+   * reported without flooding the log, and destroyed). Returns whether it was admitted.
+   */
+  admit(socket: net.Socket): boolean {
+    const o = this.#ctx.options;
+    const stats = this.#ctx.stats.unauthenticated;
+    const source = normalizeAddress(socket.remoteAddress);
+    const fromPeer = this.#peerAddresses.has(source);
+    const held = this.#perSource.get(source) ?? 0;
+    let reserved = false;
+    if (!fromPeer && held >= o.maxUnauthenticatedPerSource) {
+      return this.#refuse(
+        socket,
+        'source-limit',
+        `${source} already holds ${held} unauthenticated connections`,
+      );
+    }
+    if (this.#general >= o.maxUnauthenticated) {
+      if (!fromPeer || this.#reserved >= o.reservedPeerSlots) {
+        return this.#refuse(socket, 'capacity', `all ${this.#general} unauthenticated slots are taken`);
+      }
+      reserved = true;
+    }
+    const key = connectionKey(socket);
+    const timer = setTimeout(() => this.#timedOut(key), o.unauthenticatedTimeoutMs);
+    timer.unref();
+    this.#slots.set(key, { socket, source, reserved, timer });
+    this.#perSource.set(source, held + 1);
+    if (reserved) {
+      this.#reserved++;
+      stats.reserved++;
+    } else {
+      this.#general++;
+      stats.admitted++;
+    }
+    stats.open = this.#slots.size;
+    stats.peak = Math.max(stats.peak, stats.open);
+    socket.once('close', () => this.#free(key, socket));
+    return true;
+  }
+
+  /** The connection `key` authenticated: it leaves its slot (idempotent). */
+  authenticated(key: string): void {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return;
+    this.#free(key, slot.socket);
+    this.#ctx.stats.unauthenticated.authenticated++;
+  }
+
+  /** Closes every unauthenticated connection (the transport is closing). */
+  close(): void {
+    for (const slot of [...this.#slots.values()]) slot.socket.destroy();
+  }
+
+  #dialers() {
+    return this.#ctx.options.peers.filter((p) => p.id < this.#ctx.self);
+  }
+
+  #refuse(socket: net.Socket, reason: 'source-limit' | 'capacity', detail: string): false {
+    this.#ctx.refuseUnauthenticated(
+      reason,
+      `connection from ${normalizeAddress(socket.remoteAddress)}: ${detail}`,
+    );
+    socket.destroy();
+    return false;
+  }
+
+  #timedOut(key: string): void {
+    const slot = this.#slots.get(key);
+    if (slot === undefined) return;
+    this.#free(key, slot.socket);
+    this.#ctx.refuseUnauthenticated(
+      'handshake-timeout',
+      `connection from ${slot.source}: not authenticated within ${this.#ctx.options.unauthenticatedTimeoutMs} ms`,
+    );
+    slot.socket.destroy();
+  }
+
+  #free(key: string, socket: net.Socket): void {
+    const slot = this.#slots.get(key);
+    if (slot === undefined || slot.socket !== socket) return;
+    clearTimeout(slot.timer);
+    this.#slots.delete(key);
+    const held = (this.#perSource.get(slot.source) ?? 1) - 1;
+    if (held > 0) this.#perSource.set(slot.source, held);
+    else this.#perSource.delete(slot.source);
+    if (slot.reserved) this.#reserved--;
+    else this.#general--;
+    this.#ctx.stats.unauthenticated.open = this.#slots.size;
+  }
+}
