@@ -37,30 +37,33 @@ async function cli(...argv: string[]): Promise<number> {
   return main(argv, { stdout: sink, stderr: sink });
 }
 
+/** Decodes a PNG in the page (a canvas): share of non-white pixels, distinct colours (≤ 1000). */
+const INK_SCRIPT = `async (src) => {
+  const img = new Image();
+  img.src = src;
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = img.width;
+  canvas.height = img.height;
+  const g = canvas.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const { data } = g.getImageData(0, 0, img.width, img.height);
+  let ink = 0;
+  const colours = new Set();
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) ink++;
+    if (colours.size < 1000) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  }
+  return { ink: ink / (data.length / 4), colours: colours.size };
+}`;
+
 /** Share of non-white pixels and number of distinct colours of a PNG, measured in the page. */
 async function inkOf(page: Page, png: Buffer): Promise<{ ink: number; colours: number }> {
-  return page.evaluate(
-    async (src) => {
-      const img = new Image();
-      img.src = src;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const g = canvas.getContext('2d') as CanvasRenderingContext2D;
-      g.drawImage(img, 0, 0);
-      const { data } = g.getImageData(0, 0, img.width, img.height);
-      let ink = 0;
-      const colours = new Set<number>();
-      for (let i = 0; i < data.length; i += 4) {
-        const [r, gr, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
-        if (r < 240 || gr < 240 || b < 240) ink++;
-        if (colours.size < 1000) colours.add((r << 16) | (gr << 8) | b);
-      }
-      return { ink: ink / (data.length / 4), colours: colours.size };
-    },
-    `data:image/png;base64,${png.toString('base64')}`,
-  );
+  const src = `data:image/png;base64,${png.toString('base64')}`;
+  return page.evaluate(`(${INK_SCRIPT})(${JSON.stringify(src)})`) as Promise<{
+    ink: number;
+    colours: number;
+  }>;
 }
 
 /** Opens a report; checks every plot drawn at size, not blank, and no console error. */
