@@ -37,4 +37,11 @@ if (existsSync(dist) && process.env.CRITSEC_FROM_SOURCE !== '1') {
 } else {
   program = await fromSource();
 }
-process.exitCode = await program.main(process.argv.slice(2));
+const code = await program.main(process.argv.slice(2));
+process.exitCode = code;
+// The program closes everything it opened, so the process ends here by itself. Should a socket or
+// timer leak anyway, a supervisor must still see the exit: say so, and end within 5 s.
+setTimeout(() => {
+  process.stderr.write(`critsec: a handle was still open 5 s after the end; exiting with code ${code}\n`);
+  process.exit(code);
+}, 5_000).unref();

@@ -4,9 +4,11 @@
  * input ends with exit code 2 and one line on stderr — never a stack trace. The commands are
  * registered by commands.ts and bench-command.ts.
  *
- * Exit codes: 0 success; 1 the run failed (a safety violation, a process that could not finish,
- * a cluster member that failed); 2 invalid input; 3 a paper bound was not met under the
- * sequential workload (the run itself was safe and live).
+ * Exit codes (`EXIT`): 0 success; 1 the run failed (a safety violation, a process that could
+ * not finish, a cluster member that failed, a deadline of `critsec node` that expired); 2 invalid
+ * command-line input; 3 a paper bound was not met under the sequential workload (the run itself
+ * was safe and live); 78 (EX_CONFIG) `critsec node`'s configuration file, or a file it names,
+ * cannot be used.
  */
 import { readFileSync } from 'node:fs';
 import { CritsecError } from '@critsec/core';
@@ -19,7 +21,7 @@ import {
   deploymentCommands,
   simulateCommand,
 } from './commands.js';
-import { EXIT, exitCodeFor } from './exit-codes.js';
+import { DeploymentConfigError, EXIT, exitCodeFor } from './exit-codes.js';
 import { createProgress } from './progress.js';
 import { formatSummary, type RunSummary } from './summary.js';
 
@@ -87,6 +89,13 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => write(`critsec: ${oneLine(s).replace(/^error: /, '')} (see --help)\n`),
     });
+  root.addHelpText(
+    'after',
+    `
+Exit codes: ${EXIT.ok} success; ${EXIT.failed} the run failed (a safety violation, a member that could not finish, a deadline of \`critsec node\` that expired);
+${EXIT.usage} invalid command-line input; ${EXIT.boundNotMet} a paper's bound not met under the sequential workload;
+${EXIT.config} (EX_CONFIG) the configuration file of \`critsec node\`, or a file it names (certificates, keys), cannot be used.`,
+  );
   const ctx = commandContext(io, setExit);
   simulateCommand(root, ctx);
   benchCommand(root, ctx);
@@ -97,8 +106,8 @@ function program(io: CliIO, setExit: (code: number) => void): Command {
 
 /**
  * Runs `critsec` with `argv` (the arguments after the program name) and returns its exit code.
- * Never throws: invalid input → 2 with one line on stderr; an unexpected error → 1 with its
- * message (the stack only with `CRITSEC_DEBUG=1`).
+ * Never throws: invalid input → 2 (a deployment's configuration file → 78) with one line on
+ * stderr; any other error → 1 with its message (the stack only with `CRITSEC_DEBUG=1`).
  */
 export async function main(
   argv: readonly string[],
@@ -129,7 +138,7 @@ export async function main(
     }
     if (isInputError(err)) {
       io.stderr.write(`critsec: ${oneLine((err as Error).message)}\n`);
-      return EXIT.usage;
+      return err instanceof DeploymentConfigError ? EXIT.config : EXIT.usage;
     }
     const e = err instanceof Error ? err : new Error(String(err));
     io.stderr.write(`critsec: ${oneLine(e.message)}\n`);

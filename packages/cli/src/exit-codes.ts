@@ -1,10 +1,34 @@
 /*
- * The exit codes of `critsec` and the one a run's summary earns.
+ * The exit codes of `critsec`, the one a run's summary earns, and the error that marks a
+ * deployment's configuration (`critsec node`) as the cause.
  */
+import { ConfigurationError } from '@critsec/core';
 import { boundsFailed, type RunSummary } from './summary.js';
 
-/** Exit codes of `critsec`. */
-export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, boundNotMet: 3 });
+/**
+ * Exit codes of `critsec`: 0 success; 1 the run failed (a safety violation, a member that
+ * could not finish, a deadline of `critsec node` that expired); 2 invalid command-line input;
+ * 3 a paper's bound not met under the sequential workload; 78 (`EX_CONFIG` of sysexits.h) a
+ * deployment's configuration that cannot be used — `critsec node`'s `cluster.json` or a file it
+ * names (certificates, keys), so a supervisor can tell "fix the configuration" from "restart".
+ */
+export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, boundNotMet: 3, config: 78 });
+
+/**
+ * A {@link ConfigurationError} in a deployment's configuration file or a file it names (not on
+ * the command line): `critsec` ends with {@link EXIT}.config. Same message, the original as `cause`.
+ */
+export class DeploymentConfigError extends ConfigurationError {}
+
+/**
+ * `err` as a {@link DeploymentConfigError} when it is a configuration error (code
+ * `CONFIGURATION`), else `err` unchanged.
+ */
+export function asDeploymentConfigError(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (!(err instanceof Error) || code !== 'CONFIGURATION' || err instanceof DeploymentConfigError) return err;
+  return new DeploymentConfigError(err.message, { cause: err });
+}
 
 /**
  * The exit code of a run: 1 if it failed (a safety violation, a process that could not finish),

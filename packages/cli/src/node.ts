@@ -1,8 +1,19 @@
 /*
  * `critsec node --config cluster.json --id 3`: one member of a real deployment (DESIGN.md 5).
- * The member is `runNode` of @critsec/cluster; this command runs it and formats its report.
+ * The member is `runNode` of @critsec/cluster; this command runs it, prints one line on stderr
+ * when it is ready, when a peer goes down or comes back, and at every tenth of its rounds, and
+ * formats its report. A configuration error (the file, or a certificate or key it names) is a
+ * `DeploymentConfigError` (exit 78); every wait of the member has a deadline, after which it
+ * ends with a one-line `TransportError` (exit 1) with its connections closed.
  */
-import { parseInteger, runNode, type NodeReport } from '@critsec/cluster';
+import {
+  type ClusterNodeProgress,
+  loadClusterConfig,
+  type NodeReport,
+  parseInteger,
+  runNode,
+} from '@critsec/cluster';
+import { asDeploymentConfigError } from './exit-codes.js';
 import { fmt } from './summary.js';
 
 function meanMax(xs: readonly number[]): string {
@@ -11,13 +22,76 @@ function meanMax(xs: readonly number[]): string {
   return `${fmt(mean)} / ${fmt(Math.max(...xs))} ms`;
 }
 
-/** `critsec node`: runs a member and formats its report. */
+/** Where `critsec node` writes its progress lines (default: stderr). */
+export interface NodeCommandOutput {
+  write(line: string): unknown;
+}
+
+/**
+ * The progress lines of member `id` with `rounds` counted rounds among `n` members: ready, each
+ * peer down and back, every tenth of its rounds (counted entries), its rounds done — one line
+ * each, never one per message.
+ */
+function progressLines(
+  id: number,
+  n: number,
+  rounds: number,
+  out: NodeCommandOutput,
+): (p: ClusterNodeProgress) => void {
+  const t0 = performance.now();
+  const secs = () => `${fmt((performance.now() - t0) / 1000)} s`;
+  const step = Math.max(1, Math.ceil(rounds / 10));
+  let entries = 0;
+  return (p) => {
+    switch (p.event) {
+      case 'ready':
+        out.write(
+          `P${id}: connected to its ${n - 1} peer${n === 2 ? '' : 's'} after ${secs()}; running ${rounds} rounds`,
+        );
+        break;
+      case 'peer-down':
+        out.write(`P${id}: lost P${p.peer} (${p.detail ?? 'connection closed'}); waiting for it`);
+        break;
+      case 'peer-up':
+        out.write(`P${id}: P${p.peer} is back (${p.detail ?? 'reconnected'})`);
+        break;
+      case 'entry-done':
+        entries++;
+        if (entries % step === 0 && entries < rounds)
+          out.write(`P${id}: round ${entries}/${rounds} (${secs()})`);
+        break;
+      case 'rounds-done':
+        out.write(`P${id}: finished its ${rounds} rounds after ${secs()}; waiting for the other members`);
+        break;
+    }
+  };
+}
+
+/**
+ * `critsec node`: runs a member, writes its progress lines to `out` (default stderr), and
+ * formats its report.
+ * @throws ConfigurationError for an `--id` that is no integer ≥ 0 (exit 2); a
+ *   `DeploymentConfigError` for a configuration that cannot be used (exit 78); the member's
+ *   `TransportError` when a deadline expired (exit 1).
+ */
 export async function runNodeCommand(
   configPath: string,
   idText: string,
+  out: NodeCommandOutput = { write: (line) => process.stderr.write(`${line}\n`) },
 ): Promise<NodeReport & { ok: boolean; text: string }> {
   const id = parseInteger('id', idText, 0);
-  const report = await runNode({ configPath, id, logger: { warn: (m) => process.stderr.write(`${m}\n`) } });
+  let report: NodeReport;
+  try {
+    const { config } = loadClusterConfig(configPath);
+    report = await runNode({
+      configPath,
+      id,
+      logger: { warn: (m) => out.write(m) },
+      onProgress: progressLines(id, config.n, config.workload.rounds, out),
+    });
+  } catch (err) {
+    throw asDeploymentConfigError(err);
+  }
   const c = report.cli;
   const text = [
     `P${id}: ${c.entries} entries and ${c.exits} exits in ${fmt(report.durationMs / 1000)} s`,

@@ -2,7 +2,7 @@
  * The member process `critsec cluster` spawns (through this package's launcher,
  * which runs `node <this file> --config cluster.json --id 3`): runs {@link runNode}, relays
  * progress and the final report to the launcher over IPC, and exits 0 — or 1 with one line on
- * stderr (2 for a configuration error).
+ * stderr (78, EX_CONFIG, for a configuration error, as `critsec node`).
  */
 import { parseArgs } from 'node:util';
 import { CritsecError } from '@critsec/core';
@@ -35,7 +35,7 @@ async function run(): Promise<void> {
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     process.stderr.write(`critsec node: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
-    process.exit(err instanceof CritsecError && err.code === 'CONFIGURATION' ? 2 : 1);
+    process.exit(err instanceof CritsecError && err.code === 'CONFIGURATION' ? 78 : 1);
   }
 }
 
