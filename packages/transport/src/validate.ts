@@ -1,5 +1,6 @@
 import { type Endpoint, type Message, type ProcessId, ProtocolError } from '@critsec/core';
 import * as v from 'valibot';
+import { type Check, compileCheck } from './schema-check.js';
 
 /** A message schema: any valibot schema whose output is a {@link Message}. */
 export type MessageSchema<M extends Message> = v.GenericSchema<unknown, M>;
@@ -63,25 +64,26 @@ interface SchemaShape {
 /**
  * The hot path of validation: when `schema` is a `v.variant('type', …)` or a `v.union(…)` of
  * object schemas, each with its own string literal `type`, a check that looks the message's
- * `type` up once and runs only that object's schema — the same verdict as `v.is(schema, msg)`
- * without trying the other options. `undefined` for any other schema (it is checked whole).
+ * `type` up once and runs only that object's schema, compiled once ({@link compileCheck}) — the
+ * same verdict as `v.is(schema, msg)` without trying the other options. `undefined` for any
+ * other schema (it is compiled whole).
  */
-function byTypeCheck(schema: unknown): ((msg: unknown) => boolean) | undefined {
+function byTypeCheck(schema: unknown): Check | undefined {
   const s = schema as SchemaShape;
   const keyed = (s.type === 'variant' && s.key === 'type') || s.type === 'union';
   // a piped union or variant has checks of its own after the option's: keep the whole schema
   if (!keyed || s.pipe !== undefined || !Array.isArray(s.options)) return undefined;
-  const byType = new Map<unknown, v.GenericSchema>();
+  const byType = new Map<unknown, Check>();
   for (const option of s.options as SchemaShape[]) {
     const tag = option.entries?.type;
     if (tag?.type !== 'literal' || typeof tag.literal !== 'string' || byType.has(tag.literal))
       return undefined;
-    byType.set(tag.literal, option as v.GenericSchema);
+    byType.set(tag.literal, compileCheck(option));
   }
   return (msg) => {
     if (typeof msg !== 'object' || msg === null) return false;
-    const option = byType.get((msg as { type?: unknown }).type);
-    return option !== undefined && v.is(option, msg);
+    const check = byType.get((msg as { type?: unknown }).type);
+    return check?.(msg) === true;
   };
 }
 
@@ -98,7 +100,7 @@ function byTypeCheck(schema: unknown): ((msg: unknown) => boolean) | undefined {
  */
 export function defineProtocol<M extends Message>(name: string, schema: MessageSchema<M>): Protocol<M> {
   let dropped = 0;
-  const check = byTypeCheck(schema) ?? ((msg: unknown) => v.is(schema, msg));
+  const check = byTypeCheck(schema) ?? compileCheck(schema);
   const is = (msg: unknown): msg is M => check(msg);
   return {
     name,
