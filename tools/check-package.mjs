@@ -68,12 +68,16 @@ function metadataFindings(files) {
   const dir = relative(workspaceRoot, pkgDir).split('\\').join('/');
   const repo = manifest.repository;
   if (typeof repo !== 'object' || !/^git\+https:\/\/.+\.git$/.test(repo.url ?? '')) {
-    found.push(`repository must be { type: 'git', url: 'git+https://….git', directory }, got ${JSON.stringify(repo)}`);
+    found.push(
+      `repository must be { type: 'git', url: 'git+https://….git', directory }, got ${JSON.stringify(repo)}`,
+    );
   } else if (repo.directory !== dir) {
     found.push(`repository.directory is ${JSON.stringify(repo.directory)}, expected "${dir}"`);
   }
-  if (!/^https:\/\//.test(manifest.homepage ?? '')) found.push(`homepage is missing or not https: ${manifest.homepage}`);
-  if (!/^https:\/\//.test(manifest.bugs?.url ?? '')) found.push(`bugs.url is missing or not https: ${manifest.bugs?.url}`);
+  if (!/^https:\/\//.test(manifest.homepage ?? ''))
+    found.push(`homepage is missing or not https: ${manifest.homepage}`);
+  if (!/^https:\/\//.test(manifest.bugs?.url ?? ''))
+    found.push(`bugs.url is missing or not https: ${manifest.bugs?.url}`);
   if (!Array.isArray(manifest.keywords) || manifest.keywords.length === 0) found.push('keywords are missing');
   for (const [target, where] of pointedTo(manifest)) {
     if (!target.startsWith('./')) continue; // typesVersions keys map to relative targets; bare names are not files

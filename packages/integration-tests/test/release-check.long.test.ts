@@ -1,0 +1,86 @@
+/**
+ * `npm run release:check` (tools/release-check.mjs) end to end: every public package published to
+ * a throwaway verdaccio on localhost with `changeset publish`, installed by name@version from it
+ * into a fresh consumer project, every README example run there as ESM and as CJS, and
+ * `npx critsec --help`. Slow (a registry, fifteen publishes, one install): long suite only.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+interface Summary {
+  ok: boolean;
+  registry: string;
+  published: string[];
+  installed: string[];
+  lockfile: { total: number; fromRegistry: number };
+  examples: { blocks: number; run: number; passed: number; failed: string[]; skipped: { package: string }[] };
+  cli: { ok: boolean; firstLine: string };
+  error?: string;
+}
+
+/** Every public package as `name@version`, read from its package.json. */
+function publicPackages(): string[] {
+  const out: string[] = [];
+  for (const dir of readdirSync(join(root, 'packages')).sort()) {
+    let manifest: { name: string; version: string; private?: boolean };
+    try {
+      manifest = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (manifest.private !== true) out.push(`${manifest.name}@${manifest.version}`);
+  }
+  return out;
+}
+
+/** The fenced ts/js blocks of the public packages' READMEs. */
+function readmeBlocks(): number {
+  let count = 0;
+  for (const spec of publicPackages()) {
+    const dir = spec.slice('@critsec/'.length, spec.lastIndexOf('@'));
+    const readme = readFileSync(join(root, 'packages', dir, 'README.md'), 'utf8');
+    count += readme.match(/^```(ts|typescript|js|javascript)\s*$/gm)?.length ?? 0;
+  }
+  return count;
+}
+
+describe('npm run release:check', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'critsec-release-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('publishes every public package to a local registry, installs them from it and runs every README example', () => {
+    const summaryFile = join(dir, 'summary.json');
+    let output = '';
+    try {
+      output = execFileSync(process.execPath, ['tools/release-check.mjs', '--summary', summaryFile], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 64 << 20,
+      });
+    } catch (e) {
+      output = String((e as { stdout?: string }).stdout ?? e);
+    }
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
+    expect(summary.error, output).toBeUndefined();
+    const expected = publicPackages();
+    expect(expected.length).toBeGreaterThanOrEqual(15);
+    expect(summary.published).toEqual(expected);
+    expect(summary.installed).toEqual(expected);
+    expect(summary.registry).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(summary.lockfile.fromRegistry).toBe(summary.lockfile.total);
+    expect(summary.examples.blocks + summary.examples.skipped.length).toBe(readmeBlocks());
+    expect(summary.examples.blocks).toBeGreaterThan(0);
+    expect(summary.examples.run).toBe(2 * summary.examples.blocks);
+    expect(summary.examples.failed, output).toEqual([]);
+    expect(summary.examples.passed).toBe(summary.examples.run);
+    expect(summary.cli.ok, output).toBe(true);
+    expect(summary.ok).toBe(true);
+  });
+});
