@@ -8,7 +8,8 @@
  * with temporary data directories and stopped at the end; a missing one is skipped with the
  * command that installs it.
  *
- * Options: --quick (a fifth of the rounds, one repetition), --reps <r> (default 3).
+ * Options: --quick (a fifth of the rounds, one repetition), --reps <r> (default 3), --only <text>
+ * (only the systems whose label contains it, case-insensitive).
  */
 import { parseArgs } from 'node:util';
 import { makeCertificates } from '../src/critsec-clusters.js';
@@ -22,7 +23,9 @@ import { checkTargets, formatTargets } from '../src/targets.js';
 import { startEchoServer } from '../src/tcp-echo.js';
 
 const N = 5;
-const { values } = parseArgs({ options: { quick: { type: 'boolean' }, reps: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean' }, reps: { type: 'string' }, only: { type: 'string' } },
+});
 const quick = values.quick === true;
 const reps = Number(values.reps ?? (quick ? 1 : 3));
 const scale = quick ? 0.2 : 1;
@@ -89,6 +92,9 @@ async function main(): Promise<void> {
     if (etcd) systems.push(etcdSystem(N, etcd.port, versionOf('etcd', /etcd Version: (\S+)/), scale));
     if (redis) systems.push(redisSystem(N, redis.port, versionOf('redis-server', /v=(\S+)/), scale));
     systems.push(tcpSystem(N, echo.port, scale));
+    const only = values.only?.toLowerCase();
+    if (only !== undefined)
+      systems.splice(0, systems.length, ...systems.filter((s) => s.label.toLowerCase().includes(only)));
     const samples = systems.map((): SystemSample[] => []);
     for (let r = 0; r < reps; r++) {
       for (const [i, s] of systems.entries()) {
@@ -100,7 +106,8 @@ async function main(): Promise<void> {
     const results = systems.map((s, i) => resultOf(s.label, samples[i]!));
     console.log(`\n${markdownTable(results, N)}\n`);
     const find = (prefix: string) => results.find((r) => r.label.startsWith(prefix));
-    console.log(`${formatTargets(checkTargets(results[0]!, find('etcd'), find('Redis')))}\n`);
+    const maekawaOs = find('Maekawa (grid), 5 OS');
+    if (maekawaOs) console.log(`${formatTargets(checkTargets(maekawaOs, find('etcd'), find('Redis')))}\n`);
     console.log(`after: ${uptime()}\nbusiest processes after:\n${busiestProcesses()}`);
   } finally {
     await echo.stop();

@@ -29,6 +29,7 @@ export function busiestProcesses(count = 6): string {
   const out = run('ps', ['-eo', 'pcpu,etime,args', '--sort=-pcpu']);
   return out
     .split('\n')
+    .filter((l) => !l.includes('ps -eo'))
     .slice(0, count + 1)
     .map((l) => l.slice(0, 100))
     .join('\n');

@@ -1,7 +1,8 @@
 /**
  * What a bench member does (the `workload` given to `runClusterNode` by `bench/member.ts`):
  * uncontended, only the driver member runs rounds while the others wait; contended, every member
- * runs rounds back to back. A round is entry + exit (exit + entry for a member that starts
+ * runs rounds back to back, and a member that has finished keeps cycling, uncounted, until all
+ * have finished (then withdraws its call in flight). A round is entry + exit (exit + entry for a member that starts
  * InCS), called on the CS object directly — not through the runtime's logged `ctx.entry`, so
  * the figure is the protocol's and the transport's, without the shared-log appends and the
  * progress messages of the safety check. Each member writes its timed rounds as JSON to
@@ -10,7 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClusterWorkload } from '@critsec/cluster';
-import { ConfigurationError, type CSObject } from '@critsec/core';
+import { ConfigurationError, type CSCallOptions, type CSObject, isAbortError } from '@critsec/core';
 import { runRounds } from './drive.js';
 
 /** `workload.settings` of a bench cluster. */
@@ -36,18 +37,46 @@ function isSettings(x: unknown): x is BenchWorkloadSettings {
   );
 }
 
-/** One round of `cs` from its current state: entry + exit from OutCS, exit + entry from InCS. */
-export function csRound(cs: CSObject<unknown>): () => Promise<void> {
-  const entry = cs.entry as () => Promise<void>;
+/**
+ * One round of `cs` from its current state: entry + exit from OutCS, exit + entry from InCS;
+ * with `signal`, each call can be withdrawn (it then rejects with an AbortError).
+ */
+export function csRound(cs: CSObject<unknown>, signal?: AbortSignal): () => Promise<void> {
+  const entry = cs.entry as (opts?: CSCallOptions) => Promise<void>;
+  const opts = signal === undefined ? undefined : { signal };
   return async () => {
     if (cs.state === 'OutCS') {
-      await entry.call(cs);
-      await cs.exit();
+      await entry.call(cs, opts);
+      await cs.exit(opts);
     } else {
-      await cs.exit();
-      await entry.call(cs);
+      await cs.exit(opts);
+      await entry.call(cs, opts);
     }
   };
+}
+
+/**
+ * Keeps `cs` cycling, uncounted, until `allFinished` resolves, then withdraws the call in
+ * flight: a member that has finished its timed rounds must not leave the others blocked (an
+ * (l,k)-CS with l ≥ 1 needs someone InCS before a member may exit), and keeps contending
+ * while the others still measure.
+ */
+async function cycleUntil(cs: CSObject<unknown>, allFinished: Promise<void>): Promise<void> {
+  const controller = new AbortController();
+  let finished = false;
+  void allFinished.then(() => {
+    finished = true;
+    controller.abort();
+  });
+  const round = csRound(cs, controller.signal);
+  while (!finished) {
+    try {
+      await round();
+    } catch (err) {
+      if (isAbortError(err)) return;
+      throw err;
+    }
+  }
 }
 
 /**
@@ -66,6 +95,8 @@ export const benchWorkload: ClusterWorkload = async (ctx) => {
     ? await runRounds(csRound(ctx.cs), { warmup: settings.warmup, rounds: ctx.workload.rounds })
     : [];
   writeFileSync(join(settings.out, `m${ctx.id}.json`), JSON.stringify(rounds));
-  await ctx.finish();
+  const allFinished = ctx.finish();
+  if (settings.mode === 'contended') await cycleUntil(ctx.cs, allFinished);
+  await allFinished;
   return rounds.length;
 };
