@@ -26,6 +26,7 @@ import {
   runClusterNode,
   transportOptionsFor,
 } from '../src/index.js';
+import { runWorkload } from '../src/member.js';
 import { tempDirs } from './helpers.js';
 
 const tempDir = tempDirs('critsec-deadlines-');
@@ -105,6 +106,15 @@ describe('a member whose wait cannot end fails with a TransportError, its transp
         .map((r) => r.p)
         .sort(),
     ).toEqual([0, 1]);
+  });
+
+  it("critsec's member workload (the wall-clock engine) ends with the same TransportError", async () => {
+    const path = await cluster({ callTimeoutMs: 300 }, 3);
+    const errs = await Promise.all([0, 1].map((id) => member(path, id, { workload: runWorkload })));
+    expect(errs.map((e) => (e as Error).message)).toEqual([
+      'P0: entry() of round 1 did not complete within 300 ms (callTimeoutMs)',
+      'P1: entry() of round 1 did not complete within 300 ms (callTimeoutMs)',
+    ]);
   });
 
   it('a peer that goes away: peer-down progress, then peerDownTimeoutMs', async () => {
