@@ -35,6 +35,15 @@ export class Scheduler extends EventQueue<QueuedEvent> {
     return this.#seq++;
   }
 
+  /**
+   * Queues an event. A message goes by the in-order lane (under a constant delay messages are
+   * sent in arrival order); timers and frames, whose times are drawn, by the heap.
+   */
+  override push(ev: QueuedEvent): void {
+    if (ev.kind === 'message') this.pushInOrder(ev);
+    else super.push(ev);
+  }
+
   /** A timer event due `delay` time units from now (not queued yet: the policy holds it). */
   timer(delay: number, fn: () => void, label: string, ctx: unknown): TimerEvent {
     return { kind: 'timer', time: this.#now + delay, seq: this.#seq++, label, fn, ctx, cancelled: false };
