@@ -57,7 +57,8 @@ export async function withDeadline<T>(p: Promise<T>, ms: number, what: string, k
  * Runs the CS call `call(signal)` with a deadline of `ms`: the signal passed on is the caller's
  * (when given) combined with the deadline's, so an expired call is withdrawn — the protocol stays
  * consistent — and the result rejects with a `TransportError` naming `what` and `callTimeoutMs`
- * (while the caller's own abort still rejects with its `AbortError`).
+ * (while the caller's own abort still rejects with its `AbortError`). A `signal` that is no
+ * `AbortSignal` is handed over as it is, for the CS object to reject (`ConfigurationError`).
  */
 export async function callWithDeadline<T>(
   ms: number,
@@ -65,6 +66,9 @@ export async function callWithDeadline<T>(
   what: string,
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+  if (signal !== undefined && typeof signal?.addEventListener !== 'function') {
+    return call(signal); // not an AbortSignal: the CS object rejects it (ConfigurationError)
+  }
   const controller = new AbortController();
   const forward = () => controller.abort(signal?.reason);
   if (signal?.aborted) forward();

@@ -117,6 +117,24 @@ describe('a member whose wait cannot end fails with a TransportError, its transp
     ]);
   });
 
+  it("ctx.entry / ctx.exit with { signal: {} }: the CS object's ConfigurationError, not a TypeError", async () => {
+    const path = await cluster({});
+    const seen: unknown[] = [];
+    const bad: ClusterWorkload = async (ctx) => {
+      const signal = {} as AbortSignal;
+      seen.push(await ctx.entry(1, { signal }).catch((e: unknown) => e));
+      seen.push(await ctx.exit(1, { signal }).catch((e: unknown) => e));
+      await ctx.finish();
+      return 0;
+    };
+    await Promise.all([0, 1].map((id) => member(path, id, { workload: bad })));
+    expect(seen).toHaveLength(4);
+    for (const e of seen) expect(e).toBeInstanceOf(ConfigurationError);
+    expect((seen[0] as Error).message).toMatch(
+      /^entry\(\) on P[01]: signal must be an AbortSignal, got an object$/,
+    );
+  });
+
   it('a peer that goes away: peer-down progress, then peerDownTimeoutMs', async () => {
     const path = await cluster({ peerDownTimeoutMs: 300 });
     const progress: ClusterNodeProgress[] = [];
