@@ -11,8 +11,8 @@
  * 3. `changeset publish --no-git-tag` publishes every public package at the version its
  *    package.json says (0.0.0 today — any version works), then the registry is asked for each;
  * 4. a fresh consumer project in the temporary directory installs every public package by
- *    name@version from that registry (and the third-party modules the examples import), and the
- *    lockfile must say each came from it;
+ *    name@version from that registry (and the third-party modules the examples import); the
+ *    lockfile must say each came from it, and each installed package must carry its LICENSE;
  * 5. every README example (tools/readme-examples.mjs) runs in the consumer, as an ES module and as
  *    CommonJS (every public package ships both), then `npx critsec --help`;
  * 6. verdaccio is stopped and the directory removed (`--keep` keeps it).
@@ -23,7 +23,15 @@
  * when anything failed. Runs in `npm run test:long` (integration-tests/test/release-check.long.test.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -283,6 +291,9 @@ function install(consumer, packages, extra, registry, env) {
       throw new Error(`${p.name}: installed ${entry.version}, expected ${p.version}`);
     if (!entry.resolved?.startsWith(registry.url))
       throw new Error(`${p.name} came from ${entry.resolved}, not ${registry.url}`);
+    const installedDir = join(consumer, 'node_modules', p.name);
+    if (!existsSync(join(installedDir, 'LICENSE')))
+      throw new Error(`${p.name}: the installed package has no LICENSE`);
     return { name: p.name, version: entry.version, resolved: entry.resolved };
   });
   return { installed, lockfile: { total, fromRegistry } };

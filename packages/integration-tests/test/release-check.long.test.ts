@@ -2,7 +2,8 @@
  * `npm run release:check` (tools/release-check.mjs) end to end: every public package published to
  * a throwaway verdaccio on localhost with `changeset publish`, installed by name@version from it
  * into a fresh consumer project, every README example run there as ESM and as CJS, and
- * `npx critsec --help`. Slow (a registry, fifteen publishes, one install): long suite only.
+ * `npx critsec --help`. Slow (a build, a registry, fifteen publishes, one install): long suite only.
+ * `CRITSEC_RELEASE_NO_BUILD=1` publishes the packages' current `dist/` without building first.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -58,12 +59,21 @@ describe('npm run release:check', () => {
     const summaryFile = join(dir, 'summary.json');
     let output = '';
     try {
-      output = execFileSync(process.execPath, ['tools/release-check.mjs', '--summary', summaryFile], {
-        cwd: root,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-        maxBuffer: 64 << 20,
-      });
+      output = execFileSync(
+        process.execPath,
+        [
+          'tools/release-check.mjs',
+          '--summary',
+          summaryFile,
+          ...(process.env.CRITSEC_RELEASE_NO_BUILD === '1' ? ['--no-build'] : []),
+        ],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          maxBuffer: 64 << 20,
+        },
+      );
     } catch (e) {
       output = String((e as { stdout?: string }).stdout ?? e);
     }
