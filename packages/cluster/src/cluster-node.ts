@@ -130,6 +130,24 @@ interface Member {
   readonly noteError: (e: Error) => void;
 }
 
+/**
+ * The shared-log writer of member `id` (incarnation `session`).
+ * @throws ConfigurationError naming `log` and the file when it cannot be opened for appending.
+ */
+function openLog(loaded: LoadedClusterConfig, id: ProcessId, session: string): SharedLogWriter {
+  const file = loaded.resolve(loaded.config.log);
+  try {
+    return new SharedLogWriter(file, { process: id, incarnation: session });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such file or directory' : e.message;
+    throw new ConfigurationError(
+      `cluster config ${loaded.path}: log: cannot open ${file} for appending (${why})`,
+      { cause: err },
+    );
+  }
+}
+
 /** Reads the configuration, makes the transport and the shared-log writer, logs `start`, and builds the CS object on channel `cs`. */
 async function createMember(options: RunClusterNodeOptions): Promise<Member> {
   const loaded = loadClusterConfig(options.configPath);
@@ -139,10 +157,7 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
     ...transportOptionsFor(loaded, id),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
-  const log = new SharedLogWriter(loaded.resolve(config.log), {
-    process: id,
-    incarnation: transport.session,
-  });
+  const log = openLog(loaded, id, transport.session);
   const errors: string[] = [];
   const noteError = (e: Error) => {
     if (errors.length < 20) errors.push(e.message);

@@ -201,6 +201,15 @@ describe('the configuration refuses what cannot run, before any connection', () 
     );
   });
 
+  it('a shared log that cannot be opened: a ConfigurationError naming log and the file', async () => {
+    const path = await cluster({ log: 'no-such-dir/shared.log' });
+    const err = await member(path, 0);
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect((err as Error).message).toBe(
+      `cluster config ${path}: log: cannot open ${loadClusterConfig(path).resolve('no-such-dir/shared.log')} for appending (no such file or directory)`,
+    );
+  });
+
   it("transport.onPeerRestart: 'reset' is refused for critsec's algorithms (no crash recovery), kept for modules", async () => {
     const loaded = await createLocalCluster({
       dir: tempDir(),
