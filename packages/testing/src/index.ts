@@ -79,3 +79,11 @@ export {
   type SequentialDriver,
   type SequentialMove,
 } from './sequential.js';
+export {
+  type ExtremeValueOptions,
+  type ExtremeValueReport,
+  extremeValueCheck,
+  type ForgedFailure,
+  type ForgedFieldClass,
+  type ForgedSite,
+} from './forged.js';
