@@ -10,9 +10,19 @@
  * **tag**: every message names the request it belongs to (`req`), so anything about an earlier
  * request is recognised and ignored.
  *
+ * The clock saturates at `CLOCK_MAX` (`tick`/`witness` of `@critsec/transport`): a peer's clock
+ * can only raise it, and one forged `ts = 2^53 − 1` must not make this process's next REQUEST
+ * leave the validated range (issue 15). No honest cluster gets there (there the tag is the stamp,
+ * as in the paper). At the ceiling a request's tag is the process's previous tag + 1 instead:
+ * tags stay distinct per process (stale messages are still recognised), the priority `(tag, id)`
+ * stays a total order (deadlock-free, mutual exclusion never depended on it), and a waiting
+ * request is overtaken only boundedly often (each other process's tags grow by one per request):
+ * no starvation. Only after `CLOCK_MAX` requests at the ceiling would tags repeat.
+ *
  * ## The rules implemented (requester `p`: `locks`, `failed`, `yielded`, deferred inquiries)
  *
- * R1 entry: `sn := sn + 1`; send REQUEST(sn) to every arbiter of `Q_p` (self included).
+ * R1 entry: `sn := sn + 1` (saturating at `CLOCK_MAX`, see below); send REQUEST(sn) to every
+ *    arbiter of `Q_p` (self included).
  * R2 LOCKED(r) for the current request: add the arbiter to `locks` — a **set**, so a duplicate
  *    never counts twice — and forget its `failed`/`yielded` mark. With every lock of `Q_p`: enter
  *    the CS (state flips in this handler) and drop deferred inquiries (they are answered by the
@@ -45,6 +55,7 @@ import {
   reach,
 } from '@critsec/core';
 import type { Coterie } from '@critsec/coteries';
+import { CLOCK_MAX, tick, witness } from '@critsec/transport';
 import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
 import {
   type MaekawaMessage,
@@ -68,6 +79,8 @@ export class MaekawaMutex extends CSObjectBase {
   // requester (group-mutex paper Fig. 5: `priority`, `locked_nodes`)
   /** Timestamp (tag) of the current request; −1 when none. */
   #request = NONE;
+  /** Tag of this process's latest request (0: none yet, or the initial holder's). */
+  #lastTag = 0;
   /** The waiting `entry()` (R1–R2, R6). */
   readonly #call: PendingCall;
   /** `locks[x] = 1`: the lock of arbiter `Q_i[x]` is held. A set: `lockCount` counts its members. */
@@ -140,11 +153,16 @@ export class MaekawaMutex extends CSObjectBase {
   // ---------------------------------------------------------------- requester
 
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
-    const ts = ++this.#clock.sn;
-    this.#request = ts;
+    // A.5 `sn := sn + 1`, saturating at CLOCK_MAX (a forged clock must not push it out of range);
+    // the tag is the stamp, or at the ceiling the next of this process's own tags
+    const ts = tick(this.#clock.sn);
+    this.#clock.sn = ts;
+    const req = ts < CLOCK_MAX ? ts : tick(this.#lastTag);
+    this.#lastTag = req;
+    this.#request = req;
     this.#resetRequester();
     this.#call.begin();
-    this.#multicast({ type: 'REQUEST', req: ts, ts });
+    this.#multicast({ type: 'REQUEST', req, ts });
     return this.#call.wait(signal, () => this.#withdraw());
   }
 
@@ -273,7 +291,7 @@ export class MaekawaMutex extends CSObjectBase {
 
   #onMessage(from: ProcessId, msg: MaekawaMessage): void {
     // Fig. 5 B.2/C.2: sn := max(sn, t) on every receive
-    if (msg.ts > this.#clock.sn) this.#clock.sn = msg.ts;
+    this.#clock.sn = witness(this.#clock.sn, msg.ts);
     switch (msg.type) {
       case 'REQUEST':
         this.#arbiter.onRequest(from, msg.req);

@@ -4,15 +4,16 @@
  * the snapshot `inspect()` returns and the choice of conflict rules.
  */
 import type { ProcessId } from '@critsec/core';
-import { counterSchema, defineProtocol } from '@critsec/transport';
+import { defineProtocol, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 
 const tagged = <T extends string>(type: T) =>
-  v.object({ type: v.literal(type), req: counterSchema, ts: counterSchema });
+  v.object({ type: v.literal(type), req: timestampSchema, ts: timestampSchema });
 
 /**
  * Maekawa's messages. `req` is the tag of the request a message belongs to (the request's
  * timestamp); `ts` is the sender's Lamport clock. For REQUEST both are the request's timestamp.
+ * Both are timestamps (`timestampSchema`: 0 … `CLOCK_MAX`).
  *
  * - `REQUEST` requester → arbiter: lock request with priority `(req, sender)`.
  * - `LOCKED` arbiter → requester: the lock is yours.

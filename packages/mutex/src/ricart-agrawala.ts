@@ -16,7 +16,15 @@
  *   permission, not a lock: nothing else to give back). Replies still in flight, or sent later by
  *   processes that deferred the withdrawn request, carry its tag and are ignored.
  *
- * Mutual exclusion (no FIFO needed): let `(t_i, i)` beat `(t_j, j)` with both InCS, so each replied
+ * Clocks saturate at `CLOCK_MAX` (`tick`/`witness` of `@critsec/transport`, issue 15: a forged
+ * `ts = 2^53 − 1` must not push a process's own REQUEST out of the validated range). At the ceiling
+ * stamps tie and the order falls back to ids, which alone would let a process that replied to a
+ * request and then asked beat it; so a process also defers a REQUEST from a process whose REPLY
+ * to its current request it already holds (FIFO: that request was made after the reply). Below
+ * the ceiling this is implied by the stamps (no honest run changes); at the ceiling it keeps
+ * mutual exclusion, while deadlock and starvation freedom need the stamps and are lost there.
+ *
+ * Mutual exclusion (FIFO needed only at the clock ceiling): let `(t_i, i)` beat `(t_j, j)` with both InCS, so each replied
  * to the other. If `j` was idle when `i`'s REQUEST came, its `highest` reached `t_i`, so its own REQUEST
  * reached `i` after `i` had issued `t_i` and `i` deferred it until its exit. If `j` was requesting,
  * its REQUEST reached `i` after `i` issued `t_i` (else `t_i > t_j`), and `i` deferred it. If `j`
@@ -36,8 +44,9 @@ import {
   type ProcessId,
   reach,
 } from '@critsec/core';
-import { counterSchema, defineProtocol } from '@critsec/transport';
+import { defineProtocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
+import { initialHolders } from './initial.js';
 import { beats } from './request-queue.js';
 
 /**
@@ -47,8 +56,8 @@ import { beats } from './request-queue.js';
 export const ricartAgrawalaProtocol = defineProtocol(
   'ricart-agrawala',
   v.variant('type', [
-    v.object({ type: v.literal('REQUEST'), ts: counterSchema }),
-    v.object({ type: v.literal('REPLY'), req: counterSchema }),
+    v.object({ type: v.literal('REQUEST'), ts: timestampSchema }),
+    v.object({ type: v.literal('REPLY'), req: timestampSchema }),
   ]),
 );
 
@@ -114,7 +123,9 @@ class RicartAgrawalaMutex extends CSObjectBase {
   }
 
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
-    const ts = this.#highest + 1;
+    // Our_Sequence_Number := Highest + 1, saturating at CLOCK_MAX (issue 15: a forged REQUEST
+    // must not push this process's own requests out of the validated range)
+    const ts = tick(this.#highest);
     this.#highest = ts;
     this.#request = ts;
     this.#replies.fill(0);
@@ -156,9 +167,13 @@ class RicartAgrawalaMutex extends CSObjectBase {
 
   #onMessage(from: ProcessId, msg: RicartAgrawalaMessage): void {
     if (msg.type === 'REQUEST') {
-      if (msg.ts > this.#highest) this.#highest = msg.ts;
+      this.#highest = witness(this.#highest, msg.ts);
+      // `replies[from]`: `from` answered our request before making its own, so its request is the
+      // later one. Lamport clocks already say so (its stamp exceeds ours) unless they sit at the
+      // ceiling CLOCK_MAX, where stamps tie and only this keeps the two from both entering.
       const defer =
-        this.state === 'InCS' || (this.#call.waiting && beats(this.#request, this.id, msg.ts, from));
+        this.state === 'InCS' ||
+        (this.#call.waiting && (beats(this.#request, this.id, msg.ts, from) || this.#replies[from] === 1));
       if (defer) {
         // at most one deferred request per process: the newest (an older one was withdrawn)
         const prev = this.#deferred[from]!;
@@ -191,11 +206,12 @@ class RicartAgrawalaMutex extends CSObjectBase {
  * `entry({ signal })` can be aborted while waiting (the deferred replies are sent; nothing else is
  * held) and rejects with `AbortError`. Objects expose `inspect()` (see {@link RicartAgrawalaSnapshot}).
  *
- * @throws ConfigurationError (from the factory) if more than one process starts InCS.
+ * @throws ConfigurationError (from the factory) if the initial configuration does not have `n`
+ *   states each `'InCS'` or `'OutCS'`, or if more than one process starts InCS.
  */
 export function ricartAgrawala(): CSFactory {
   return (ctx) => {
-    const holders = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
+    const holders = initialHolders('ricartAgrawala', ctx);
     if (holders.length > 1) {
       throw new ConfigurationError(
         `ricartAgrawala: mutual exclusion allows at most one process InCS initially, got ${holders.map((h) => `P${h}`).join(', ')}`,
