@@ -40,6 +40,7 @@
  */
 import { ConfigurationError, type CSFactory } from '@critsec/core';
 import { type Coterie, isCoterie } from '@critsec/coteries';
+import { initialHolders } from './initial.js';
 import { MaekawaMutex } from './maekawa-process.js';
 import type { MaekawaRules } from './maekawa-protocol.js';
 
@@ -83,7 +84,8 @@ export interface MaekawaOptions {
  * @param options `{ coterie }`.
  * @returns a factory; the coterie's quorums are looked up once per process.
  * @throws ConfigurationError (from the factory) if `coterie` is not a coterie, if `coterie.n`
- *   differs from the cluster's `n`, or if more than one process starts InCS.
+ *   differs from the cluster's `n`, if the initial configuration does not have `n` states each
+ *   `'InCS'` or `'OutCS'`, or if more than one process starts InCS.
  */
 export function maekawa(options: MaekawaOptions): CSFactory {
   return maekawaWithRules(options, 'sanders');
@@ -107,7 +109,7 @@ export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): 
         `maekawa: the coterie (${coterie.kind}) has n = ${coterie.n} processes but the cluster has n = ${ctx.n}; build the coterie for n = ${ctx.n}`,
       );
     }
-    const holders = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
+    const holders = initialHolders('maekawa', ctx);
     if (holders.length > 1) {
       throw new ConfigurationError(
         `maekawa: mutual exclusion allows at most one process InCS initially, got ${holders.map((h) => `P${h}`).join(', ')}`,
