@@ -37,11 +37,20 @@ if (existsSync(dist) && process.env.CRITSEC_FROM_SOURCE !== '1') {
 } else {
   program = await fromSource();
 }
-const code = await program.main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const code = await program.main(argv);
 process.exitCode = code;
 // The program closes everything it opened, so the process ends here by itself. Should a socket or
-// timer leak anyway, a supervisor must still see the exit: say so, and end within 5 s.
-setTimeout(() => {
-  process.stderr.write(`critsec: a handle was still open 5 s after the end; exiting with code ${code}\n`);
-  process.exit(code);
-}, 5_000).unref();
+// timer of `critsec node` leak anyway, its supervisor must still see the exit: say so and end
+// (once stdout and stderr have been written out, so no output is cut short).
+if (argv[0] === 'node') {
+  const stop = () => {
+    if (process.stdout.writableLength > 0 || process.stderr.writableLength > 0) {
+      setTimeout(stop, 1_000).unref();
+      return;
+    }
+    process.stderr.write(`critsec: a handle was still open 5 s after the end; exiting with code ${code}\n`);
+    process.exit(code);
+  };
+  setTimeout(stop, 5_000).unref();
+}
