@@ -128,8 +128,10 @@ export function clusterFromConfig(
  * member machinery of `runClusterNode`: transport, shared log, DONE and
  * BYE barriers, report) with `critsec`'s algorithm — resolved and validated here, handed over as
  * a one-entry registry — and `critsec`'s workload (`memberWorkload`).
- * @throws ConfigurationError for a bad configuration; TransportError when the peers cannot be
- *   reached within the configuration's `readyTimeoutMs`.
+ * @throws ConfigurationError for a bad configuration (certificate, key or log files included);
+ *   TransportError when the peers cannot be reached within the configuration's `readyTimeoutMs`
+ *   or another deadline of the member expires (`callTimeoutMs`, `peerDownTimeoutMs`,
+ *   `finishTimeoutMs`, `shutdownTimeoutMs`) — the transport closed either way.
  */
 export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
   const loaded = loadClusterConfig(options.configPath);
