@@ -3,12 +3,16 @@
  * and `certs`, each registered on the commander root by a function of its own (`bench` is in
  * bench-command.ts). They parse nothing themselves: the resolve* functions validate every value.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   ALGORITHM_NAMES,
   ARBITER_NAMES,
   COTERIE_NAMES,
   LOCAL_ALGORITHM_NAMES,
   MX_NAMES,
+  readSharedLog,
   SYSTEM_NAMES,
   VARIANT_NAMES,
 } from '@critsec/cluster';
@@ -187,20 +191,36 @@ export function clusterCommand(root: Command, ctx: CommandContext): void {
     )
     .option('--base-port <port>', 'listen on ports base … base+n−1 of 127.0.0.1 (default: free ports)')
     .option('--timeout <ms>', 'give up after this long', '300000')
+    .option(REPORT_FLAG, `${REPORT_HELP} (read from the shared log; times in ms)`)
     .action(async (algorithm: string, o: CommandOptions) => {
-      const settings = resolveClusterRun(clusterInput(algorithm, o, '5'));
+      let settings = resolveClusterRun(clusterInput(algorithm, o, '5'));
+      const report = await openReport(o);
+      // the report reads the shared log: keep it in a temporary directory of our own
+      const temporary =
+        report && settings.dir === undefined ? mkdtempSync(join(tmpdir(), 'critsec-report-')) : undefined;
+      if (temporary !== undefined) settings = { ...settings, dir: temporary };
       const json = o.json === true;
       const progress = ctx.progress(`cluster ${settings.cluster.algorithm}`, o, json);
       let summary: RunSummary;
       try {
-        summary = await runCluster(settings, {
-          onProgress: (d, t) => progress.update(d, t),
-          onMemberOutput: (id, line) => {
-            if (!json || ctx.io.stderr.isTTY) ctx.err(`[P${id}] ${line}`);
-          },
-        });
+        try {
+          summary = await runCluster(settings, {
+            onProgress: (d, t) => progress.update(d, t),
+            onMemberOutput: (id, line) => {
+              if (!json || ctx.io.stderr.isTTY) ctx.err(`[P${id}] ${line}`);
+            },
+          });
+        } finally {
+          progress.stop();
+        }
+        if (report && settings.dir !== undefined) {
+          const { records } = readSharedLog(join(settings.dir, 'shared.log'));
+          const { spec, initial } = settings.cluster;
+          const rec = report.module.clusterRecording(records, { spec, initial, rounds: settings.rounds });
+          report.write(await report.module.simulationReportHTML(summary, rec));
+        }
       } finally {
-        progress.stop();
+        if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
       }
       ctx.summaryOut(summary, json);
     });

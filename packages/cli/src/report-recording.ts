@@ -33,8 +33,10 @@ export interface SimulationRecording {
   readonly initial: readonly CSState[];
   readonly changes: readonly StateChange[];
   readonly calls: readonly CallRecord[];
-  /** Simulated time at the end of the run (time units). */
+  /** Simulated time at the end of the run (time units; ms for a cluster). */
   readonly end: number;
+  /** `false` when the calls carry no message counts (a cluster's shared log); default true. */
+  readonly perCallMessages?: boolean;
 }
 
 /**

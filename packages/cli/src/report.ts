@@ -10,6 +10,7 @@ import { loadPlotter, simulationFigures } from './report-plots.js';
 import type { SimulationRecording } from './report-recording.js';
 import { fmt, type RunSummary } from './summary.js';
 
+export { clusterRecording } from './report-cluster.js';
 export { writeReportFile } from './report-html.js';
 export { SimulationRecorder } from './report-recording.js';
 
@@ -17,12 +18,15 @@ function spread(x: { mean: number | null; max: number | null }, digits = 2): str
   return `mean ${fmt(x.mean, digits)}, max ${fmt(x.max, digits)}`;
 }
 
-/** The HTML report of one simulation (its summary and what the recorder collected). */
+/**
+ * The HTML report of one run: a simulation (its summary and what the recorder collected) or a
+ * cluster (`simulatedTime` null; the recording read from the shared log).
+ */
 export async function simulationReportHTML(s: RunSummary, rec: SimulationRecording): Promise<string> {
   const b = s.bounds;
   const met = (m: boolean | null) => (m === null ? 'not the papers’ setting' : m ? 'within' : 'EXCEEDED');
   return reportHTML({
-    title: `critsec simulate ${s.algorithm}`,
+    title: `critsec ${s.simulatedTime === null ? 'cluster' : 'simulate'} ${s.algorithm}`,
     subtitle: `${s.problem}${s.coterie === null ? '' : `, ${s.coterie} coterie`}; ${s.workload} workload, ${s.rounds} round(s) per process, delay ${s.delay}, seed ${s.seed}`,
     facts: [
       [
@@ -44,7 +48,9 @@ export async function simulationReportHTML(s: RunSummary, rec: SimulationRecordi
       ],
       ['most processes InCS at once', `${s.concurrency.max ?? '—'}`],
       ['messages in all', `${s.messages.total}`],
-      ['simulated time', `${fmt(s.simulatedTime)} ${s.timeUnit}`],
+      s.simulatedTime === null
+        ? ['wall time', `${fmt(s.wallMs / 1000, 1)} s`]
+        : ['simulated time', `${fmt(s.simulatedTime)} ${s.timeUnit}`],
       ['bounds from', b.source],
     ],
     figures: simulationFigures(await loadPlotter(), rec, s),

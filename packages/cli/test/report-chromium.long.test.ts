@@ -134,4 +134,26 @@ describe('the HTML reports in headless Chromium', () => {
     expect(code).toBe(0);
     await checkReport(file, ['scaling-mutex', 'scaling-gcs']);
   });
+
+  it('cluster --report: the four plots from the shared log render, not blank, no console error', async () => {
+    const file = join(tmp, 'cluster.html');
+    const code = await cli(
+      'cluster',
+      'gcs',
+      '--n',
+      '5',
+      '--l',
+      '1',
+      '--k',
+      '3',
+      '--rounds',
+      '5',
+      '--no-progress',
+      '--json',
+      '--report',
+      file,
+    );
+    expect(code).toBe(0);
+    await checkReport(file, ['timeline', 'concurrency', 'messages', 'waiting']);
+  }, 300_000);
 });

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main, resolveBench, resolveSimulation, runBench, runSimulation } from '../src/index.js';
-import { benchReportHTML, SimulationRecorder } from '../src/report.js';
+import type { SharedLogRecord } from '@critsec/cluster';
+import {
+  benchReportHTML,
+  clusterRecording,
+  SimulationRecorder,
+  simulationReportHTML,
+} from '../src/report.js';
 import { inCSCount, pairMessages, timelineBars, waitingTimes } from '../src/report-data.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-report-test-'));
@@ -166,5 +172,59 @@ describe('critsec bench --report', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--report: only for the global bench');
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('critsec cluster --report (the recording read from the shared log)', () => {
+  const log: SharedLogRecord[] = [
+    { p: 0, e: 'start', t: 900 },
+    { p: 1, e: 'start', t: 950 },
+    { p: 1, e: 'entry-called', r: 1, t: 1000 },
+    { p: 0, e: 'entry-called', r: 1, t: 1002 },
+    { p: 1, e: 'entry-done', r: 1, t: 1010 },
+    { p: 0, e: 'entry-aborted', r: 1, t: 1011 },
+    { p: 1, e: 'exit-called', r: 1, t: 1012 },
+    { p: 1, e: 'exit-done', r: 1, t: 1020 },
+    { p: 0, e: 'entry-called', r: 1, t: 1021 },
+    { p: 0, e: 'entry-done', r: 1, t: 1030 },
+    { p: 0, e: 'exit-called', r: 2, t: 1031 },
+  ];
+  const spec = { kind: 'global', n: 2, l: 0, k: 1 } as const;
+
+  it('turns the log into state changes and calls, ms from the first call', () => {
+    const rec = clusterRecording(log, { spec, initial: ['OutCS', 'OutCS'], rounds: 1 });
+    expect(rec.changes).toEqual([
+      { p: 1, s: 'InCS', t: 10 },
+      { p: 1, s: 'OutCS', t: 20 },
+      { p: 0, s: 'InCS', t: 30 },
+    ]);
+    expect(rec.calls.map((c) => [c.p, c.op, c.start, c.end, c.aborted, c.extra])).toEqual([
+      [1, 'entry', 0, 10, false, false],
+      [0, 'entry', 2, 11, true, false],
+      [1, 'exit', 12, 20, false, false],
+      [0, 'entry', 21, 30, false, false],
+      [0, 'exit', 31, Number.NaN, false, true],
+    ]);
+    expect(rec.end).toBe(31);
+    expect(inCSCount(rec).map((p) => p.inCS)).toEqual([0, 1, 0, 1, 1]);
+    expect(waitingTimes(rec.calls)).toEqual([
+      { op: 'entry', wait: 10 },
+      { op: 'exit', wait: 8 },
+      { op: 'entry', wait: 9 },
+    ]);
+  });
+
+  it('draws the four plots; messages per pair from the summary (no per-call counts in the log)', async () => {
+    const s = resolveSimulation({ algorithm: 'mutex', n: 2, rounds: 1, coterie: 'majority' });
+    const summary = { ...(await runSimulation(s)), simulatedTime: null, timeUnit: 'ms' as const };
+    const rec = clusterRecording(log, { spec, initial: ['OutCS', 'OutCS'], rounds: 1 });
+    const html = await simulationReportHTML(summary, rec);
+    const f = figures(html);
+    expect([...f.keys()]).toEqual(['timeline', 'concurrency', 'messages', 'waiting']);
+    expect(html).toContain('<title>critsec cluster mutex</title>');
+    expect(f.get('messages')?.marks).toEqual(expect.arrayContaining(['bar', 'rule']));
+    expect(f.get('messages')?.rects).toBe(3);
+    expect(html).toContain('time (ms)');
+    expect(externalReferences(html)).toEqual([]);
   });
 });
