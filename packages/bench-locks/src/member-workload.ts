@@ -1,7 +1,7 @@
 /**
  * What a bench member does (the `workload` given to `runClusterNode` by `bench/member.ts`):
  * uncontended, only the driver member runs rounds while the others wait; contended, every member
- * runs rounds back to back, and a member that has finished keeps cycling, uncounted, until all
+ * starts together (a barrier on the workload channel) and runs rounds back to back, and a member that has finished keeps cycling, uncounted, until all
  * have finished (then withdraws its call in flight). A round is entry + exit (exit + entry for a member that starts
  * InCS), called on the CS object directly — not through the runtime's logged `ctx.entry`, so
  * the figure is the protocol's and the transport's, without the shared-log appends and the
@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClusterWorkload } from '@critsec/cluster';
+import type { ClusterWorkload, ClusterWorkloadContext } from '@critsec/cluster';
 import { ConfigurationError, type CSCallOptions, type CSObject, isAbortError } from '@critsec/core';
 import { runRounds } from './drive.js';
 
@@ -79,6 +79,24 @@ async function cycleUntil(cs: CSObject<unknown>, allFinished: Promise<void>): Pr
   }
 }
 
+/** Resolves once every other member has also reached this point (a GO on the workload channel). */
+function startBarrier(ctx: ClusterWorkloadContext): Promise<void> {
+  const others = ctx.control.peers.filter((p) => p !== ctx.id);
+  return new Promise((resolve) => {
+    const seen = new Set<number>();
+    const off = ctx.control.onMessage((from, msg) => {
+      if (msg.type !== 'GO') return;
+      seen.add(from);
+      if (seen.size === others.length) {
+        off();
+        resolve();
+      }
+    });
+    for (const p of others) ctx.control.send(p, { type: 'GO' });
+    if (others.length === 0) resolve();
+  });
+}
+
 /**
  * The bench member workload (see the module comment); resolves to the number of timed rounds.
  * @throws ConfigurationError when `workload.settings` is not {@link BenchWorkloadSettings}.
@@ -91,6 +109,8 @@ export const benchWorkload: ClusterWorkload = async (ctx) => {
     );
   }
   const runs = settings.mode === 'contended' || ctx.id === settings.driver;
+  // Contended, the members start together (launch skew would otherwise leave some alone).
+  if (settings.mode === 'contended') await startBarrier(ctx);
   const rounds = runs
     ? await runRounds(csRound(ctx.cs), { warmup: settings.warmup, rounds: ctx.workload.rounds })
     : [];

@@ -22,6 +22,8 @@ export interface SystemResult {
   readonly uncontendedRates: readonly number[];
   /** Per repetition: entries per second of all clients together. */
   readonly contendedRates: readonly number[];
+  /** Per repetition: the window over which {@link SystemResult.contendedRates} was measured, ms. */
+  readonly contendedWindows: readonly number[];
 }
 
 /** The median of `xs` (the upper one for an even count; `NaN` when empty). */
@@ -39,6 +41,7 @@ export function resultOf(label: string, samples: readonly SystemSample[]): Syste
     uncontendedP50s: samples.map((s) => summarize(s.uncontended.flat()).p50),
     uncontendedRates: samples.map((s) => windowThroughput(s.uncontended).perSecond),
     contendedRates: samples.map((s) => windowThroughput(s.contended).perSecond),
+    contendedWindows: samples.map((s) => windowThroughput(s.contended).windowMs),
   };
 }
 
@@ -58,6 +61,7 @@ export function markdownTable(results: readonly SystemResult[], n: number): stri
     'p99 ms',
     'entries/s (all)',
     'rounds (unc. / cont.)',
+    'contended window s',
   ];
   const lines = [
     `| ${head.join(' | ')} |`,
@@ -73,6 +77,7 @@ export function markdownTable(results: readonly SystemResult[], n: number): stri
       ms(r.contended.p99),
       rate(median(r.contendedRates)),
       `${r.uncontended.count} / ${r.contended.count}`,
+      r.contendedWindows.map((w) => (w / 1000).toFixed(1)).join(', '),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
