@@ -6,78 +6,22 @@ export interface SimEvent {
   seq: number;
 }
 
-/** `a` goes before `b`: lower `time`, then lower `seq`. */
-const before = (a: SimEvent, b: SimEvent): boolean => a.time < b.time || (a.time === b.time && a.seq < b.seq);
-
-/** Compact the in-order lane once this many taken slots lead it (and they are half of it). */
-const COMPACT_AT = 4096;
-
-/**
- * The events of a simulation ordered by (time, seq): a binary min-heap, beside an in-order lane
- * (a FIFO) for events that arrive already sorted — messages under a constant delay are sent in
- * (time, seq) order, so they cost O(1) instead of O(log size). The lane only ever takes an event
- * that goes after its last one; the first event is the earlier of the two heads, so the order is
- * the same as with the heap alone.
- */
+/** A binary min-heap of events ordered by (time, seq). */
 export class EventQueue<E extends SimEvent> {
   #heap: E[] = [];
-  #lane: (E | undefined)[] = [];
-  #laneHead = 0;
 
   /** Events queued. */
   get size(): number {
-    return this.#heap.length + this.#lane.length - this.#laneHead;
+    return this.#heap.length;
   }
 
   /** The first event (lowest `time`, then lowest `seq`), left in the queue. */
   peek(): E | undefined {
-    const h = this.#heap[0];
-    const l = this.#lane[this.#laneHead];
-    if (l === undefined) return h;
-    return h === undefined || before(l, h) ? l : h;
+    return this.#heap[0];
   }
 
-  /**
-   * Queues an event that is likely to go after every event queued this way before it (O(1) when
-   * it does; otherwise it joins the heap, O(log size)).
-   */
-  pushInOrder(e: E): void {
-    const lane = this.#lane;
-    const last = lane.length > this.#laneHead ? lane[lane.length - 1] : undefined;
-    if (last === undefined || before(last, e)) lane.push(e);
-    else this.#pushHeap(e);
-  }
-
-  /** Takes the first event out of the queue (O(1) from the lane, O(log size) from the heap). */
-  pop(): E | undefined {
-    const h = this.#heap[0];
-    const l = this.#lane[this.#laneHead];
-    if (l !== undefined && (h === undefined || before(l, h))) return this.#takeLane();
-    return this.#popHeap();
-  }
-
-  #takeLane(): E {
-    const lane = this.#lane;
-    const e = lane[this.#laneHead]!;
-    lane[this.#laneHead] = undefined;
-    this.#laneHead++;
-    if (this.#laneHead === lane.length) {
-      lane.length = 0;
-      this.#laneHead = 0;
-    } else if (this.#laneHead >= COMPACT_AT && this.#laneHead * 2 >= lane.length) {
-      lane.copyWithin(0, this.#laneHead);
-      lane.length -= this.#laneHead;
-      this.#laneHead = 0;
-    }
-    return e;
-  }
-
-  /** Queues an event (in the heap: O(log size)). */
+  /** Queues an event (O(log size)). */
   push(e: E): void {
-    this.#pushHeap(e);
-  }
-
-  #pushHeap(e: E): void {
     const h = this.#heap;
     let i = h.length;
     h.push(e);
@@ -91,7 +35,8 @@ export class EventQueue<E extends SimEvent> {
     h[i] = e;
   }
 
-  #popHeap(): E | undefined {
+  /** Takes the first event out of the queue (O(log size)). */
+  pop(): E | undefined {
     const h = this.#heap;
     const top = h[0];
     const last = h.pop();
@@ -121,21 +66,17 @@ export class EventQueue<E extends SimEvent> {
 
   /** Removes every event matching `pred` (O(size)). */
   removeWhere(pred: (e: E) => boolean): number {
-    const all = this.values();
-    const kept = all.filter((e) => !pred(e));
-    const removed = all.length - kept.length;
+    const kept = this.#heap.filter((e) => !pred(e));
+    const removed = this.#heap.length - kept.length;
     if (removed > 0) {
       this.#heap = [];
-      this.#lane = [];
-      this.#laneHead = 0;
-      for (const e of kept) this.#pushHeap(e);
+      for (const e of kept) this.push(e);
     }
     return removed;
   }
 
   /** Every queued event, unordered. */
   values(): readonly E[] {
-    const lane = this.#lane.slice(this.#laneHead) as E[];
-    return lane.length === 0 ? this.#heap : [...this.#heap, ...lane];
+    return this.#heap;
   }
 }

@@ -131,23 +131,21 @@ export class TimedPolicy extends PolicyBase implements DeliveryPolicy {
           reason = 'stopped';
           break;
         }
-        const first = s.peek();
-        if (first === undefined) break;
-        const t = first.time;
+        const t = s.nextTime();
+        if (t === undefined) break;
         if (t > until) {
           s.advanceTo(Math.max(s.now, until));
           reason = 'until';
           break;
         }
         s.advanceTo(t);
-        for (let ev = s.peek(); ev !== undefined && ev.time === t; ev = s.peek()) {
+        while (s.nextTime() === t) {
           if (events >= maxEvents) {
             reason = 'maxEvents';
             break outer;
           }
-          s.pop();
           events++;
-          this.dispatch(ev);
+          this.dispatch(s.pop()!);
         }
         await nextTurn();
         inbox.throwErrors();

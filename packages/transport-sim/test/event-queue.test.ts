@@ -1,58 +1,86 @@
 import { createRng } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { EventQueue, type SimEvent } from '../src/event-queue.js';
+import type { MsgEvent, QueuedEvent, TimerEvent } from '../src/events.js';
+import { Scheduler } from '../src/scheduler.js';
 
-/** Events taken out of a queue fed by a seeded mix of heap and in-order pushes and pops. */
-function drive(seed: number, inOrderShare: number) {
+const message = (time: number, seq: number): MsgEvent => ({
+  kind: 'message',
+  time,
+  seq,
+  from: seq % 7,
+  to: (seq * 3) % 7,
+  channel: seq % 2 === 0 ? '' : 'mx',
+  msg: { type: 'M', seq },
+  ctx: seq % 3 === 0 ? undefined : { seq },
+});
+const timer = (time: number, seq: number): TimerEvent => ({
+  kind: 'timer',
+  time,
+  seq,
+  label: `t${seq}`,
+  fn: () => {},
+  ctx: undefined,
+  cancelled: false,
+});
+
+/** Events taken out of a scheduler fed by a seeded mix of messages and timers, and pops. */
+function drive(seed: number, constantShare: number) {
   const rng = createRng(seed);
-  const q = new EventQueue<SimEvent>();
-  const reference: SimEvent[] = [];
-  const popped: SimEvent[] = [];
+  const s = new Scheduler();
+  const queued: QueuedEvent[] = [];
+  const popped: QueuedEvent[] = [];
   const sizes: number[] = [];
-  let now = 0;
   let seq = 0;
   for (let step = 0; step < 20_000; step++) {
-    const r = rng.next();
-    if (r < 0.45) {
-      // a constant delay (usually in order) or a drawn one
-      const inOrder = rng.next() < inOrderShare;
-      const e = { time: now + (inOrder ? 1 : Math.floor(rng.next() * 5)), seq: seq++ };
-      reference.push(e);
-      if (inOrder) q.pushInOrder(e);
-      else q.push(e);
-    } else if (q.size > 0) {
-      const e = q.pop()!;
+    if (rng.next() < 0.45) {
+      // a message under a constant delay (in order), else a drawn delay; or a timer
+      const r = rng.next();
+      const delay = r < constantShare ? 1 : Math.floor(rng.next() * 5);
+      const e = rng.next() < 0.8 ? message(s.now + delay, seq++) : timer(s.now + delay, seq++);
+      queued.push(e);
+      s.push(e);
+    } else if (s.size > 0) {
+      const t = s.nextTime();
+      const e = s.pop()!;
+      sizes.push(s.size - (queued.length - popped.length - 1), t === e.time ? 0 : 1);
       popped.push(e);
-      sizes.push(q.size - (reference.length - popped.length));
-      now = e.time;
+      s.advanceTo(e.time);
     }
   }
-  for (let e = q.pop(); e !== undefined; e = q.pop()) popped.push(e);
-  return { popped, reference, sizes };
+  for (let e = s.pop(); e !== undefined; e = s.pop()) popped.push(e);
+  return { popped, queued, sizes };
 }
 
-describe('EventQueue', () => {
+describe('Scheduler queue (heap and in-order message lane)', () => {
   it.each([
     [1, 0],
     [2, 0.5],
     [3, 0.95],
     [4, 1],
-  ])('pops by (time, seq) whatever lane each event took (seed %i, in-order share %f)', (seed, share) => {
-    const { popped, reference, sizes } = drive(seed, share);
+  ])('pops by (time, seq) whatever lane each event took (seed %i, constant share %f)', (seed, share) => {
+    const { popped, queued, sizes } = drive(seed, share);
     expect(sizes.every((d) => d === 0)).toBe(true);
-    const sorted = [...reference].sort((a, b) => a.time - b.time || a.seq - b.seq);
+    const sorted = [...queued].sort((a, b) => a.time - b.time || a.seq - b.seq);
+    // the lane gives back equal events (new objects for messages), in the heap's order
     expect(popped).toEqual(sorted);
   });
 
-  it('keeps every event across a long in-order run (the lane compacts) and removes by predicate', () => {
-    const q = new EventQueue<SimEvent>();
-    for (let i = 0; i < 10_000; i++) q.pushInOrder({ time: i, seq: i });
-    for (let i = 0; i < 6_000; i++) expect(q.pop()).toEqual({ time: i, seq: i });
-    q.push({ time: 0.5, seq: 10_001 });
-    expect(q.size).toBe(4_001);
-    expect(q.values()).toHaveLength(4_001);
-    expect(q.removeWhere((e) => e.seq % 2 === 1)).toBe(2_001);
-    expect(q.peek()).toEqual({ time: 6_000, seq: 6_000 });
-    expect(q.size).toBe(2_000);
+  it('grows the lane past its first capacity, peeks, lists and removes by predicate', () => {
+    const s = new Scheduler();
+    for (let i = 0; i < 5_000; i++) s.push(message(i, i));
+    for (let i = 0; i < 3_000; i++) expect(s.pop()).toEqual(message(i, i));
+    for (let i = 5_000; i < 7_000; i++) s.push(message(i, i));
+    s.push(timer(3_000, 7_001));
+    s.push(message(0.5, 7_002)); // out of order: the heap takes it
+    expect(s.size).toBe(4_002);
+    expect(s.values()).toHaveLength(4_002);
+    expect(s.peek()).toEqual(message(0.5, 7_002));
+    expect(s.removeWhere((e) => e.seq % 2 === 1)).toBe(2_001);
+    expect(s.nextTime()).toBe(0.5);
+    expect(s.pop()).toEqual(message(0.5, 7_002));
+    expect(s.pop()).toEqual(message(3_000, 3_000));
+    expect(s.size).toBe(1_999);
+    s.clear();
+    expect([s.size, s.nextTime(), s.pop()]).toEqual([0, undefined, undefined]);
   });
 });
