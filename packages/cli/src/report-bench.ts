@@ -7,7 +7,7 @@ import type { BenchResult } from './bench.js';
 import type { Plotter, ReportFigure } from './report-plots.js';
 
 /** One point of the scaling plot. */
-export interface ScalingPoint {
+interface ScalingPoint {
   readonly algorithm: string;
   /** `ricart-agrawala` or the coterie's name. */
   readonly series: string;
@@ -21,7 +21,7 @@ export interface ScalingPoint {
 }
 
 /** The bench's rows as points (runs with no completed pair left out). */
-export function scalingPoints(r: BenchResult): ScalingPoint[] {
+function scalingPoints(r: BenchResult): ScalingPoint[] {
   return r.rows
     .filter((row) => row.summary.messages.perPair.mean !== null)
     .map((row) => ({

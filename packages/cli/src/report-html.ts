@@ -26,7 +26,7 @@ figure{margin:0}.plot p.caption{color:#555;font-size:.9rem;margin:.2rem 0 .6rem}
 footer{color:#888;font-size:.8rem;margin-top:3rem}`;
 
 /** Escapes text for HTML content and attribute values. */
-export function escapeHTML(text: string): string {
+function escapeHTML(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -19,7 +19,7 @@ export interface ReportFigure {
 }
 
 /** Processes shown on the timeline (the rest are summarized in the caption). */
-export const TIMELINE_MAX_PROCESSES = 40;
+const TIMELINE_MAX_PROCESSES = 40;
 
 const WIDTH = 880;
 const BOUND_COLOR = '#d62728';
