@@ -12,6 +12,9 @@ import { isIP } from 'node:net';
 import type net from 'node:net';
 import type { TransportContext } from './context.js';
 
+/** Refused connections held unread before they are closed, per slot (general and reserved). */
+const HELD_PER_SLOT = 4;
+
 /** One unauthenticated connection in its slot. */
 interface Slot {
   readonly socket: net.Socket;
@@ -40,6 +43,8 @@ export class Admission {
   readonly #peerAddresses = new Set<string>();
   #general = 0;
   #reserved = 0;
+  /** Refused connections held unread until they are closed. */
+  readonly #held = new Set<net.Socket>();
 
   constructor(ctx: TransportContext) {
     this.#ctx = ctx;
@@ -114,18 +119,37 @@ export class Admission {
   /** Closes every unauthenticated connection (the transport is closing). */
   close(): void {
     for (const slot of [...this.#slots.values()]) slot.socket.destroy();
+    for (const socket of [...this.#held]) socket.destroy();
   }
 
   #dialers() {
     return this.#ctx.options.peers.filter((p) => p.id < this.#ctx.self);
   }
 
+  /**
+   * Refuses `socket`: counted and reported, then closed — after `unauthenticatedTimeoutMs`
+   * unread (it costs a descriptor, no TLS and no reading) while fewer than
+   * {@link HELD_PER_SLOT}× the slots are held so, at once otherwise. A flood that reopens
+   * whatever is closed then cannot make the listener spend its time accepting and closing.
+   */
   #refuse(socket: net.Socket, reason: 'source-limit' | 'capacity', detail: string): false {
     this.#ctx.refuseUnauthenticated(
       reason,
       `connection from ${normalizeAddress(socket.remoteAddress)}: ${detail}`,
     );
-    socket.destroy();
+    const o = this.#ctx.options;
+    if (this.#held.size >= HELD_PER_SLOT * (o.maxUnauthenticated + o.reservedPeerSlots)) {
+      socket.destroy();
+      return false;
+    }
+    socket.pause();
+    const timer = setTimeout(() => socket.destroy(), o.unauthenticatedTimeoutMs);
+    timer.unref();
+    this.#held.add(socket);
+    socket.once('close', () => {
+      this.#held.delete(socket);
+      clearTimeout(timer);
+    });
     return false;
   }
 

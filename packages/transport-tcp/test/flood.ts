@@ -1,13 +1,15 @@
 /**
  * The slot-exhaustion attack of issue 15, as a reusable run: a Maekawa cluster (grid coterie)
- * over mutual TLS on loopback keeps entering and exiting while an attacker holds hundreds of
- * idle, unauthenticated TCP connections against the listeners — from source addresses that are
- * not peers (127.0.1.x: the whole 127/8 is loopback on Linux), reopening each one 100 ms after it
- * is closed — and the links into the flooded listeners are dropped again and again, so they must
+ * over mutual TLS on loopback keeps entering and exiting while an attacker (its own OS process,
+ * fixtures/idle-flood.mjs) holds hundreds of idle, unauthenticated TCP connections against the
+ * listeners — from source addresses that are not peers (127.0.1.x: the whole 127/8 is loopback
+ * on Linux), reopening each one 100 ms after it is closed — and the links into the flooded listeners are dropped again and again, so they must
  * be re-established through the flood. The measure is progress: entries completed per process
  * inside the flood window.
  */
-import net from 'node:net';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { AbortError, type CSObject } from '@critsec/core';
 import { grid } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
@@ -26,6 +28,8 @@ export interface FloodOptions {
   readonly windowMs: number;
   /** A link into a flooded listener is dropped this often during the window, ms. */
   readonly dropEveryMs: number;
+  /** The attacker reopens a connection this long after it was closed, ms (default 100). */
+  readonly reopenMs?: number;
   /** Extra transport options. */
   readonly transport?: Partial<TcpTransportOptions>;
 }
@@ -42,6 +46,8 @@ export interface FloodResult {
   readonly dropped: number;
   /** Handshakes completed inside the window, all transports. */
   readonly reconnections: number;
+  /** Per dropped link, ms from the drop until its dialer was connected again (links not back by the end left out). */
+  readonly reconnectMs: number[];
   /** Each flooded transport's counters at the end of the window. */
   readonly stats: TcpTransportStats[];
 }
@@ -73,33 +79,44 @@ export async function floodRun(o: FloodOptions): Promise<FloodResult> {
       await sleep(1);
     }
   });
-  const attack = new Attack(c.peers, o.targets);
+  const attack = new Attack(c.peers, o.targets, o.reopenMs ?? 100);
   try {
     await until(() => done.every((d) => d.length >= 5), 10_000, 'warm-up entries');
     await attack.open(o.sockets);
     const connectionsAt = c.transports.reduce((s, t) => s + t.stats.connections, 0);
     const start = Date.now();
+    const droppedAt = new Map<string, number>();
+    const reconnectMs: number[] = [];
+    const unsubscribe = c.transports.map((t) =>
+      t.on('connected', ({ peer }) => {
+        const at = droppedAt.get(`${t.self}-${peer}`);
+        if (at !== undefined) reconnectMs.push(Date.now() - at);
+        droppedAt.delete(`${t.self}-${peer}`);
+      }),
+    );
     let dropped = 0;
     let k = 0;
     while (Date.now() - start < o.windowMs) {
       const target = o.targets[k % o.targets.length]!;
-      const dialer = (target + 1 + (k >> 1)) % o.n; // any peer: the lower id of the pair dials
-      if (
-        dialer !== target &&
-        c.transports[Math.min(dialer, target)]!.dropConnection(Math.max(dialer, target))
-      )
+      const other = (target + 1 + (k >> 1)) % o.n; // any peer: the lower id of the pair dials
+      const [lo, hi] = [Math.min(other, target), Math.max(other, target)];
+      if (other !== target && c.transports[lo]!.dropConnection(hi)) {
         dropped++;
+        droppedAt.set(`${lo}-${hi}`, Date.now());
+      }
       k++;
       await sleep(o.dropEveryMs);
     }
+    for (const u of unsubscribe) u();
     const end = Date.now();
     const stats = o.targets.map((t) => structuredClone(c.transports[t]!.stats));
     return {
       entriesInWindow: done.map((d) => d.filter((x) => x >= start && x <= end).length),
       entriesBefore: done.reduce((s, d) => s + d.filter((x) => x < start).length, 0),
-      attackOpened: attack.opened,
+      attackOpened: await attack.opened(),
       dropped,
       reconnections: c.transports.reduce((s, t) => s + t.stats.connections, 0) - connectionsAt,
+      reconnectMs,
       stats,
     };
   } finally {
@@ -111,46 +128,59 @@ export async function floodRun(o: FloodOptions): Promise<FloodResult> {
   }
 }
 
-/** The attacker: idle TCP connections from non-peer loopback addresses, reopened when closed. */
+/** The attacker (fixtures/idle-flood.mjs) as its own OS process, as a real one would be. */
 class Attack {
-  opened = 0;
-  #closed = false;
-  readonly #sockets = new Set<net.Socket>();
+  #child: ChildProcess | undefined;
+  #lines: string[] = [];
+  #waiters: (() => void)[] = [];
   readonly #ports: number[];
+  readonly #reopenMs: number;
 
-  constructor(peers: readonly { port: number }[], targets: readonly number[]) {
+  constructor(peers: readonly { port: number }[], targets: readonly number[], reopenMs: number) {
     this.#ports = targets.map((t) => peers[t]!.port);
+    this.#reopenMs = reopenMs;
   }
 
-  /** Opens `count` connections (round robin over the targets); resolves once each connected or failed. */
+  /** Starts the attacker; resolves once its `count` connections each connected or failed. */
   async open(count: number): Promise<void> {
-    const first: Promise<void>[] = [];
-    for (let i = 0; i < count; i++) first.push(this.#one(i));
-    await Promise.all(first);
-  }
-
-  #one(i: number): Promise<void> {
-    const port = this.#ports[i % this.#ports.length]!;
-    // 50 source addresses 127.0.1.1 … 127.0.1.50: none is a peer's address.
-    const localAddress = `127.0.1.${1 + (i % 50)}`;
-    const socket = net.connect({ host: '127.0.0.1', port, localAddress });
-    this.opened++;
-    this.#sockets.add(socket);
-    socket.on('error', () => {});
-    socket.on('data', () => {}); // idle: reads whatever comes, says nothing
-    return new Promise<void>((resolve) => {
-      socket.once('connect', () => resolve());
-      socket.once('close', () => {
-        resolve();
-        this.#sockets.delete(socket);
-        if (!this.#closed) setTimeout(() => !this.#closed && void this.#one(i), 100).unref();
-      });
+    const script = fileURLToPath(new URL('./fixtures/idle-flood.mjs', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [script, String(count), String(this.#reopenMs), ...this.#ports.map(String)],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
+    this.#child = child;
+    child.on('exit', () => {
+      for (const w of this.#waiters.splice(0)) w();
     });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      this.#lines.push(line);
+      for (const w of this.#waiters.splice(0)) w();
+    });
+    await this.#line(/^ready /);
   }
 
+  /** Connections the attacker opened so far (first opens and reopens). */
+  async opened(): Promise<number> {
+    if (this.#child === undefined) return 0;
+    this.#child.stdin!.write('?\n');
+    return Number((await this.#line(/^opened /)).split(' ')[1]);
+  }
+
+  /** Stops the attacker (its connections close with it). */
   close(): void {
-    this.#closed = true;
-    for (const s of this.#sockets) s.destroy();
-    this.#sockets.clear();
+    this.#child?.stdin?.end();
+    this.#child?.kill();
+  }
+
+  async #line(pattern: RegExp): Promise<string> {
+    for (;;) {
+      const i = this.#lines.findIndex((l) => pattern.test(l));
+      if (i >= 0) return this.#lines.splice(i, 1)[0]!;
+      if (this.#child?.exitCode !== null) throw new Error('the attacker process exited');
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
   }
 }
