@@ -105,10 +105,24 @@ describe('critsec simulate --report', () => {
 
   it('refuses an unwritable report file before running, naming it', async () => {
     const file = join(tmp, 'no-such-dir', 'r.html');
-    const r = await run('simulate', 'mutex', '--n', '4', '--rounds', '1', '--no-progress', '--report', file);
+    const trace = join(tmp, 'refused.trace');
+    const r = await run(
+      'simulate',
+      'mutex',
+      '--n',
+      '4',
+      '--rounds',
+      '1',
+      '--no-progress',
+      '--trace',
+      trace,
+      '--report',
+      file,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--report: cannot write ${file}`);
     expect(r.stdout).toBe('');
+    expect(existsSync(trace)).toBe(false); // nothing ran
   });
 });
 
