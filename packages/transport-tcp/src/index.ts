@@ -47,5 +47,6 @@ export type {
   TcpPeerStats,
   TcpTransportEvents,
   TcpTransportStats,
+  UnauthenticatedStats,
 } from './stats.js';
 export { type TcpTransport, tcpTransport } from './tcp-transport.js';

@@ -57,7 +57,10 @@ export interface TcpTransportOptions {
   readonly maxUnacked?: number;
   /** Bound on out-of-order frames buffered per peer (default 1 024). */
   readonly maxOutOfOrder?: number;
-  /** Time allowed from TCP connect to a completed TLS + hello handshake, in ms (default 5 000). */
+  /**
+   * Time allowed from TCP connect to a completed TLS + hello handshake, in ms (default 5 000).
+   * An inbound connection must moreover authenticate within `unauthenticatedTimeoutMs`.
+   */
   readonly handshakeTimeoutMs?: number;
   /**
    * Admission control, the pre-handshake timeout: how long an inbound connection may stay
