@@ -51,7 +51,10 @@ export class Admission {
     for (const p of this.#dialers()) this.#peerAddresses.add(normalizeAddress(p.host));
   }
 
-  /** Resolves the host names of the dialing peers (a name that does not resolve is skipped). */
+  /**
+   * Resolves the host names of the dialing peers (a name that does not resolve is skipped).
+   * Never rejects.
+   */
   async resolvePeers(): Promise<void> {
     const named = this.#dialers().filter((p) => isIP(p.host) === 0);
     await Promise.all(

@@ -166,14 +166,13 @@ class TcpTransportImpl implements TcpTransport, Link {
     }
     const server = createListener(ctx, this.#admission, (socket) => this.#handshake.accept(socket));
     this.#server = server;
-    await this.#admission.resolvePeers();
-    if (ctx.closed) return; // close() came first: nothing to listen for
     await listen(ctx, server);
     if (ctx.closed) {
       // close() ran while the listener was being bound: it is bound now, so close it here.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       return;
     }
+    void this.#admission.resolvePeers(); // until a peer's host name resolves, it is any source
     const tick = Math.max(10, Math.floor(ctx.options.heartbeatIntervalMs / 2));
     this.#heartbeat = setInterval(() => this.#tick(), tick);
     this.#heartbeat.unref();
