@@ -76,6 +76,12 @@ export class Admission {
   admit(socket: net.Socket): boolean {
     const o = this.#ctx.options;
     const stats = this.#ctx.stats.unauthenticated;
+    const key = connectionKey(socket);
+    if (socket.remoteAddress === undefined || this.#slots.has(key)) {
+      // Already reset by its client (no address left): nothing to admit, no slot to take.
+      socket.destroy();
+      return false;
+    }
     const source = normalizeAddress(socket.remoteAddress);
     const fromPeer = this.#peerAddresses.has(source);
     const held = this.#perSource.get(source) ?? 0;
@@ -93,7 +99,6 @@ export class Admission {
       }
       reserved = true;
     }
-    const key = connectionKey(socket);
     const timer = setTimeout(() => this.#timedOut(key), o.unauthenticatedTimeoutMs);
     timer.unref();
     this.#slots.set(key, { socket, source, reserved, timer });

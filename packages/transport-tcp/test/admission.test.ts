@@ -4,8 +4,12 @@
  * counters; refusals that reveal nothing before authentication; junk before the hello counted
  * and dropped, not reported as `error` events.
  */
+import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Admission } from '../src/admission.js';
+import { TransportContext } from '../src/context.js';
+import { resolveOptions } from '../src/options.js';
 import { helloFrame, lone, type RawConn, rawConnect, sleep, until } from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -67,6 +71,42 @@ describe('admission control', () => {
     expect(t.stats.refused['handshake-timeout']).toBe(4);
     expect(t.stats.unauthenticated.peak).toBe(5);
     expect(t.isConnected(0)).toBe(true);
+  });
+
+  it('a socket reset before it was admitted (no address left) takes no slot, and no slot leaks', () => {
+    const ctx = new TransportContext(
+      resolveOptions({
+        self: 1,
+        peers: [0, 1].map((id) => ({ id, host: '127.0.0.1', port: 7000 + id })),
+        insecure: true,
+        logger: null,
+        maxUnauthenticated: 2,
+        reservedPeerSlots: 0,
+      }),
+    );
+    const admission = new Admission(ctx);
+    const fake = (remoteAddress: string | undefined, remotePort: number | undefined) =>
+      Object.assign(new EventEmitter(), {
+        remoteAddress,
+        remotePort,
+        destroyed: false,
+        pause() {},
+        destroy() {
+          this.destroyed = true;
+          this.emit('close');
+        },
+      }) as unknown as net.Socket;
+    const dead = [fake(undefined, undefined), fake(undefined, undefined)];
+    expect(dead.map((s) => admission.admit(s))).toEqual([false, false]);
+    expect(dead.every((s) => s.destroyed)).toBe(true);
+    expect(ctx.stats.unauthenticated.open).toBe(0);
+    // Both general slots are still free.
+    const live = [fake('10.0.0.1', 1), fake('10.0.0.2', 2)];
+    expect(live.map((s) => admission.admit(s))).toEqual([true, true]);
+    expect(admission.admit(fake('10.0.0.3', 3))).toBe(false); // now they are taken
+    expect(ctx.stats.refused.capacity).toBe(1);
+    admission.close();
+    expect(ctx.stats.unauthenticated.open).toBe(0);
   });
 
   it('rejects bad admission settings with a ConfigurationError naming the value', async () => {
