@@ -85,17 +85,19 @@ describe('admission control', () => {
       }),
     );
     const admission = new Admission(ctx);
-    const fake = (remoteAddress: string | undefined, remotePort: number | undefined) =>
-      Object.assign(new EventEmitter(), {
+    const fake = (remoteAddress: string | undefined, remotePort: number | undefined) => {
+      const socket = Object.assign(new EventEmitter(), {
         remoteAddress,
         remotePort,
         destroyed: false,
         pause() {},
         destroy() {
-          this.destroyed = true;
-          this.emit('close');
+          socket.destroyed = true;
+          socket.emit('close');
         },
-      }) as unknown as net.Socket;
+      });
+      return socket as unknown as net.Socket;
+    };
     const dead = [fake(undefined, undefined), fake(undefined, undefined)];
     expect(dead.map((s) => admission.admit(s))).toEqual([false, false]);
     expect(dead.every((s) => s.destroyed)).toBe(true);
