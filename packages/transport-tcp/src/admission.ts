@@ -24,7 +24,7 @@ interface Slot {
 }
 
 /** The address `a` as written by Node, with an IPv4-mapped IPv6 address (`::ffff:1.2.3.4`) unmapped. */
-export function normalizeAddress(a: string | undefined): string {
+function normalizeAddress(a: string | undefined): string {
   if (a === undefined) return '?';
   return a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a;
 }

@@ -24,7 +24,7 @@ import { HELLO_VERSION, helloFrame, isObject, refuseFrame } from './wire.js';
  * The only reason a connection that has not authenticated is told: who is a peer, which
  * sessions exist and why exactly it failed stay on this side (stats, log, `refused` event).
  */
-export const GENERIC_REFUSAL = 'connection refused';
+const GENERIC_REFUSAL = 'connection refused';
 
 /** What an authenticated peer is told when the session layer refuses its hello (no session ids). */
 function sessionRefusal(kind: 'peer-restarted' | 'malformed' | 'inconsistent'): string {

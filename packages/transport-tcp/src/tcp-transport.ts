@@ -9,6 +9,7 @@
  * This file is the facade: {@link tcpTransport} and the object that owns the peers, the
  * connections and the endpoint. The parts: options.ts (options, defaults, validation),
  * stats.ts (events and counters), context.ts (what the parts share), listener.ts (the server),
+ * admission.ts (slots and the pre-handshake timeout for unauthenticated connections),
  * handshake.ts (dialing, accepting, hello/refuse admission), connection.ts (a socket as a
  * connection: framing, heartbeats), peer.ts (one peer: its session, back-pressure, reconnection
  * with backoff.ts), wire.ts (the frames), framing.ts (the length prefix).
