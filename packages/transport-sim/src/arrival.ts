@@ -44,6 +44,11 @@ export class Arrivals {
     this.#keys = new LinkKeys(o.n);
   }
 
+  /** Every transmission takes the same time: they arrive in the order they are sent. */
+  get constant(): boolean {
+    return this.#constant;
+  }
+
   /** The delay model of the link from → to (the per-link override, else the default). */
   model(from: ProcessId, to: ProcessId): DelayModel {
     return this.#linkDelay?.(from, to) ?? this.#delay;

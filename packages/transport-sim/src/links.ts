@@ -73,7 +73,9 @@ export function createLinkStack(o: LinkStackOptions): LinkStack {
   const arrivals = (fifo: boolean) =>
     new Arrivals({ n: o.n, clock: o.scheduler, rng: o.rng, delay: o.delay, linkDelay: o.linkDelay, fifo });
   if (o.faults === undefined) {
-    const direct = new DirectLinks(o.mode === 'timed' ? arrivals(o.fifo) : undefined, o.sink, o.up);
+    const timed = o.mode === 'timed' ? arrivals(o.fifo) : undefined;
+    if (timed?.constant) o.scheduler.messagesInOrder();
+    const direct = new DirectLinks(timed, o.sink, o.up);
     return { top: direct, bottom: direct, sessions: () => [] };
   }
   const sessions = new SessionLinks({

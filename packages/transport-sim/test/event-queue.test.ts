@@ -27,6 +27,7 @@ const timer = (time: number, seq: number): TimerEvent => ({
 function drive(seed: number, constantShare: number) {
   const rng = createRng(seed);
   const s = new Scheduler();
+  s.messagesInOrder();
   const queued: QueuedEvent[] = [];
   const popped: QueuedEvent[] = [];
   const sizes: number[] = [];
@@ -67,6 +68,7 @@ describe('Scheduler queue (heap and in-order message lane)', () => {
 
   it('grows the lane past its first capacity, peeks, lists and removes by predicate', () => {
     const s = new Scheduler();
+    s.messagesInOrder();
     for (let i = 0; i < 5_000; i++) s.push(message(i, i));
     for (let i = 0; i < 3_000; i++) expect(s.pop()).toEqual(message(i, i));
     for (let i = 5_000; i < 7_000; i++) s.push(message(i, i));
