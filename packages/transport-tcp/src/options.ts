@@ -7,6 +7,7 @@ import { ConfigurationError, type ProcessId } from '@critsec/core';
 import type { UndeliverableMessage } from '@critsec/transport';
 import { Backoff, type ReconnectOptions } from './backoff.js';
 import { checkMaxFrameBytes, DEFAULT_MAX_FRAME_BYTES } from './framing.js';
+import { checkPeers, checkSession, checkShapes, checkTls, intOption, shown } from './option-checks.js';
 
 /** One process of the cluster: its id and where it listens. */
 export interface TcpPeer {
@@ -127,8 +128,6 @@ const DEFAULT_MAX_UNAUTHENTICATED = 64;
 const DEFAULT_MAX_UNAUTHENTICATED_PER_SOURCE = 8;
 /** Default reserved slots per peer that dials this process ({@link TcpTransportOptions.reservedPeerSlots}). */
 const DEFAULT_RESERVED_PER_DIALER = 2;
-/** Longest session id (the session layer's bound, `MAX_SESSION_LENGTH` of `@critsec/transport`). */
-const MAX_SESSION_LENGTH = 64;
 /** Hosts accepted in insecure mode. */
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
 
@@ -193,7 +192,8 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
 }
 
 function validateOptions(o: TcpTransportOptions): void {
-  validatePeers(o);
+  checkShapes(o);
+  checkPeers(o);
   if (o.insecure === true) {
     const remote = o.peers.filter((p) => !LOOPBACK.test(p.host));
     if (remote.length > 0) {
@@ -207,20 +207,19 @@ function validateOptions(o: TcpTransportOptions): void {
       'tcpTransport: tls { ca, cert, key } is required (security is on by default); ' +
         'make a cluster CA with createDevCertificates(n), or pass insecure: true for a loopback demo',
     );
+  } else {
+    checkTls(o.tls);
   }
   const hbI = o.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
   const hbT = o.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
-  if (!(hbI > 0) || !(hbT > hbI)) {
+  if (typeof hbI !== 'number' || typeof hbT !== 'number' || !(hbI > 0) || !(hbT > hbI)) {
     throw new ConfigurationError(
-      `tcpTransport: need 0 < heartbeatIntervalMs < heartbeatTimeoutMs, got ${hbI} and ${hbT}`,
+      `tcpTransport: need 0 < heartbeatIntervalMs < heartbeatTimeoutMs, got ${shown(hbI)} and ${shown(hbT)}`,
     );
   }
   const ht = o.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
-  if (!(ht > 0)) throw new ConfigurationError(`tcpTransport: handshakeTimeoutMs must be > 0, got ${ht}`);
-  if (o.onPeerRestart !== undefined && o.onPeerRestart !== 'refuse' && o.onPeerRestart !== 'reset') {
-    throw new ConfigurationError(
-      `tcpTransport: onPeerRestart must be 'refuse' or 'reset', got ${JSON.stringify(o.onPeerRestart)}`,
-    );
+  if (typeof ht !== 'number' || !(ht > 0)) {
+    throw new ConfigurationError(`tcpTransport: handshakeTimeoutMs must be > 0, got ${shown(ht)}`);
   }
   const mb = o.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   if (!(Number.isSafeInteger(mb) && mb >= 1024)) {
@@ -228,59 +227,6 @@ function validateOptions(o: TcpTransportOptions): void {
       `tcpTransport: maxBufferedBytes must be an integer ≥ 1024, got ${String(mb)}`,
     );
   }
-}
-
-/** The peer list: distinct non-negative ids, a host and a port each, `self` among them. */
-function validatePeers(o: TcpTransportOptions): void {
-  if (!Array.isArray(o.peers) || o.peers.length === 0) {
-    throw new ConfigurationError('tcpTransport: peers must list every process of the cluster, self included');
-  }
-  const ids = new Set<number>();
-  for (const p of o.peers) {
-    if (!Number.isSafeInteger(p.id) || p.id < 0 || ids.has(p.id)) {
-      throw new ConfigurationError(
-        `tcpTransport: peer ids must be distinct non-negative integers, got ${JSON.stringify(p.id)}`,
-      );
-    }
-    ids.add(p.id);
-    if (typeof p.host !== 'string' || p.host.length === 0) {
-      throw new ConfigurationError(`tcpTransport: peer ${p.id} needs a host, got ${JSON.stringify(p.host)}`);
-    }
-    if (!Number.isInteger(p.port) || p.port < 1 || p.port > 65535) {
-      throw new ConfigurationError(
-        `tcpTransport: peer ${p.id} port must be in 1 … 65535, got ${String(p.port)}`,
-      );
-    }
-  }
-  if (!ids.has(o.self)) {
-    throw new ConfigurationError(
-      `tcpTransport: self ${String(o.self)} is not among the peers [${[...ids].join(', ')}]`,
-    );
-  }
-}
-
-/** The session id: the given one if it is 1 … 64 characters, else a fresh random UUID. */
-function checkSession(session: unknown): string {
-  if (session === undefined) return globalThis.crypto.randomUUID();
-  if (typeof session !== 'string' || session.length < 1 || session.length > MAX_SESSION_LENGTH) {
-    const shown =
-      typeof session === 'string'
-        ? `${session.length} characters`
-        : (JSON.stringify(session) ?? String(session));
-    throw new ConfigurationError(
-      `tcpTransport: session must be a string of 1 … ${MAX_SESSION_LENGTH} characters, got ${shown}`,
-    );
-  }
-  return session;
-}
-
-/** An integer option `≥ min`, or its default. */
-function intOption(name: string, value: unknown, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= min)) {
-    throw new ConfigurationError(`tcpTransport: ${name} must be an integer ≥ ${min}, got ${String(value)}`);
-  }
-  return value;
 }
 
 /** The admission-control settings, checked, with their defaults. */
@@ -294,7 +240,7 @@ function resolveAdmission(
   const ut = o.unauthenticatedTimeoutMs ?? Math.min(DEFAULT_UNAUTHENTICATED_TIMEOUT_MS, ht);
   if (!(typeof ut === 'number' && ut > 0 && ut <= ht)) {
     throw new ConfigurationError(
-      `tcpTransport: unauthenticatedTimeoutMs must be > 0 and ≤ handshakeTimeoutMs (${ht}), got ${String(ut)}`,
+      `tcpTransport: unauthenticatedTimeoutMs must be > 0 and ≤ handshakeTimeoutMs (${ht}), got ${shown(ut)}`,
     );
   }
   const dialers = o.peers.filter((p) => p.id < o.self).length;

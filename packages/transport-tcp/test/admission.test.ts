@@ -121,7 +121,7 @@ describe('admission control', () => {
       ],
       [{ unauthenticatedTimeoutMs: Number.NaN }, /unauthenticatedTimeoutMs .* got NaN/],
       [{ unauthenticatedTimeoutMs: 6_000 }, /unauthenticatedTimeoutMs .* got 6000/],
-      [{ unauthenticatedTimeoutMs: '100' }, /unauthenticatedTimeoutMs .* got 100/],
+      [{ unauthenticatedTimeoutMs: '100' }, /unauthenticatedTimeoutMs .* got "100"/],
       [{ maxUnauthenticated: 0 }, /maxUnauthenticated must be an integer ≥ 1, got 0/],
       [{ maxUnauthenticated: 2.5 }, /maxUnauthenticated must be an integer ≥ 1, got 2.5/],
       [{ maxUnauthenticatedPerSource: -1 }, /maxUnauthenticatedPerSource must be an integer ≥ 1, got -1/],
