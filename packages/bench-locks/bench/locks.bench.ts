@@ -2,7 +2,8 @@
  * Issue 15's lock latency benchmark (`npm run bench:locks`): for n = 5 on loopback, the
  * uncontended and the 5-contending latency (p50, p99) and throughput of Maekawa as 5 OS
  * processes over mutual TLS, the same in one process, the (1,3)-GCS as 5 OS processes, the etcd
- * lock (etcd3 client), the single-Redis lock and the raw TCP round trip; then issue 15's targets
+ * lock (etcd3 client), the single-Redis lock, the raw mutual-TLS round trip (the floor under
+ * the critsec rows) and the raw TCP round trip; then issue 15's targets
  * as ratios measured side by side. The systems run interleaved: every repetition runs each of
  * them once, in table order. etcd and Redis are started from their Debian packages on free ports
  * with temporary data directories and stopped at the end; a missing one is skipped with the
@@ -17,7 +18,7 @@ import { etcdReady } from '../src/etcd-lock.js';
 import { busiestProcesses, machineLine, uptime, versionOf } from '../src/machine.js';
 import { redisReady } from '../src/redis-lock.js';
 import { findBinary, INSTALL_HINT, type RunningServer, startServer } from '../src/servers.js';
-import { type BenchSystem, critsecSystems, etcdSystem, redisSystem, tcpSystem } from '../src/systems.js';
+import { type BenchSystem, critsecSystems, echoSystem, etcdSystem, redisSystem } from '../src/systems.js';
 import { markdownTable, resultOf, type SystemSample } from '../src/table.js';
 import { checkTargets, formatTargets } from '../src/targets.js';
 import { startEchoServer } from '../src/tcp-echo.js';
@@ -87,11 +88,12 @@ async function main(): Promise<void> {
   const redis = await startRedis();
   const etcd = await startEtcd();
   const echo = await startEchoServer();
+  const tlsEcho = await startEchoServer(certs.dir);
   try {
     const systems: BenchSystem[] = [...critsecSystems(N, certs, scale)];
     if (etcd) systems.push(etcdSystem(N, etcd.port, versionOf('etcd', /etcd Version: (\S+)/), scale));
     if (redis) systems.push(redisSystem(N, redis.port, versionOf('redis-server', /v=(\S+)/), scale));
-    systems.push(tcpSystem(N, echo.port, scale));
+    systems.push(echoSystem(N, tlsEcho.port, scale, certs.dir), echoSystem(N, echo.port, scale));
     const only = values.only?.toLowerCase();
     if (only !== undefined)
       systems.splice(0, systems.length, ...systems.filter((s) => s.label.toLowerCase().includes(only)));
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
     console.log(`after: ${uptime()}\nbusiest processes after:\n${busiestProcesses()}`);
   } finally {
     await echo.stop();
+    await tlsEcho.stop();
     await redis?.stop();
     await etcd?.stop();
     certs.remove();

@@ -91,10 +91,10 @@ export function redisSystem(n: number, port: number, version: string, scale: num
   };
 }
 
-/** The raw TCP round-trip row, against the echo server on `port`. */
-export function tcpSystem(n: number, port: number, scale: number): BenchSystem {
+/** The raw round-trip row, against the echo server on `port` (mutual TLS with the certificates in `tlsDir` when given). */
+export function echoSystem(n: number, port: number, scale: number, tlsDir?: string): BenchSystem {
   return {
-    label: 'raw TCP round trip (32 B, other process)',
-    run: () => runLockClients(n, () => echoClient(port), counts(scale, 5000, 2000)),
+    label: `raw ${tlsDir === undefined ? 'TCP' : 'mTLS 1.3'} round trip (32 B, other process)`,
+    run: () => runLockClients(n, () => echoClient(port, tlsDir), counts(scale, 5000, 2000)),
   };
 }
