@@ -20,11 +20,15 @@ import { createEndpoint, type Link, type RootEndpoint } from '@critsec/transport
 import { Admission } from './admission.js';
 import { TransportContext } from './context.js';
 import { Handshake } from './handshake.js';
+import { shown } from './option-checks.js';
 import { createListener, listen } from './listener.js';
 import { resolveOptions, type TcpTransportOptions } from './options.js';
 import { Peer, type PeerConnection } from './peer.js';
 import type { TcpPeerStats, TcpTransportEvents, TcpTransportStats } from './stats.js';
 import { BYE_FRAME, DATA_FRAME_OVERHEAD, isObject, MAX_CHANNEL_LENGTH } from './wire.js';
+
+/** The longest timer Node keeps (2³¹ − 1 ms); a longer one would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** A running TCP transport: the {@link Endpoint} plus lifecycle, events and counters. */
 export interface TcpTransport {
@@ -37,12 +41,14 @@ export interface TcpTransport {
   start(): Promise<void>;
   /**
    * Resolves once every peer has been connected (at least once).
-   * @throws TransportError after `timeoutMs` (default 30 000) naming the missing peers.
+   * @throws TransportError after `timeoutMs` (ms, default 30 000; in [0, 2³¹ − 1]) naming the
+   * missing peers, or at once for a bad `timeoutMs`.
    */
   ready(options?: { timeoutMs?: number }): Promise<void>;
   /**
    * Resolves once every message sent so far has been acknowledged by its receiver.
-   * @throws TransportError after `timeoutMs` (default 30 000) naming the peers still behind.
+   * @throws TransportError after `timeoutMs` (ms, default 30 000; in [0, 2³¹ − 1]) naming the
+   * peers still behind, or at once for a bad `timeoutMs`.
    */
   flush(options?: { timeoutMs?: number }): Promise<void>;
   /** Closes every connection and the listener; later `send`s throw. Idempotent. */
@@ -182,6 +188,7 @@ class TcpTransportImpl implements TcpTransport, Link {
 
   ready(options: { timeoutMs?: number } = {}): Promise<void> {
     return this.#waitFor(
+      'ready',
       () => [...this.#peerStates.values()].filter((p) => p.connections === 0).map((p) => p.id),
       options.timeoutMs ?? 30_000,
       (missing) => `P${this.self} is not connected to P${missing.join(', P')}`,
@@ -190,6 +197,7 @@ class TcpTransportImpl implements TcpTransport, Link {
 
   flush(options: { timeoutMs?: number } = {}): Promise<void> {
     return this.#waitFor(
+      'flush',
       () => [...this.#peerStates.values()].filter((p) => p.link.unacked > 0).map((p) => p.id),
       options.timeoutMs ?? 30_000,
       (behind) => `P${this.self} still has unacknowledged messages for P${behind.join(', P')}`,
@@ -284,10 +292,18 @@ class TcpTransportImpl implements TcpTransport, Link {
   }
 
   #waitFor(
+    call: 'ready' | 'flush',
     pending: () => ProcessId[],
     timeoutMs: number,
     describe: (ids: ProcessId[]) => string,
   ): Promise<void> {
+    if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
+      return Promise.reject(
+        new TransportError(
+          `${call}: timeoutMs must be a number of ms in [0, ${MAX_TIMEOUT_MS}], got ${shown(timeoutMs)}`,
+        ),
+      );
+    }
     const progress = this.#ctx.progress;
     return new Promise<void>((resolve, reject) => {
       const check = () => {

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, TransportError } from '@critsec/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../src/connection.js';
 import { TransportContext } from '../src/context.js';
@@ -98,6 +98,29 @@ describe('lifecycle', () => {
       s.once('error', () => resolve(true));
     });
     expect(refused).toBe(true); // nobody listens on P0's port
+  });
+});
+
+describe('bad arguments of ready() and flush()', () => {
+  it('a timeout that is not a number of ms in [0, 2³¹ − 1] is a TransportError naming it', async () => {
+    const t = tcpTransport({ self: 0, peers: loopback(2), insecure: true, logger: null });
+    cleanups.push(() => t.close());
+    const bad: [unknown, string][] = [
+      [-5, '-5'],
+      [Number.NaN, 'NaN'],
+      [Number.POSITIVE_INFINITY, 'Infinity'],
+      [2 ** 31, '2147483648'],
+      ['10', '"10"'],
+    ];
+    for (const [timeoutMs, named] of bad) {
+      for (const call of ['ready', 'flush'] as const) {
+        const err = await t[call]({ timeoutMs } as never).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(TransportError);
+        expect((err as Error).message).toBe(
+          `${call}: timeoutMs must be a number of ms in [0, 2147483647], got ${named}`,
+        );
+      }
+    }
   });
 });
 
