@@ -54,6 +54,8 @@ export class MessageAttribution<K = string> {
   readonly #als = new AsyncLocalStorage<K | null>();
   readonly #listeners: ((key: K, to: ProcessId, msg: Message) => void)[] = [];
   readonly #seen = new WeakSet<object>();
+  /** The context carrier's last message counted (see {@link received}). */
+  #last: unknown;
 
   constructor(options: { readonly carrier?: AttributionCarrier } = {}) {
     this.carrier = options.carrier ?? 'envelope';
@@ -113,10 +115,19 @@ export class MessageAttribution<K = string> {
     for (const l of this.#listeners) l(key, to, msg);
   }
 
-  /** @internal Counts one delivery (once per message object). */
+  /**
+   * @internal Counts one delivery (once per message object). With the `'context'` carrier (the
+   * simulator: one delivery at a time, its handlers one after another) only a repeat of the
+   * object just counted is skipped, so a multicast object delivered again after others counts
+   * again; no weak set of every message object, which cost the simulator 14 % of its time
+   * (issue 15; the simulator's own `delivered` counter is the exact one).
+   */
   received(raw: unknown): void {
     if (typeof raw !== 'object' || raw === null) {
       this.delivered++;
+    } else if (this.carrier === 'context') {
+      if (raw !== this.#last) this.delivered++;
+      this.#last = raw;
     } else if (!this.#seen.has(raw)) {
       this.#seen.add(raw);
       this.delivered++;
