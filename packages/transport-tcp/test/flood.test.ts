@@ -12,11 +12,14 @@ describe('admission control under a flood of idle unauthenticated connections', 
     const s = r.stats[0]!;
     console.log(
       `flood n=3, 200 sockets: entries in the window ${JSON.stringify(r.entriesInWindow)} (warm-up ${r.entriesBefore}), ` +
-        `${r.dropped} links dropped, ${r.reconnections} handshakes, ${r.attackOpened} attack connections; ` +
+        `${r.dropped} links dropped, ${r.reconnections} handshakes (reconnected after ${JSON.stringify(r.reconnectMs)} ms), ` +
+        `${r.attackOpened} attack connections, ${r.logLines} log lines; ` +
         `P2 refused ${JSON.stringify(s.refused)}, unauthenticated ${JSON.stringify(s.unauthenticated)}`,
     );
     expect(r.dropped).toBeGreaterThan(0);
     expect(r.reconnections).toBeGreaterThan(0);
     for (const e of r.entriesInWindow) expect(e).toBeGreaterThan(0);
+    // Thousands of refusals, but the log stays short: per transport a burst, then about one line a second.
+    expect(r.logLines).toBeLessThanOrEqual(r.stats.length * (10 + 5 + 5));
   }, 30_000);
 });

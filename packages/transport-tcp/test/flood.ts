@@ -48,6 +48,8 @@ export interface FloodResult {
   readonly reconnections: number;
   /** Per dropped link, ms from the drop until its dialer was connected again (links not back by the end left out). */
   readonly reconnectMs: number[];
+  /** Warnings all transports logged during the flood (reports about unauthenticated connections are rate-limited). */
+  readonly logLines: number;
   /** Each flooded transport's counters at the end of the window. */
   readonly stats: TcpTransportStats[];
 }
@@ -82,6 +84,7 @@ export async function floodRun(o: FloodOptions): Promise<FloodResult> {
   const attack = new Attack(c.peers, o.targets, o.reopenMs ?? 100);
   try {
     await until(() => done.every((d) => d.length >= 5), 10_000, 'warm-up entries');
+    const linesAt = c.logger.lines.length;
     await attack.open(o.sockets);
     const connectionsAt = c.transports.reduce((s, t) => s + t.stats.connections, 0);
     const start = Date.now();
@@ -117,6 +120,7 @@ export async function floodRun(o: FloodOptions): Promise<FloodResult> {
       dropped,
       reconnections: c.transports.reduce((s, t) => s + t.stats.connections, 0) - connectionsAt,
       reconnectMs,
+      logLines: c.logger.lines.length - linesAt,
       stats,
     };
   } finally {
