@@ -10,12 +10,13 @@
  *   each message taking (at most) one time unit. Lemma 4 bounds it by 7 for MUTIN(l), Theorem 4
  *   by 9 for (l,k)-GCS; both proofs count the message chain of one call that waits for nobody, so
  *   the bounds speak of the uncontended call.
- * - **synchronization delay** — Singhal's measure (the paper's footnote 1, reference [22]; for
- *   Maekawa it is 2): for a call that the problem's condition blocked at some instant between its
- *   invocation and its completion, the time from the last state change of *another* process that
- *   made the move allowed again (entry: fewer than k others InCS; exit: at least l others InCS)
- *   to the process's own state change. For mutual exclusion this is exactly "from one process's
- *   exit to the next waiting process's entry". Calls never blocked by the condition have none.
+ * - **synchronization delay** — Singhal's measure (the paper's footnote 1, reference [22]: "the
+ *   time required after a site leaves the CS and before the next site enters"; for Maekawa 2 at
+ *   least): for a call in flight when another process changed state, the time from the last such
+ *   state change before the call's own to the call's own state change — for mutual exclusion
+ *   exactly "from one process's exit to the next waiting process's entry"; for MUTIN's blocking
+ *   Exit(), from the last entry or exit of another process to the waiting leaver's exit. Calls
+ *   during which nobody else changed state have none.
  *
  * Messages per pair are causal (`attribution: true`): every message is charged to the invocation
  * whose message chain caused it, the k-th entry of a process paired with its k-th exit.
@@ -55,15 +56,6 @@ export interface WorstCaseCase {
   readonly messageBound: number;
   /** The paper's bound on the invocation-to-completion time of an uncontended call, per op. */
   readonly waitingBound: { readonly entry: number; readonly exit: number };
-  /**
-   * The bound the synchronization delay is held to (messages of at most one time unit), or
-   * `undefined` where no paper gives one: for MUTIN, k-mutex and GCS the paper's waiting time of
-   * the blocked call (7, 7, 9) — after the state change that allows it, what is left of the call
-   * is at most its own message chain. For Maekawa the papers give 2 only as the *minimum*
-   * synchronization delay (group-mutex paper Sec. 4.1; Thm. 6 for Maekawa_M), and the search
-   * finds more: pinned, not bounded.
-   */
-  readonly syncBound: number | undefined;
 }
 
 const maj3 = majority(3);
@@ -78,7 +70,6 @@ export const CASES: Readonly<Record<string, WorstCaseCase>> = {
     q: 2,
     messageBound: 6 * 2,
     waitingBound: { entry: 2, exit: 1 },
-    syncBound: undefined,
   },
   mutin: {
     name: 'MUTIN(1) over majority(3)',
@@ -88,7 +79,6 @@ export const CASES: Readonly<Record<string, WorstCaseCase>> = {
     q: 2,
     messageBound: 6 * 2 + 6 * 2,
     waitingBound: { entry: 2, exit: 7 },
-    syncBound: 7,
   },
   kmutex: {
     name: '2-mutex (Co-MUTIN(1)) over majority(3)',
@@ -98,7 +88,6 @@ export const CASES: Readonly<Record<string, WorstCaseCase>> = {
     q: 2,
     messageBound: 6 * 2 + 6 * 2,
     waitingBound: { entry: 7, exit: 2 },
-    syncBound: 7,
   },
   gcs: {
     name: '(1,2)-GCS over majority(3)',
@@ -108,7 +97,6 @@ export const CASES: Readonly<Record<string, WorstCaseCase>> = {
     q: 2,
     messageBound: 2 * (6 * 2 + 6 * 2),
     waitingBound: { entry: 9, exit: 9 },
-    syncBound: 9,
   },
 };
 
@@ -176,45 +164,26 @@ interface Flip {
 }
 
 /**
- * Synchronization delays of the counted calls from the timeline of calls and state changes, for
- * a global (l,k) condition (mutual exclusion is (0,1)).
+ * Synchronization delays of the counted calls, from the timeline of calls and state changes (in
+ * the order they happened): for each call that was in flight when another process last changed
+ * state before the call's own state change, the time between the two.
  */
 function syncDelays(
   timeline: readonly ({ kind: 'call'; rec: InvocationRecord } | ({ kind: 'flip' } & Flip))[],
-  initial: readonly string[],
-  l: number,
-  k: number,
 ): number[] {
-  const inCS = initial.map((s) => s === 'InCS');
-  let count = inCS.filter(Boolean).length;
-  const allowed = (i: ProcessId, op: 'entry' | 'exit') => {
-    const others = count - (inCS[i] ? 1 : 0);
-    return op === 'entry' ? others + 1 <= k : others >= l;
-  };
-  const open = new Map<
-    ProcessId,
-    { rec: InvocationRecord; blocked: boolean; enabledAt: number; was: boolean }
-  >();
+  const open = new Map<ProcessId, { rec: InvocationRecord; lastOther: number | undefined }>();
   const out: number[] = [];
   for (const ev of timeline) {
     if (ev.kind === 'call') {
-      const ok = allowed(ev.rec.process, ev.rec.op);
-      open.set(ev.rec.process, { rec: ev.rec, blocked: !ok, enabledAt: ev.rec.start, was: ok });
+      open.set(ev.rec.process, { rec: ev.rec, lastOther: undefined });
       continue;
     }
-    inCS[ev.p] = ev.s === 'InCS';
-    count += ev.s === 'InCS' ? 1 : -1;
     const mine = open.get(ev.p);
     if (mine !== undefined) {
       open.delete(ev.p);
-      if (mine.blocked && !mine.rec.extra) out.push(ev.t - mine.enabledAt);
+      if (mine.lastOther !== undefined && !mine.rec.extra) out.push(ev.t - mine.lastOther);
     }
-    for (const [i, c] of open) {
-      const now = allowed(i, c.rec.op);
-      if (now && !c.was) c.enabledAt = ev.t;
-      if (!now) c.blocked = true;
-      c.was = now;
-    }
+    for (const [i, c] of open) if (i !== ev.p) c.lastOther = ev.t;
   }
   return out;
 }
@@ -297,7 +266,7 @@ export async function runSchedule(s: Schedule): Promise<Figures> {
   const counted = engine.records.filter((r) => !r.extra && !r.aborted && !Number.isNaN(r.end));
   const wait = (op: 'entry' | 'exit') =>
     Math.max(0, ...counted.filter((r) => r.op === op).map((r) => r.end - r.start));
-  const sync = syncDelays(timeline, cluster.initial, l, k);
+  const sync = syncDelays(timeline);
   const pp = perPairMessages(engine.records, c.n);
   const failure =
     cluster.firstViolation?.message ??
