@@ -86,6 +86,7 @@ export async function floodRun(o: FloodOptions): Promise<FloodResult> {
     await until(() => done.every((d) => d.length >= 5), 10_000, 'warm-up entries');
     const linesAt = c.logger.lines.length;
     await attack.open(o.sockets);
+    await sleep(500); // the flood settles: its connections held, refused ones being reopened
     const connectionsAt = c.transports.reduce((s, t) => s + t.stats.connections, 0);
     const start = Date.now();
     const droppedAt = new Map<string, number>();
