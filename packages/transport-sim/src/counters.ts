@@ -27,37 +27,48 @@ export interface FaultCounters {
   readonly duplicatesDiscarded: number;
 }
 
+/** One channel's count of messages sent, with its per-type counts (boxed: one lookup a send). */
+interface ChannelCount {
+  sent: number;
+  readonly types: Map<string, { n: number }>;
+}
+
 /** Messages sent and delivered, by channel and type. */
 export class MessageCounters {
   /** Messages sent. */
   sent = 0;
   /** Messages delivered. */
   delivered = 0;
-  readonly #byChannel = new Map<string, number>();
-  readonly #byType = new Map<string, Map<string, number>>();
+  readonly #byChannel = new Map<string, ChannelCount>();
+  /** The channel counted last and its entry: most sends go on the channel of the send before. */
+  #lastChannel: string | undefined;
+  #last: ChannelCount | undefined;
 
   /** Counts one message sent on `channel` with `type` (`'(malformed)'` for a forged message). */
   countSend(channel: string, type: string): void {
     this.sent++;
-    this.#byChannel.set(channel, (this.#byChannel.get(channel) ?? 0) + 1);
-    let types = this.#byType.get(channel);
-    if (types === undefined) {
-      types = new Map();
-      this.#byType.set(channel, types);
+    let c = channel === this.#lastChannel ? this.#last : this.#byChannel.get(channel);
+    if (c === undefined) {
+      c = { sent: 0, types: new Map() };
+      this.#byChannel.set(channel, c);
     }
-    types.set(type, (types.get(type) ?? 0) + 1);
+    this.#lastChannel = channel;
+    this.#last = c;
+    c.sent++;
+    const t = c.types.get(type);
+    if (t === undefined) c.types.set(type, { n: 1 });
+    else t.n++;
   }
 
   /** A copy of the counts so far. */
   snapshot(): SimCounters {
+    const byChannel: Record<string, number> = {};
     const byType: Record<string, number> = {};
-    for (const [ch, m] of this.#byType) for (const [type, c] of m) byType[`${ch} ${type}`] = c;
-    return {
-      sent: this.sent,
-      delivered: this.delivered,
-      byChannel: Object.fromEntries(this.#byChannel),
-      byType,
-    };
+    for (const [ch, c] of this.#byChannel) {
+      byChannel[ch] = c.sent;
+      for (const [type, t] of c.types) byType[`${ch} ${type}`] = t.n;
+    }
+    return { sent: this.sent, delivered: this.delivered, byChannel, byType };
   }
 }
 

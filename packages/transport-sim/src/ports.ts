@@ -93,7 +93,8 @@ export class Outbox {
       ctx: this.#context?.capture(),
     };
     this.#stack.send(ev);
-    for (const l of this.#listeners) l(ev);
+    const listeners = this.#listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!(ev);
   }
 
   /** Subscribes to every send (after counting); returns the unsubscribe. */
@@ -131,6 +132,13 @@ export class Inbox {
   readonly #context: CausalContext | undefined;
   readonly #receivers: (Receiver | undefined)[];
   readonly #errors: unknown[] = [];
+  /** The delivery `#runCurrent` makes (one function for every delivery, no closure each). */
+  #receive: Receiver | undefined;
+  #m: Envelope | undefined;
+  readonly #runCurrent = (): void => {
+    const m = this.#m!;
+    this.#receive!(m.from, m.channel, m.msg);
+  };
 
   constructor(o: InboxOptions) {
     this.#seed = o.seed;
@@ -153,7 +161,10 @@ export class Inbox {
     const receive = this.#receivers[m.to];
     if (receive === undefined) return;
     if (this.#context !== undefined) {
-      this.#invoke(m.ctx, () => receive(m.from, m.channel, m.msg));
+      // read at once by #runCurrent, so a delivery nested in a handler cannot disturb it
+      this.#receive = receive;
+      this.#m = m;
+      this.#invoke(m.ctx, this.#runCurrent);
       return;
     }
     try {
