@@ -4,8 +4,19 @@
  */
 import { createSecureContext } from 'node:tls';
 import { ConfigurationError } from '@critsec/core';
-import type { TcpTlsOptions, TcpTransportOptions } from './options.js';
 
+/** What {@link checkPeers} reads of the options. */
+interface PeerList {
+  readonly self: unknown;
+  readonly peers: unknown;
+}
+
+/** The credentials {@link checkTls} tries (PEM strings or buffers). */
+interface Credentials {
+  readonly ca: string | Buffer;
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+}
 /** Longest session id (the session layer's bound, `MAX_SESSION_LENGTH` of `@critsec/transport`). */
 const MAX_SESSION_LENGTH = 64;
 
@@ -49,7 +60,7 @@ export function checkSession(session: unknown): string {
 }
 
 /** The options object itself and the options that are not numbers: their types. */
-export function checkShapes(o: unknown): asserts o is TcpTransportOptions {
+export function checkShapes(o: unknown): asserts o is object {
   if (typeof o !== 'object' || o === null) fail(`options must be an object, got ${shown(o)}`);
   const x = o as Record<string, unknown>;
   const logger = x.logger as { warn?: unknown } | null | undefined;
@@ -73,11 +84,11 @@ export function checkShapes(o: unknown): asserts o is TcpTransportOptions {
 }
 
 /** The peer list: distinct non-negative ids, a host and a port each, `self` among them. */
-export function checkPeers(o: TcpTransportOptions): void {
+export function checkPeers(o: PeerList): void {
   if (!Array.isArray(o.peers) || o.peers.length === 0) {
     fail('peers must list every process of the cluster, self included');
   }
-  const ids = new Set<number>();
+  const ids = new Set<unknown>();
   o.peers.forEach((p: unknown, i) => {
     if (typeof p !== 'object' || p === null) fail(`peers[${i}] must be { id, host, port }, got ${shown(p)}`);
     const { id, host, port } = p as Record<string, unknown>;
@@ -94,7 +105,7 @@ export function checkPeers(o: TcpTransportOptions): void {
 }
 
 /** The credentials can make a TLS context (PEM that parses, a key matching the certificate). */
-export function checkTls(creds: TcpTlsOptions): void {
+export function checkTls(creds: Credentials): void {
   try {
     createSecureContext({ ca: creds.ca, cert: creds.cert, key: creds.key, minVersion: 'TLSv1.3' });
   } catch (err) {
