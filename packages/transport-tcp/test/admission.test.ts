@@ -111,6 +111,46 @@ describe('admission control', () => {
     expect(ctx.stats.unauthenticated.open).toBe(0);
   });
 
+  it('refused connections are held unread up to 4× the slots, beyond that closed at once', () => {
+    const ctx = new TransportContext(
+      resolveOptions({
+        self: 1,
+        peers: [0, 1].map((id) => ({ id, host: '127.0.0.1', port: 7000 + id })),
+        insecure: true,
+        logger: null,
+        maxUnauthenticated: 1,
+        reservedPeerSlots: 0,
+      }),
+    );
+    const admission = new Admission(ctx);
+    const sockets = Array.from({ length: 7 }, (_, i) => {
+      const socket = Object.assign(new EventEmitter(), {
+        remoteAddress: `10.0.0.${i + 1}`,
+        remotePort: 1,
+        destroyed: false,
+        paused: false,
+        pause() {
+          socket.paused = true;
+        },
+        destroy() {
+          socket.destroyed = true;
+          socket.emit('close');
+        },
+      });
+      return socket;
+    });
+    expect(sockets.map((s) => admission.admit(s as unknown as net.Socket))).toEqual([
+      true,
+      ...new Array(6).fill(false),
+    ]);
+    // One admitted; four refused and held, paused (1 slot × 4); the last two closed at once.
+    expect(sockets.map((s) => s.destroyed)).toEqual([false, false, false, false, false, true, true]);
+    expect(sockets.slice(1, 5).every((s) => s.paused)).toBe(true);
+    expect(ctx.stats.refused.capacity).toBe(6);
+    admission.close();
+    expect(sockets.every((s) => s.destroyed)).toBe(true);
+  });
+
   it('rejects bad admission settings with a ConfigurationError naming the value', async () => {
     const { tcpTransport } = await import('../src/index.js');
     const base = { self: 0, peers: [{ id: 0, host: '127.0.0.1', port: 1 }], insecure: true, logger: null };
