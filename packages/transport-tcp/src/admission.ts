@@ -137,16 +137,16 @@ export class Admission {
   /**
    * Refuses `socket`: counted and reported, then closed — after `unauthenticatedTimeoutMs`
    * unread (it costs a descriptor, no TLS and no reading) while fewer than
-   * {@link HELD_PER_SLOT}× the slots are held so, at once otherwise. A flood that reopens
-   * whatever is closed then cannot make the listener spend its time accepting and closing.
+   * {@link HELD_PER_SLOT}× the slots are held so, at once otherwise (and always at once for a
+   * peer's address, so that a peer retries on its own schedule). A flood that reopens whatever
+   * is closed then cannot make the listener spend its time accepting and closing.
    */
   #refuse(socket: net.Socket, reason: 'source-limit' | 'capacity', detail: string): false {
-    this.#ctx.refuseUnauthenticated(
-      reason,
-      `connection from ${normalizeAddress(socket.remoteAddress)}: ${detail}`,
-    );
+    const source = normalizeAddress(socket.remoteAddress);
+    this.#ctx.refuseUnauthenticated(reason, `connection from ${source}: ${detail}`);
     const o = this.#ctx.options;
-    if (this.#held.size >= HELD_PER_SLOT * (o.maxUnauthenticated + o.reservedPeerSlots)) {
+    const bound = HELD_PER_SLOT * (o.maxUnauthenticated + o.reservedPeerSlots);
+    if (this.#peerAddresses.has(source) || this.#held.size >= bound) {
       socket.destroy();
       return false;
     }

@@ -111,7 +111,7 @@ describe('admission control', () => {
     expect(ctx.stats.unauthenticated.open).toBe(0);
   });
 
-  it('refused connections are held unread up to 4× the slots, beyond that closed at once', () => {
+  it('refused connections are held unread up to 4× the slots, beyond that (or from a peer address) closed at once', () => {
     const ctx = new TransportContext(
       resolveOptions({
         self: 1,
@@ -123,9 +123,10 @@ describe('admission control', () => {
       }),
     );
     const admission = new Admission(ctx);
-    const sockets = Array.from({ length: 7 }, (_, i) => {
+    const sockets = Array.from({ length: 8 }, (_, i) => {
       const socket = Object.assign(new EventEmitter(), {
-        remoteAddress: `10.0.0.${i + 1}`,
+        // The second one is from P0's address: refused (no reserved slot) and closed at once.
+        remoteAddress: i === 1 ? '127.0.0.1' : `10.0.0.${i + 1}`,
         remotePort: 1,
         destroyed: false,
         paused: false,
@@ -141,12 +142,13 @@ describe('admission control', () => {
     });
     expect(sockets.map((s) => admission.admit(s as unknown as net.Socket))).toEqual([
       true,
-      ...new Array(6).fill(false),
+      ...new Array(7).fill(false),
     ]);
-    // One admitted; four refused and held, paused (1 slot × 4); the last two closed at once.
-    expect(sockets.map((s) => s.destroyed)).toEqual([false, false, false, false, false, true, true]);
-    expect(sockets.slice(1, 5).every((s) => s.paused)).toBe(true);
-    expect(ctx.stats.refused.capacity).toBe(6);
+    // One admitted; P0's closed at once; four refused and held, paused (1 slot × 4); the last
+    // two closed at once.
+    expect(sockets.map((s) => s.destroyed)).toEqual([false, true, false, false, false, false, true, true]);
+    expect(sockets.slice(2, 6).every((s) => s.paused)).toBe(true);
+    expect(ctx.stats.refused.capacity).toBe(7);
     admission.close();
     expect(sockets.every((s) => s.destroyed)).toBe(true);
   });
