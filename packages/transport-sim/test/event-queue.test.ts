@@ -66,6 +66,27 @@ describe('Scheduler queue (heap and in-order message lane)', () => {
     expect(popped).toEqual(sorted);
   });
 
+  it('keeps a long in-order run across many lane blocks, in order', () => {
+    const s = new Scheduler();
+    s.messagesInOrder();
+    let next = 0;
+    let seq = 0;
+    // waves that fill several 16,384-message blocks and drain them, leaving some behind
+    for (const [push, pop] of [
+      [40_000, 30_000],
+      [50_000, 55_000],
+      [20_000, 25_000],
+    ] as const) {
+      for (let i = 0; i < push; i++, seq++) s.push(message(seq, seq));
+      for (let i = 0; i < pop; i++, next++) {
+        const e = s.pop()!;
+        if (e.seq !== next) expect(e.seq).toBe(next);
+      }
+      expect(s.values().map((e) => e.seq)).toEqual(Array.from({ length: seq - next }, (_, k) => next + k));
+    }
+    expect([s.size, s.pop()]).toEqual([0, undefined]);
+  });
+
   it('grows the lane past its first capacity, peeks, lists and removes by predicate', () => {
     const s = new Scheduler();
     s.messagesInOrder();
