@@ -105,6 +105,10 @@ const clusterSchema = v.strictObject({
   transport: v.optional(
     v.strictObject({
       handshakeTimeoutMs: v.optional(ms),
+      unauthenticatedTimeoutMs: v.optional(ms),
+      maxUnauthenticated: v.optional(posInt),
+      maxUnauthenticatedPerSource: v.optional(posInt),
+      reservedPeerSlots: v.optional(nonNegInt),
       heartbeatIntervalMs: v.optional(ms),
       heartbeatTimeoutMs: v.optional(ms),
       maxUnacked: v.optional(posInt),
@@ -252,17 +256,9 @@ export function transportOptionsFor(loaded: LoadedClusterConfig, id: ProcessId):
   }
   const peers = config.processes.map(({ id, host, port }) => ({ id, host, port }));
   const t = config.transport ?? {};
-  const base: TcpTransportOptions = {
-    self: id,
-    peers,
-    ...(t.handshakeTimeoutMs === undefined ? {} : { handshakeTimeoutMs: t.handshakeTimeoutMs }),
-    ...(t.heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs: t.heartbeatIntervalMs }),
-    ...(t.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs: t.heartbeatTimeoutMs }),
-    ...(t.maxUnacked === undefined ? {} : { maxUnacked: t.maxUnacked }),
-    ...(t.maxFrameBytes === undefined ? {} : { maxFrameBytes: t.maxFrameBytes }),
-    ...(t.onPeerRestart === undefined ? {} : { onPeerRestart: t.onPeerRestart }),
-    ...(t.reconnect === undefined ? {} : { reconnect: t.reconnect }),
-  };
+  // the transport keys are TcpTransportOptions' own: copy those set (the transport validates them)
+  const set = Object.fromEntries(Object.entries(t).filter(([, value]) => value !== undefined));
+  const base: TcpTransportOptions = { self: id, peers, ...set };
   if (config.insecure === true) return { ...base, insecure: true };
   const index = config.processes.indexOf(me);
   const read = (key: string, p: string) => {

@@ -124,3 +124,42 @@ describe('createLocalCluster({ certificateDir })', () => {
     expect(existsSync(join(other, 'cluster.json'))).toBe(false);
   });
 });
+
+describe('transportOptionsFor: the transport keys of cluster.json', () => {
+  it('hands every admission-control and heartbeat key to the transport, and no unset one', async () => {
+    const transport = {
+      unauthenticatedTimeoutMs: 400,
+      maxUnauthenticated: 5,
+      maxUnauthenticatedPerSource: 2,
+      reservedPeerSlots: 0,
+      heartbeatIntervalMs: 150,
+    };
+    const loaded = await createLocalCluster({
+      dir: tempDir(),
+      n: 2,
+      algorithm: 'x',
+      workload: { rounds: 1 },
+      insecure: true,
+      transport,
+    });
+    const options = transportOptionsFor(loadClusterConfig(loaded.path), 1);
+    expect(options).toMatchObject(transport);
+    expect(Object.values(options)).not.toContain(undefined);
+    expect('heartbeatTimeoutMs' in options).toBe(false);
+  });
+
+  it('refuses a negative reservedPeerSlots or a zero maxUnauthenticated in the file', async () => {
+    for (const bad of [{ reservedPeerSlots: -1 }, { maxUnauthenticated: 0 }]) {
+      await expect(
+        createLocalCluster({
+          dir: tempDir(),
+          n: 2,
+          algorithm: 'x',
+          workload: { rounds: 1 },
+          insecure: true,
+          transport: bad,
+        }),
+      ).rejects.toThrow(/transport\.(reservedPeerSlots|maxUnauthenticated)/);
+    }
+  });
+});
