@@ -31,6 +31,7 @@
  * sent INQUIRE for its current grant (A1, A3).
  */
 import { type ProcessId, ProtocolError, reach } from '@critsec/core';
+import { IdIndex } from './id-index.js';
 import type { MaekawaMessage, MaekawaRules, MaekawaSnapshot } from './maekawa-protocol.js';
 import { beats, RequestQueue } from './request-queue.js';
 
@@ -59,7 +60,7 @@ export class MaekawaArbiter {
   readonly #sendTo: (to: ProcessId, msg: MaekawaMessage) => void;
   readonly #report: (err: Error) => void;
   /** Processes allowed to ask this arbiter (`R_i`). */
-  readonly #reporter: Uint8Array;
+  readonly #reporter: IdIndex;
   /** Conflict rules: the deadlock-free ones, or the paraphrased ones (tests only). */
   readonly #rules: MaekawaRules;
 
@@ -82,10 +83,9 @@ export class MaekawaArbiter {
     this.#sendTo = ctx.send;
     this.#report = ctx.report;
     this.#rules = rules;
-    this.#reporter = new Uint8Array(ctx.n);
-    for (const p of ctx.reporters) this.#reporter[p] = 1;
+    this.#reporter = new IdIndex(ctx.reporters);
     this.#queue = new RequestQueue(ctx.reporters.length, ctx.n);
-    if (holder !== NONE && this.#reporter[holder] === 1) {
+    if (holder !== NONE && this.#reporter.indexOf(holder) >= 0) {
       this.#grantedTo = holder;
       this.#grantedReq = 0;
     }
@@ -103,7 +103,7 @@ export class MaekawaArbiter {
 
   /** A1: REQUEST(req) from `p` (validated: `p`'s quorum must contain this arbiter). */
   onRequest(p: ProcessId, req: number): void {
-    if (this.#reporter[p] !== 1) {
+    if (this.#reporter.indexOf(p) < 0) {
       this.#report(
         new ProtocolError(
           `Maekawa: P${this.#id} got REQUEST from P${p}, whose quorum Q_${p} does not contain P${this.#id}`,

@@ -56,6 +56,7 @@ import {
 } from '@critsec/core';
 import type { Coterie } from '@critsec/coteries';
 import { CLOCK_MAX, tick, witness } from '@critsec/transport';
+import { IdIndex } from './id-index.js';
 import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
 import {
   type MaekawaMessage,
@@ -72,7 +73,7 @@ export class MaekawaMutex extends CSObjectBase {
   /** `Q_i`: the arbiters this process asks. */
   readonly #quorum: readonly ProcessId[];
   /** Arbiter id → its index in `Q_i`, −1 if not in `Q_i`. */
-  readonly #qIndex: Int32Array;
+  readonly #qIndex: IdIndex;
   /** Lamport clock (Fig. 5: `sn`), shared with the arbiter, which stamps its messages with it. */
   readonly #clock = { sn: 0 };
 
@@ -105,10 +106,7 @@ export class MaekawaMutex extends CSObjectBase {
     const { id, n } = ctx;
     this.#endpoint = ctx.endpoint;
     this.#quorum = coterie.quorumOf(id);
-    this.#qIndex = new Int32Array(n).fill(NONE);
-    this.#quorum.forEach((k, x) => {
-      this.#qIndex[k] = x;
-    });
+    this.#qIndex = new IdIndex(this.#quorum);
     const q = this.#quorum.length;
     this.#locks = new Uint8Array(q);
     this.#failed = new Uint8Array(q);
@@ -199,7 +197,7 @@ export class MaekawaMutex extends CSObjectBase {
 
   /** Index of `from` in `Q_i` for a message of the current request, or −1 (stale or foreign). */
   #current(from: ProcessId, msg: MaekawaMessage): number {
-    const x = this.#qIndex[from]!;
+    const x = this.#qIndex.indexOf(from);
     if (x === NONE) {
       this.reportError(
         new ProtocolError(

@@ -23,24 +23,24 @@ export class RequestQueue {
   #ts: Float64Array;
   #failed: Uint8Array;
   #size = 0;
-  /** `present[pid] = 1` while `pid` has an entry: O(1) membership. */
-  readonly #present: Uint8Array;
+  /** The processes with an entry: O(1) membership, memory by entries (not n). */
+  readonly #present = new Set<ProcessId>();
 
   /**
    * @param capacity initial capacity (the number of processes that may ask; grows if exceeded).
-   * @param n number of processes: entries are process ids `0..n-1`.
+   * @param _n number of processes (entries are process ids `0..n-1`); membership no longer
+   *   needs it (memory by entries, issue 15).
    */
-  constructor(capacity: number, n: number) {
+  constructor(capacity: number, _n: number) {
     const c = Math.max(1, capacity);
     this.#pid = new Int32Array(c);
     this.#ts = new Float64Array(c);
     this.#failed = new Uint8Array(c);
-    this.#present = new Uint8Array(n);
   }
 
   /** True when `pid` has an entry (O(1)). */
   has(pid: ProcessId): boolean {
-    return this.#present[pid] === 1;
+    return this.#present.has(pid);
   }
 
   get size(): number {
@@ -69,7 +69,7 @@ export class RequestQueue {
 
   /** Position of `pid`'s entry, or −1 (O(1) when absent, a scan when present). */
   indexOf(pid: ProcessId): number {
-    if (this.#present[pid] !== 1) return -1;
+    if (!this.#present.has(pid)) return -1;
     for (let i = 0; i < this.#size; i++) if (this.#pid[i] === pid) return i;
     return -1;
   }
@@ -82,7 +82,7 @@ export class RequestQueue {
   /** Adds a request. */
   push(pid: ProcessId, ts: number, failed: boolean): void {
     if (this.#size === this.#pid.length) this.#grow();
-    this.#present[pid] = 1;
+    this.#present.add(pid);
     let i = this.#size++;
     // sift up
     while (i > 0) {
@@ -103,7 +103,7 @@ export class RequestQueue {
 
   /** Removes the entry at `index`. */
   removeAt(index: number): void {
-    this.#present[this.#pid[index]!] = 0;
+    this.#present.delete(this.#pid[index]!);
     const last = --this.#size;
     if (index === last) return;
     const pid = this.#pid[last]!;
