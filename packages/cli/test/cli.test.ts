@@ -73,6 +73,7 @@ const FIELDS = [
   'parameters',
   'request',
   'concurrency',
+  'performance',
 ].sort();
 
 describe('critsec (in process)', () => {
@@ -118,6 +119,11 @@ describe('critsec (in process)', () => {
     expect(s.bounds).toMatchObject({ messagesPerPair: 90, waitingTimeEntry: 9, waitingTimeExit: 9 });
     expect(typeof s.simulatedTime).toBe('number');
     expect(typeof s.wallMs).toBe('number');
+    // the run's CPU time (process.cpuUsage): delivered messages / CPU-seconds, peak RSS in bytes
+    const p = s.performance!;
+    expect(p.cpuSeconds).toBeGreaterThan(0);
+    expect(p.messagesPerCpuSecond).toBeCloseTo(s.messages.total / p.cpuSeconds, 6);
+    expect(p.rssBytes).toBeGreaterThan(2 ** 20);
   });
 
   it('prints the human table with the bounds by default', async () => {

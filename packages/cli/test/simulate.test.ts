@@ -43,7 +43,7 @@ describe('runSimulation', () => {
         rounds: 4,
         seed: 5,
       });
-      const { wallMs: _w, messagesPerSecond: _m, ...rest } = await runSimulation(s);
+      const { wallMs: _w, messagesPerSecond: _m, performance: _p, ...rest } = await runSimulation(s);
       return rest;
     };
     const a = await run();
