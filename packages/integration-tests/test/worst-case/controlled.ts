@@ -130,7 +130,7 @@ export async function searchWalks(caseName: string, seed: number, walks: number)
 }
 
 /** What {@link searchWalks} found. */
-export interface PinnedWalksResult {
+interface PinnedWalksResult {
   readonly seed: number;
   readonly walks: number;
   readonly states: number;

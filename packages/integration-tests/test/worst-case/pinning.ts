@@ -12,7 +12,7 @@ import { contendedSpace, type Measure, randomSpace, type Space, sequentialSpace 
 /** The seed of the random search (printed by the searches, recorded in the fixtures). */
 export const RANDOM_SEED = 14;
 /** Schedules of the random search per case. */
-export const RANDOM_BUDGET = 200;
+const RANDOM_BUDGET = 200;
 
 /** The cases pinned, in order. */
 export const PINNED_CASES = ['maekawa', 'mutin', 'kmutex', 'gcs'] as const;
@@ -32,7 +32,7 @@ export function searchesOf(caseName: string): Record<SearchKey, { space: Space; 
 }
 
 /** One pinned worst schedule: its index in the space, the figure, the schedule, all its figures. */
-export interface PinnedWorst {
+interface PinnedWorst {
   readonly index: number;
   readonly value: number;
   readonly schedule: Schedule;
@@ -40,7 +40,7 @@ export interface PinnedWorst {
 }
 
 /** What a fixture records of one search. */
-export interface PinnedSearch {
+interface PinnedSearch {
   readonly space: string;
   readonly schedules: number;
   readonly complete: boolean;
@@ -55,7 +55,7 @@ export const WALK_SEED = 14;
 export const WALK_BUDGET = 400;
 
 /** What a fixture records of the controlled-mode walks (messages only: controlled mode has no time). */
-export interface PinnedWalks {
+interface PinnedWalks {
   readonly seed: number;
   readonly walks: number;
   /** Events delivered over all walks. */

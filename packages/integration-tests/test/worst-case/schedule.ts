@@ -40,7 +40,7 @@ import {
 import { constantDelay } from '@critsec/transport-sim';
 
 /** An algorithm under search at small n, with the paper's bounds for it. */
-export interface WorstCaseCase {
+interface WorstCaseCase {
   readonly name: string;
   readonly n: number;
   readonly factory: () => CSFactory;

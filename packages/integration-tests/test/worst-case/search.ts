@@ -126,7 +126,7 @@ export const figureOf: Readonly<Record<Measure, (f: Figures) => number>> = {
 };
 
 /** The first schedule of the search reaching the largest figure of one measure. */
-export interface Worst {
+interface Worst {
   readonly index: number;
   readonly value: number;
   readonly schedule: Schedule;
@@ -134,7 +134,7 @@ export interface Worst {
 }
 
 /** What a search covered and found. */
-export interface SearchResult {
+interface SearchResult {
   readonly space: string;
   /** Schedules replayed (the budget's unit). */
   readonly schedules: number;
