@@ -84,7 +84,7 @@ export class MaekawaArbiter {
     this.#report = ctx.report;
     this.#rules = rules;
     this.#reporter = new IdIndex(ctx.reporters);
-    this.#queue = new RequestQueue(ctx.reporters.length, ctx.n);
+    this.#queue = new RequestQueue(ctx.reporters.length, ctx.n, this.#reporter);
     if (holder !== NONE && this.#reporter.indexOf(holder) >= 0) {
       this.#grantedTo = holder;
       this.#grantedReq = 0;

@@ -1,4 +1,5 @@
 import type { ProcessId } from '@critsec/core';
+import type { IdIndex } from './id-index.js';
 
 /**
  * Priority order of requests `(ts, id)`: the smaller timestamp wins, ties broken by the smaller
@@ -23,24 +24,34 @@ export class RequestQueue {
   #ts: Float64Array;
   #failed: Uint8Array;
   #size = 0;
-  /** The processes with an entry: O(1) membership, memory by entries (not n). */
-  readonly #present = new Set<ProcessId>();
+  /** `present[slot(pid)] = 1` while `pid` has an entry: O(1) membership. */
+  readonly #present: Uint8Array;
+  /** The processes that may ask, when given: slots by their position (memory O(|Q|), not n). */
+  readonly #members: IdIndex | undefined;
 
   /**
    * @param capacity initial capacity (the number of processes that may ask; grows if exceeded).
-   * @param _n number of processes (entries are process ids `0..n-1`); membership no longer
-   *   needs it (memory by entries, issue 15).
+   * @param n number of processes: entries are process ids `0..n-1`.
+   * @param members the only processes that may ask (an arbiter's reporters): membership is then
+   *   kept per member, not per process (issue 15: n bytes per arbiter were 100 MB at n = 10,000).
    */
-  constructor(capacity: number, _n: number) {
+  constructor(capacity: number, n: number, members?: IdIndex) {
+    this.#members = members;
+    this.#present = new Uint8Array(members === undefined ? n : members.size);
     const c = Math.max(1, capacity);
     this.#pid = new Int32Array(c);
     this.#ts = new Float64Array(c);
     this.#failed = new Uint8Array(c);
   }
 
+  /** Where `pid`'s membership is kept (−1, never set, for a process that may not ask). */
+  #slot(pid: ProcessId): number {
+    return this.#members === undefined ? pid : this.#members.indexOf(pid);
+  }
+
   /** True when `pid` has an entry (O(1)). */
   has(pid: ProcessId): boolean {
-    return this.#present.has(pid);
+    return this.#present[this.#slot(pid)] === 1;
   }
 
   get size(): number {
@@ -69,7 +80,7 @@ export class RequestQueue {
 
   /** Position of `pid`'s entry, or −1 (O(1) when absent, a scan when present). */
   indexOf(pid: ProcessId): number {
-    if (!this.#present.has(pid)) return -1;
+    if (this.#present[this.#slot(pid)] !== 1) return -1;
     for (let i = 0; i < this.#size; i++) if (this.#pid[i] === pid) return i;
     return -1;
   }
@@ -82,7 +93,7 @@ export class RequestQueue {
   /** Adds a request. */
   push(pid: ProcessId, ts: number, failed: boolean): void {
     if (this.#size === this.#pid.length) this.#grow();
-    this.#present.add(pid);
+    this.#present[this.#slot(pid)] = 1;
     let i = this.#size++;
     // sift up
     while (i > 0) {
@@ -103,7 +114,7 @@ export class RequestQueue {
 
   /** Removes the entry at `index`. */
   removeAt(index: number): void {
-    this.#present.delete(this.#pid[index]!);
+    this.#present[this.#slot(this.#pid[index]!)] = 0;
     const last = --this.#size;
     if (index === last) return;
     const pid = this.#pid[last]!;
