@@ -314,18 +314,23 @@ function runExample(consumer, file, env) {
   };
 }
 
-/** Writes and runs every README example (ESM and CJS) of every package in the consumer. */
-function runExamples(consumer, examples, env) {
+/** True unless `name` is one of ours whose `exports['.']` has no `require` (third-party: assumed). */
+function shipsCjs(name, packages) {
+  const ours = packages.find((p) => p.name === name);
+  return !ours || Boolean(ours.manifest.exports?.['.']?.require);
+}
+
+/** Writes and runs every README example of every package in the consumer: ESM, and CJS where shipped. */
+function runExamples(consumer, examples, packages, env) {
   const dir = join(consumer, 'examples');
   mkdirSync(dir, { recursive: true });
   const results = [];
   for (const { pkg, block } of examples) {
     const programs = toPrograms(block.code);
     const base = `${pkg.dir}-readme-${block.line}`;
-    for (const [format, ext] of [
-      ['esm', 'mjs'],
-      ['cjs', 'cjs'],
-    ]) {
+    const formats = [['esm', 'mjs']];
+    if (importedModules(block.code).every((m) => shipsCjs(m, packages))) formats.push(['cjs', 'cjs']);
+    for (const [format, ext] of formats) {
       const file = join(dir, `${base}.${ext}`);
       writeFileSync(file, programs[format]);
       const r = runExample(consumer, file, env);
@@ -398,10 +403,12 @@ async function main() {
     log(
       `installed ${installed.length} from ${registry.url} into ${consumer} (${lockfile.fromRegistry}/${lockfile.total} lockfile entries from the local registry)`,
     );
-    const results = runExamples(consumer, examples, env);
+    const results = runExamples(consumer, examples, packages, env);
     summary.examples = {
       blocks: examples.length,
       run: results.length,
+      esm: results.filter((r) => r.format === 'esm').length,
+      cjs: results.filter((r) => r.format === 'cjs').length,
       passed: results.filter((r) => r.ok).length,
       failed: results.filter((r) => !r.ok).map((r) => `${r.package} README.md:${r.line} ${r.format}`),
       leftOpen: [
@@ -425,7 +432,7 @@ async function main() {
   const e = summary.examples;
   if (e) {
     log(
-      `README examples: ${e.passed}/${e.run} programs passed (${e.blocks} examples × ESM + CJS), ${e.skipped.length} blocks not run:`,
+      `README examples: ${e.passed}/${e.run} programs passed (${e.blocks} examples: ${e.esm} as ESM, ${e.cjs} as CJS), ${e.skipped.length} blocks not run:`,
     );
     for (const s of e.skipped) log(`  not run: ${s.package} README.md:${s.line} — ${s.reason}`);
   }

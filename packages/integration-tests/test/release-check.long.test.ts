@@ -20,25 +20,43 @@ interface Summary {
   published: string[];
   installed: string[];
   lockfile: { total: number; fromRegistry: number };
-  examples: { blocks: number; run: number; passed: number; failed: string[]; skipped: { package: string }[] };
+  examples: {
+    blocks: number;
+    run: number;
+    esm: number;
+    cjs: number;
+    passed: number;
+    failed: string[];
+    skipped: { package: string }[];
+  };
   cli: { ok: boolean; firstLine: string };
   error?: string;
 }
 
-/** Every public package as `name@version`, read from its package.json. */
-function publicPackages(): string[] {
-  const out: string[] = [];
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  exports?: Record<string, { require?: unknown }>;
+}
+
+/** Every public package's manifest, by directory name. */
+function publicManifests(): Manifest[] {
+  const out: Manifest[] = [];
   for (const dir of readdirSync(join(root, 'packages')).sort()) {
-    let manifest: { name: string; version: string; private?: boolean };
+    let manifest: Manifest;
     try {
       manifest = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'));
     } catch {
       continue;
     }
-    if (manifest.private !== true) out.push(`${manifest.name}@${manifest.version}`);
+    if (manifest.private !== true) out.push(manifest);
   }
   return out;
 }
+
+/** Every public package as `name@version`, read from its package.json. */
+const publicPackages = (): string[] => publicManifests().map((m) => `${m.name}@${m.version}`);
 
 /** The fenced ts/js blocks of the public packages' READMEs. */
 function readmeBlocks(): number {
@@ -87,7 +105,11 @@ describe('npm run release:check', () => {
     expect(summary.lockfile.fromRegistry).toBe(summary.lockfile.total);
     expect(summary.examples.blocks + summary.examples.skipped.length).toBe(readmeBlocks());
     expect(summary.examples.blocks).toBeGreaterThan(0);
-    expect(summary.examples.run).toBe(2 * summary.examples.blocks);
+    expect(summary.examples.esm).toBe(summary.examples.blocks);
+    // every public package ships CommonJS today, so every example also runs as CJS
+    expect(publicManifests().every((m) => m.exports?.['.']?.require !== undefined)).toBe(true);
+    expect(summary.examples.cjs).toBe(summary.examples.blocks);
+    expect(summary.examples.run).toBe(summary.examples.esm + summary.examples.cjs);
     expect(summary.examples.failed, output).toEqual([]);
     expect(summary.examples.passed).toBe(summary.examples.run);
     expect(summary.cli.ok, output).toBe(true);
