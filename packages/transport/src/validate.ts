@@ -1,6 +1,5 @@
 import { type Endpoint, type Message, type ProcessId, ProtocolError } from '@critsec/core';
 import * as v from 'valibot';
-import { type Check, compileCheck } from './schema-check.js';
 
 /** A message schema: any valibot schema whose output is a {@link Message}. */
 export type MessageSchema<M extends Message> = v.GenericSchema<unknown, M>;
@@ -64,21 +63,23 @@ interface SchemaShape {
 /**
  * The hot path of validation: when `schema` is a `v.variant('type', …)` or a `v.union(…)` of
  * object schemas, each with its own string literal `type`, a check that looks the message's
- * `type` up once and runs only that object's schema, compiled once ({@link compileCheck}) — the
- * same verdict as `v.is(schema, msg)` without trying the other options. `undefined` for any
- * other schema (it is compiled whole).
+ * `type` up once and runs only that object's schema with valibot — the same verdict as
+ * `v.is(schema, msg)` without trying the other options. `undefined` for any other schema (it is
+ * checked whole). Measured on `critsec simulate mutex --n 1024 --coterie grid`: the union scan
+ * was 22–25 % of CPU time; a hand-compiled checker on top of this dispatch was within the noise
+ * of valibot's own check (±10 %), so validation stays valibot's.
  */
-function byTypeCheck(schema: unknown): Check | undefined {
+function byTypeCheck(schema: unknown): ((msg: unknown) => boolean) | undefined {
   const s = schema as SchemaShape;
   const keyed = (s.type === 'variant' && s.key === 'type') || s.type === 'union';
   // a piped union or variant has checks of its own after the option's: keep the whole schema
   if (!keyed || s.pipe !== undefined || !Array.isArray(s.options)) return undefined;
-  const byType = new Map<unknown, Check>();
+  const byType = new Map<unknown, (msg: unknown) => boolean>();
   for (const option of s.options as SchemaShape[]) {
     const tag = option.entries?.type;
     if (tag?.type !== 'literal' || typeof tag.literal !== 'string' || byType.has(tag.literal))
       return undefined;
-    byType.set(tag.literal, compileCheck(option));
+    byType.set(tag.literal, (x: unknown) => v.is(option as v.GenericSchema, x));
   }
   return (msg) => {
     if (typeof msg !== 'object' || msg === null) return false;
@@ -100,7 +101,7 @@ function byTypeCheck(schema: unknown): Check | undefined {
  */
 export function defineProtocol<M extends Message>(name: string, schema: MessageSchema<M>): Protocol<M> {
   let dropped = 0;
-  const check = byTypeCheck(schema) ?? compileCheck(schema);
+  const check = byTypeCheck(schema) ?? ((msg: unknown) => v.is(schema, msg));
   const is = (msg: unknown): msg is M => check(msg);
   return {
     name,
