@@ -4,11 +4,11 @@
  * @critsec/transport-tcp), written in the layout `critsec cluster --certs` and the cluster
  * configuration example of the README use.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { ConfigurationError } from '@critsec/core';
 import { createDevCertificates } from '@critsec/transport-tcp';
-import { parseInteger } from '@critsec/cluster';
+import { type ClusterConfig, parseClusterConfig, parseInteger } from '@critsec/cluster';
 
 /** Options of {@link writeCertificates} (strings as on the command line). */
 export interface CertificatesInput {
@@ -20,21 +20,57 @@ export interface CertificatesInput {
   readonly hosts?: string;
   /** Validity in days (default 365). */
   readonly days?: string | number;
+  /** Overwrite existing certificate and key files in `out` (default false: refuse). */
+  readonly force?: boolean;
+  /**
+   * Where to write the matching cluster configuration when `hosts` is given and names exactly one
+   * host per process (process i on the i-th host; default `cluster.json`). Not written otherwise.
+   */
+  readonly config?: string;
+  /** The port every member listens on in that configuration (default 7400). */
+  readonly port?: string | number;
+}
+
+/** What {@link writeCertificates} wrote: the certificate files, and the configuration if any. */
+export interface CertificatesWritten {
+  /** File names written into `out`. */
+  readonly files: string[];
+  /** The cluster configuration's path, or why none was written. */
+  readonly config: { readonly path: string } | { readonly skipped: string };
 }
 
 /**
  * Writes `ca.pem`, `ca.key.pem`, and `p<id>.cert.pem` / `p<id>.key.pem` per process (keys with
  * mode 0600) into `out`; returns the file names.
- * @throws ConfigurationError for a bad n, days or host list, or an unwritable directory.
+ * @throws ConfigurationError for a bad n, days or host list, an unwritable directory, or — unless
+ *   `force` — when `out` already holds any of the files (the keys of a running cluster would be
+ *   lost); nothing is written then.
  */
-export async function writeCertificates(input: CertificatesInput): Promise<string[]> {
+export async function writeCertificates(input: CertificatesInput): Promise<CertificatesWritten> {
   const n = parseInteger('n', input.n, 1);
+  const port = parseInteger('port', input.port ?? 7400, 1, 65535);
   const days = parseInteger('days', input.days ?? 365, 1, 3650);
   const hosts = (input.hosts ?? '127.0.0.1,localhost')
     .split(',')
     .map((h) => h.trim())
     .filter((h) => h.length > 0);
   if (hosts.length === 0) throw new ConfigurationError('--hosts: give at least one host name or IP address');
+  const configPath = input.config ?? 'cluster.json';
+  const config =
+    input.hosts !== undefined && hosts.length === n
+      ? clusterConfigFor(hosts, port, input.out, configPath)
+      : undefined;
+  const names = ['ca.pem', 'ca.key.pem'];
+  for (let id = 0; id < n; id++) names.push(`p${id}.cert.pem`, `p${id}.key.pem`);
+  const existing = names.map((name) => join(input.out, name));
+  if (config !== undefined) existing.push(configPath);
+  const clash = existing.filter((file) => existsSync(file)).map((file) => relative(input.out, file) || file);
+  if (clash.length > 0 && input.force !== true) {
+    const shown = clash.length > 4 ? `${clash.slice(0, 4).join(', ')}, …` : clash.join(', ');
+    throw new ConfigurationError(
+      `--out: ${input.out} already holds ${clash.length} of the files (${shown}); pass --force to overwrite them`,
+    );
+  }
   const certs = await createDevCertificates(n, { hosts, days });
   try {
     mkdirSync(input.out, { recursive: true });
@@ -54,5 +90,45 @@ export async function writeCertificates(input: CertificatesInput): Promise<strin
     write(`p${p.id}.cert.pem`, p.cert);
     write(`p${p.id}.key.pem`, p.key, true);
   }
-  return files;
+  if (config === undefined) {
+    return {
+      files,
+      config: {
+        skipped: `--hosts names ${hosts.length} host(s) for ${n} processes (one per process writes ${configPath})`,
+      },
+    };
+  }
+  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  return { files, config: { path: configPath } };
+}
+
+/**
+ * A cluster configuration for these certificates: process i on `hosts[i]`:`port`, Maekawa mutual
+ * exclusion over a grid coterie, 100 rounds (edit `algorithm`, `params` and `workload` as needed).
+ * Paths are relative to the configuration file. Checked with `parseClusterConfig`.
+ */
+function clusterConfigFor(
+  hosts: readonly string[],
+  port: number,
+  out: string,
+  configPath: string,
+): ClusterConfig {
+  const dir = relative(dirname(configPath), out) || '.';
+  const file = (name: string) => (dir === '.' ? name : `${dir}/${name}`);
+  return parseClusterConfig({
+    version: 1,
+    n: hosts.length,
+    ca: file('ca.pem'),
+    processes: hosts.map((host, id) => ({
+      id,
+      host,
+      port,
+      cert: file(`p${id}.cert.pem`),
+      key: file(`p${id}.key.pem`),
+    })),
+    algorithm: 'mutex',
+    params: { coterie: 'grid' },
+    workload: { rounds: 100, thinkMs: 5, holdMs: 2 },
+    log: 'critsec.log',
+  });
 }

@@ -226,6 +226,17 @@ export function clusterCommand(root: Command, ctx: CommandContext): void {
     });
 }
 
+/** The options of `critsec certs` as commander gives them. */
+interface CertsCommandOptions {
+  readonly n: string;
+  readonly out: string;
+  readonly hosts?: string;
+  readonly days: string;
+  readonly config: string;
+  readonly port: string;
+  readonly force?: boolean;
+}
+
 /** `critsec node` (one member of a real deployment) and `critsec certs` (its certificates). */
 export function deploymentCommands(root: Command, ctx: CommandContext): void {
   root
@@ -237,7 +248,7 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
     .requiredOption('--id <id>', 'this member’s process id (0 … n−1)')
     .option('--json', 'print this member’s report as JSON')
     .action(async (o: { config: string; id: string; json?: boolean }) => {
-      const report = await runNodeCommand(o.config, o.id);
+      const report = await runNodeCommand(o.config, o.id, { write: (line) => ctx.err(line) });
       ctx.out(o.json ? JSON.stringify(report, null, 2) : report.text);
       ctx.setExit(report.ok ? EXIT.ok : EXIT.failed);
     });
@@ -254,13 +265,24 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
     )
     .option(
       '--hosts <list>',
-      'comma-separated host names / IP addresses to put in every certificate',
-      '127.0.0.1,localhost',
+      'comma-separated host names / IP addresses to put in every certificate (default 127.0.0.1,localhost); one per process also writes --config',
     )
     .option('--days <d>', 'validity in days', '365')
-    .action(async (o: { n: string; out: string; hosts: string; days: string }) => {
+    .option(
+      '--config <file>',
+      'with one host per process: the matching cluster configuration to write',
+      'cluster.json',
+    )
+    .option('--port <port>', 'the port every member listens on in that configuration', '7400')
+    .option('--force', 'overwrite the certificates, keys and configuration of an existing cluster')
+    .action(async (o: CertsCommandOptions) => {
       const written = await writeCertificates(o);
-      ctx.out(`wrote ${written.length} files to ${o.out}: ${written.join(', ')}`);
+      ctx.out(`wrote ${written.files.length} files to ${o.out}: ${written.files.join(', ')}`);
+      ctx.out(
+        'path' in written.config
+          ? `wrote ${written.config.path} (process i on the i-th host; edit algorithm, params and workload)`
+          : `no cluster configuration: ${written.config.skipped}`,
+      );
       ctx.setExit(EXIT.ok);
     });
 }
