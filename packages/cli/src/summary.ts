@@ -208,7 +208,7 @@ export function boundsFailed(s: RunSummary): boolean {
 export function formatSummary(s: RunSummary, options: { color?: boolean } = {}): string {
   const head = options.color ? undefined : [];
   const table = new Table({
-    head: ['', 'measured', "paper's bound", ''],
+    head: ['', 'measured', "paper's bound (uncontended)", ''],
     style: { head: head ?? ['cyan'], border: head ?? ['grey'] },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     wordWrap: false,
