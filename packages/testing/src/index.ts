@@ -86,4 +86,5 @@ export {
   type ForgedFailure,
   type ForgedFieldClass,
   type ForgedSite,
+  type MessageValidator,
 } from './forged.js';

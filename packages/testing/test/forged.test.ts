@@ -5,7 +5,7 @@
  * on a field that names a grant catches the lost grant when that field is declared a clock.
  */
 import { type CSFactory, type Endpoint, type Message, mutexSpec } from '@critsec/core';
-import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
+import { defineProtocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { centralMutex, extremeValueCheck } from '../src/index.js';
@@ -14,7 +14,7 @@ import { centralMutex, extremeValueCheck } from '../src/index.js';
 const clockedProtocol = defineProtocol(
   'clocked-central',
   v.object({ type: v.string(), req: timestampSchema, ts: timestampSchema }),
-) as unknown as Protocol<Message>;
+);
 
 /** The central mutex with a Lamport clock on every message: `step` on send, `join` on receipt. */
 function clocked(step: (c: number) => number, join: (c: number, ts: number) => number): CSFactory {
