@@ -7,11 +7,9 @@
 import { type CSFactory, mutexSpec } from '@critsec/core';
 import { grid, majority } from '@critsec/coteries';
 import { createCluster, extremeValueCheck, type ForgedSite, runWorkload } from '@critsec/testing';
-import { CLOCK_MAX, type Protocol } from '@critsec/transport';
+import { CLOCK_MAX } from '@critsec/transport';
 import { describe, expect, it } from 'vitest';
 import { maekawa, maekawaProtocol, ricartAgrawala, ricartAgrawalaProtocol } from '../src/index.js';
-
-const asProtocol = (p: unknown) => p as Protocol<import('@critsec/core').Message>;
 
 /** Sends `msg` from P`from` to P0 before the workload, then requires the workload to complete. */
 async function forgedThenWorkload(factory: CSFactory, n: number, from: number, msg: object, seed = 7) {
@@ -67,7 +65,7 @@ describe('extreme-value property check', () => {
         label: `maekawa ${label}`,
         factory: maekawa({ coterie }),
         spec: mutexSpec(coterie.n),
-        protocols: { '': asProtocol(maekawaProtocol) },
+        protocols: { '': maekawaProtocol },
         classify: maekawaClock,
         seeds: [1],
         rounds: 2,
@@ -83,7 +81,7 @@ describe('extreme-value property check', () => {
       label: 'ricart-agrawala',
       factory: ricartAgrawala(),
       spec: mutexSpec(5),
-      protocols: { '': asProtocol(ricartAgrawalaProtocol) },
+      protocols: { '': ricartAgrawalaProtocol },
       seeds: [1],
       rounds: 2,
     });
