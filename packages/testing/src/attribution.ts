@@ -66,6 +66,16 @@ export class MessageAttribution<K = string> {
     return this.#als.run(key, fn);
   }
 
+  /**
+   * Disables the attribution's `AsyncLocalStorage`: Node 20 keeps every storage that ever ran in
+   * a global list that each later promise pays for, so a process that makes many attributed
+   * clusters slows down quadratically unless each is disposed of. Keys are not tracked afterwards
+   * (`current()` is null).
+   */
+  dispose(): void {
+    this.#als.disable();
+  }
+
   /** The invocation being run, or null. */
   current(): K | null {
     return this.#als.getStore() ?? null;

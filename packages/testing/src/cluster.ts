@@ -142,10 +142,11 @@ export class SimCluster<Req = void> {
     return this.spec.n;
   }
 
-  /** Closes every object, then the network. */
+  /** Closes every object, then the network, then disposes of the attribution. */
   async close(): Promise<void> {
     await Promise.allSettled(this.objects.map((o) => o.close()));
     this.net.close();
+    this.attribution?.dispose();
   }
 }
 
