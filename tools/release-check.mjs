@@ -356,7 +356,7 @@ function cliHelp(consumer, env) {
   return { ok, status: r.status, firstLine: r.stdout.split('\n')[0] ?? '' };
 }
 
-/** Collects the README examples of every public package. */
+/** Collects the README examples of every public package, and of the root README. */
 function collectExamples(packages) {
   const examples = [];
   const skipped = [];
@@ -365,6 +365,10 @@ function collectExamples(packages) {
     for (const block of runnable) examples.push({ pkg, block });
     for (const block of s) skipped.push({ package: pkg.name, line: block.line, reason: block.reason });
   }
+  const project = { name: 'critsec (root)', dir: 'root' };
+  const { runnable, skipped: s } = readmeExamples(project.name, join(root, 'README.md'));
+  for (const block of runnable) examples.push({ pkg: project, block });
+  for (const block of s) skipped.push({ package: project.name, line: block.line, reason: block.reason });
   return { examples, skipped };
 }
 

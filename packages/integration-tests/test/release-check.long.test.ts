@@ -58,9 +58,11 @@ function publicManifests(): Manifest[] {
 /** Every public package as `name@version`, read from its package.json. */
 const publicPackages = (): string[] => publicManifests().map((m) => `${m.name}@${m.version}`);
 
-/** The fenced ts/js blocks of the public packages' READMEs. */
+/** The fenced ts/js blocks of the public packages' READMEs and the root README. */
 function readmeBlocks(): number {
-  let count = 0;
+  let count =
+    readFileSync(join(root, 'README.md'), 'utf8').match(/^```(ts|typescript|js|javascript)\s*$/gm)?.length ??
+    0;
   for (const spec of publicPackages()) {
     const dir = spec.slice('@critsec/'.length, spec.lastIndexOf('@'));
     const readme = readFileSync(join(root, 'packages', dir, 'README.md'), 'utf8');
