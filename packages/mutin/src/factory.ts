@@ -7,6 +7,7 @@ import {
   CoterieError,
   countInCS,
   type CSFactory,
+  initialConfiguration,
   type CSObject,
   type ProcessContext,
   type ProcessId,
@@ -108,6 +109,11 @@ export function validateMutin(l: number, coterie: Coterie, ctx: ProcessContext):
     throw new ConfigurationError(
       `mutin: the initial configuration has ${ctx.initial.length} states, expected n = ${n}`,
     );
+  }
+  try {
+    initialConfiguration(n, ctx.initial); // n states, each 'InCS' or 'OutCS' (issue 15)
+  } catch (err) {
+    throw err instanceof ConfigurationError ? new ConfigurationError(`mutin: ${err.message}`) : err;
   }
   const inCS = countInCS(ctx.initial);
   if (inCS < l) {
