@@ -59,7 +59,8 @@ export function localBounds(graph: Graph, l: Bounds, k: Bounds): LocalSpec {
 
 /**
  * Checks an initial configuration against a spec (Sec. 2.2: C0 must be safe).
- * @throws ConfigurationError naming the first process whose neighbourhood breaks its bounds.
+ * @throws ConfigurationError for a wrong length or an unknown state (issue 15), or naming the first
+ *   process whose neighbourhood breaks its bounds.
  */
 export function assertSafeInitial(spec: LocalSpec, initial: readonly CSState[], who: string): void {
   if (initial.length !== spec.n) {
@@ -67,6 +68,13 @@ export function assertSafeInitial(spec: LocalSpec, initial: readonly CSState[], 
       `${who}: the initial configuration has ${initial.length} states, the graph has ${spec.n} processes`,
     );
   }
+  initial.forEach((s, i) => {
+    if (s !== 'InCS' && s !== 'OutCS') {
+      throw new ConfigurationError(
+        `${who}: initial state of P${i} is ${String(s)}, expected 'InCS' or 'OutCS'`,
+      );
+    }
+  });
   const v = checkConfiguration(spec, initial);
   if (v !== null) throw new ConfigurationError(`${who}: unsafe initial configuration: ${v.message}`);
 }
