@@ -2,7 +2,7 @@
  * The public factory of the h-out-of-k algorithm (h-out-of-k paper, Sec. 4, Fig. 1) and its
  * settings checks; the protocol itself is in `h-out-of-k.ts`.
  */
-import { ConfigurationError, type CSFactory, type ProcessId } from '@critsec/core';
+import { ConfigurationError, type CSFactory, initialConfiguration, type ProcessId } from '@critsec/core';
 import {
   type Coterie,
   type HKArbiter,
@@ -17,6 +17,11 @@ import type { HOutOfKOptions, Rules } from './types.js';
 /** @internal the factory with a choice of rules (tests use the mutants). */
 function makeFactory(k: number, arbiter: HKArbiter, rules: Rules, priority: Priority): CSFactory<number> {
   return (ctx) => {
+    try {
+      initialConfiguration(ctx.n, ctx.initial); // n states, each 'InCS' or 'OutCS' (issue 15)
+    } catch (err) {
+      throw err instanceof ConfigurationError ? new ConfigurationError(`hOutOfK: ${err.message}`) : err;
+    }
     if (arbiter.n !== ctx.n) {
       throw new ConfigurationError(
         `hOutOfK: the arbiter (${arbiter.kind}) is built for n = ${arbiter.n} processes but the cluster has n = ${ctx.n}; build it for n = ${ctx.n}`,
