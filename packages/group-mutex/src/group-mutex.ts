@@ -4,7 +4,7 @@
  * exclusion between groups, lockout freedom, concurrent entering), Maekawa_M (Sec. 4.2,
  * Figs. 5–6) and Maekawa_S (Sec. 4.3, Figs. 7–8). Validation happens before any message is sent.
  */
-import { ConfigurationError, type CSFactory } from '@critsec/core';
+import { ConfigurationError, type CSFactory, initialConfiguration } from '@critsec/core';
 import { checkGroupQuorumSystem, type GroupQuorumSystem, isGroupQuorumSystem } from '@critsec/coteries';
 import { MaekawaM } from './maekawa-m.js';
 import type { Rules } from './maekawa-m-node.js';
@@ -98,6 +98,11 @@ export function groupMutexWithRules(options: GroupMutexOptions, rule: Rules): CS
       throw new ConfigurationError(
         `groupMutex: the group quorum system has n = ${system.n} processes but the cluster has n = ${ctx.n}`,
       );
+    }
+    try {
+      initialConfiguration(ctx.n, ctx.initial); // n states, each 'InCS' or 'OutCS' (issue 15)
+    } catch (err) {
+      throw err instanceof ConfigurationError ? new ConfigurationError(`groupMutex: ${err.message}`) : err;
     }
     const inCS = ctx.initial.flatMap((s, i) => (s === 'InCS' ? [`P${i}`] : []));
     if (inCS.length > 0) {
