@@ -12,7 +12,7 @@ import { contendedSpace, type Measure, randomSpace, type Space, sequentialSpace 
 /** The seed of the random search (printed by the searches, recorded in the fixtures). */
 export const RANDOM_SEED = 14;
 /** Schedules of the random search per case. */
-const RANDOM_BUDGET = 200;
+const RANDOM_BUDGET = 5000;
 
 /** The cases pinned, in order. */
 export const PINNED_CASES = ['maekawa', 'mutin', 'kmutex', 'gcs'] as const;
@@ -52,7 +52,7 @@ interface PinnedSearch {
 /** The seed of the controlled-mode random walks. */
 export const WALK_SEED = 14;
 /** Random delivery orders (walks) per case in controlled mode. */
-export const WALK_BUDGET = 400;
+export const WALK_BUDGET = 4000;
 
 /** What a fixture records of the controlled-mode walks (messages only: controlled mode has no time). */
 interface PinnedWalks {

@@ -1,7 +1,7 @@
 /**
  * The worst-case searches themselves (issue 14), budgeted in schedules and states — never
  * wall-clock time — and asserting their coverage: the uncontended and contended spaces at n = 3
- * are exhausted (512 schedules each per case), the random one and the controlled-mode walks
+ * are exhausted (512 schedules each per case), the random one (5,000) and the controlled-mode walks
  * replay their whole budgets (seeds printed). The worst figure of each measure must be the one
  * pinned in `fixtures/worst-case/` (a change that moves it re-pins with `pin.ts` and says why),
  * within the lemmas' bounds. The wide contended space (4,096 per case, a superset of the
