@@ -9,7 +9,7 @@
  *    this machine is configured with (`npm config get registry`), so third-party dependencies
  *    resolve;
  * 3. `changeset publish --no-git-tag` publishes every public package at the version its
- *    package.json says (0.0.0 today — any version works), then the registry is asked for each;
+ *    package.json says (any version works), then the registry is asked for each;
  * 4. a fresh consumer project in the temporary directory installs every public package by
  *    name@version from that registry (and the third-party modules the examples import); the
  *    lockfile must say each came from it, and each installed package must carry its LICENSE;
