@@ -162,6 +162,9 @@ describe('critsec (in process)', () => {
     [['simulate', 'gcs', '--bogus'], "unknown option '--bogus'"],
     [['simulate'], "missing required argument 'algorithm'"],
     [['bench', '--coteries', 'grid,nope'], "unknown coterie 'nope'"],
+    // refused before anything is built (a grid this size would take hours and tens of GiB)
+    [['simulate', 'mutex', '--n', '200000'], "more than this process's heap limit"],
+    [['bench', '--n', '16,1000000', '--quick'], '--n 1000000 with Ricart–Agrawala'],
     [['cluster', 'gcs', '--n', '5', '--workload', 'bursty'], 'accepted: concurrent, sequential'],
     [['frobnicate'], "unknown command 'frobnicate'"],
   ])('%j → exit 2 and one line naming what is accepted', async (argv, expected) => {

@@ -10,6 +10,7 @@ import { type GroupQuorumSystem, groupFromCoterie, surficial, surficialSize } fr
 import { groupMutex, groupMutexBounds } from '@critsec/group-mutex';
 import { ALGORITHM_TITLES } from './catalog.js';
 import { buildCoterie } from './coterie-choice.js';
+import { checkFootprint, maxQuorumSize } from './footprint.js';
 import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
@@ -65,7 +66,14 @@ export function resolveGroupMutex(input: ClusterInput): ResolvedCluster {
             throw new ConfigurationError(`--m must be at least 2 for the surficial system, got ${m}`);
           return surficialFor(n, m);
         })()
-      : groupFromCoterie(buildCoterie(systemName, n), m);
+      : (() => {
+          checkFootprint({
+            n,
+            memberships: n * maxQuorumSize(systemName, n),
+            what: `the ${systemName} coterie`,
+          });
+          return groupFromCoterie(buildCoterie(systemName, n), m);
+        })();
   const options = { system, variant } as const;
   const b = groupMutexBounds(options);
   const sizes = b.cMin === b.c ? `${b.c}` : `${b.cMin}–${b.c}`;

@@ -71,6 +71,7 @@ export {
   wallWidths,
 } from './coterie-choice.js';
 export { MX_NAMES } from './family-global.js';
+export { BYTES_PER_MEMBERSHIP, checkFootprint, type FootprintInput, maxQuorumSize } from './footprint.js';
 export { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
 export { ARBITER_NAMES } from './family-h-out-of-k.js';
 export { LOCAL_ALGORITHM_NAMES } from './family-local-cs.js';
