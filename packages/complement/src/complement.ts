@@ -17,6 +17,7 @@ import {
   ConfigurationError,
   complementSpec,
   flipState,
+  initialConfiguration,
   isCSObject,
   type GlobalSpec,
   type LocalSpec,
@@ -120,7 +121,11 @@ function complementFactory<Req>(
   request: ((id: ProcessId) => Req) | undefined,
 ): CSFactory {
   return (ctx: ProcessContext) => {
-    const flipped: readonly CSState[] = Object.freeze(ctx.initial.map(flipState));
+    // validated here, not left to the inner factory: flipState maps anything but 'InCS' to 'InCS',
+    // so a malformed state would reach a user's inner factory as a plausible one
+    const flipped: readonly CSState[] = Object.freeze(
+      initialConfiguration(ctx.n, ctx.initial).map(flipState),
+    );
     const inner = factory({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint, initial: flipped });
     const expected = flipped[ctx.id];
     if (inner.id !== ctx.id || inner.state !== expected) {

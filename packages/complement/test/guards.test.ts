@@ -59,6 +59,25 @@ describe('complement() configuration errors say what went wrong', () => {
   });
 });
 
+describe('complement() validates the initial configuration itself', () => {
+  // an inner factory that trusts its context, as a user's may: it must never see a bad one
+  const trusting: CSFactory = (ctx) => new StubCS(ctx.id, ctx.initial[ctx.id]!);
+  it.each([
+    [['OutCS', 'Fooled', 'OutCS'], "initial state of P1 is Fooled, expected 'InCS' or 'OutCS'"],
+    [['OutCS', 'OutCS'], 'initial configuration has 2 states, expected n = 3'],
+  ])('%j is refused before the inner factory runs', (initial, message) => {
+    let innerCalls = 0;
+    const factory = complement((ctx) => {
+      innerCalls++;
+      return trusting(ctx);
+    });
+    const ctx = { id: 0, n: 3, endpoint: undefined as never, initial: initial as never };
+    expect(() => factory(ctx)).toThrow(ConfigurationError);
+    expect(() => factory(ctx)).toThrow(message);
+    expect(innerCalls).toBe(0);
+  });
+});
+
 describe('the view forwards the inner object`s error events', () => {
   it('an error reported by the inner object reaches the view`s listeners, until the view closes', async () => {
     const inner = new StubCS(0, 'OutCS');
