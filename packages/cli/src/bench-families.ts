@@ -26,10 +26,13 @@ export type BenchFamily = (typeof BENCH_FAMILIES)[number];
 
 /** A family's bench table. */
 export interface FamilyBench {
+  /** The algorithm family benched. */
   readonly family: BenchFamily;
   /** What was measured, in one paragraph. */
   readonly setting: string;
+  /** The table's column headings. */
   readonly columns: readonly string[];
+  /** The table's rows, one per run, cells in `columns` order. */
   readonly rows: readonly (readonly (string | number)[])[];
   /** Every run was safe and live and every bound checked held. */
   readonly ok: boolean;
@@ -43,6 +46,7 @@ export interface FamilyBenchInput {
   readonly sizes?: readonly number[];
   /** Rounds per process (default 1). */
   readonly rounds?: number;
+  /** The runs' seed (default 1). */
   readonly seed?: number;
   /** Called after each run (`done` of `total`). */
   readonly onProgress?: (done: number, total: number) => void;

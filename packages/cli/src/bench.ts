@@ -26,6 +26,7 @@ export const QUICK_BENCH_SIZES: readonly number[] = [16, 64];
 export interface BenchInput {
   /** Nominal sizes, e.g. `16,64` (default {@link BENCH_SIZES}, or {@link QUICK_BENCH_SIZES} with `quick`). */
   readonly n?: string | readonly number[];
+  /** Use the smaller sizes of {@link QUICK_BENCH_SIZES} (when `n` is not given). */
   readonly quick?: boolean;
   /** Comma-separated algorithms (default all). */
   readonly algorithms?: string;
@@ -33,15 +34,21 @@ export interface BenchInput {
   readonly coteries?: string;
   /** Rounds per process (default 1: every process makes one exit+entry pair). */
   readonly rounds?: number | string;
+  /** The runs' seed, an integer ≥ 0 (default 1). */
   readonly seed?: number | string;
 }
 
 /** A validated bench. */
 export interface BenchSettings {
+  /** Nominal sizes. */
   readonly sizes: readonly number[];
+  /** Algorithms benched. */
   readonly algorithms: readonly GlobalAlgorithmName[];
+  /** Coteries benched (for the algorithms that take one). */
   readonly coteries: readonly CoterieName[];
+  /** Rounds per process. */
   readonly rounds: number;
+  /** The runs' seed. */
   readonly seed: number;
 }
 
@@ -49,24 +56,31 @@ export interface BenchSettings {
 export interface BenchCase {
   /** The nominal size (16, 64, …). */
   readonly nominal: number;
+  /** The algorithm. */
   readonly algorithm: GlobalAlgorithmName;
   /** `null` for ricart-agrawala. */
   readonly coterie: CoterieName | null;
   /** The size the coterie is built for: the nominal one, or the nearest that exists. */
   readonly n: number;
+  /** The problem's l ({@link benchLK}; 0 for the mutexes). */
   readonly l: number;
+  /** The problem's k ({@link benchLK}; 1 for the mutexes, n for mutin). */
   readonly k: number;
 }
 
 /** A row of the bench: the case and its summary. */
 export interface BenchRow extends BenchCase {
+  /** The run's summary. */
   readonly summary: RunSummary;
 }
 
 /** The bench's result. */
 export interface BenchResult {
+  /** The validated settings. */
   readonly settings: BenchSettings;
+  /** One row per case, in order. */
   readonly rows: readonly BenchRow[];
+  /** Wall-clock duration of the whole bench, ms. */
   readonly wallMs: number;
   /** Every run was safe and live, and met every bound. */
   readonly ok: boolean;
@@ -102,7 +116,12 @@ export function resolveBench(input: BenchInput): BenchSettings {
 }
 
 /** l = ⌈n/8⌉ and k = ⌈n/2⌉ (k ≥ l + 1), the bench's bounds for mutin, kmutex and gcs. */
-export function benchLK(n: number): { l: number; k: number } {
+export function benchLK(n: number): {
+  /** ⌈n/8⌉ (0 for n = 1). */
+  l: number;
+  /** ⌈n/2⌉, at least l + 1 and at most n. */
+  k: number;
+} {
   if (n === 1) return { l: 0, k: 1 };
   const l = Math.max(1, Math.ceil(n / 8));
   const k = Math.min(n, Math.max(l + 1, Math.ceil(n / 2)));

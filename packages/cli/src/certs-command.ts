@@ -36,7 +36,15 @@ export interface CertificatesWritten {
   /** File names written into `out`. */
   readonly files: string[];
   /** The cluster configuration's path, or why none was written. */
-  readonly config: { readonly path: string } | { readonly skipped: string };
+  readonly config:
+    | {
+        /** Path of the `cluster.json` written. */
+        readonly path: string;
+      }
+    | {
+        /** Why no configuration was written. */
+        readonly skipped: string;
+      };
 }
 
 /**

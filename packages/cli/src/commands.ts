@@ -29,8 +29,20 @@ import { openTraceFile } from './trace-file.js';
 
 /** Where the program writes. */
 export interface CliIO {
-  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
-  readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
+  /** Where results go (summaries, `--json`). */
+  readonly stdout: {
+    /** Writes `text` as it is. */
+    write(text: string): unknown;
+    /** A terminal (colours, progress bar), or not. */
+    readonly isTTY?: boolean;
+  };
+  /** Where progress, warnings and errors go. */
+  readonly stderr: {
+    /** Writes `text` as it is. */
+    write(text: string): unknown;
+    /** A terminal (colours, progress bar), or not. */
+    readonly isTTY?: boolean;
+  };
 }
 
 /** A command's options as commander gives them. */

@@ -12,7 +12,18 @@ import { boundsFailed, type RunSummary } from './summary.js';
  * deployment's configuration that cannot be used — `critsec node`'s `cluster.json` or a file it
  * names (certificates, keys), so a supervisor can tell "fix the configuration" from "restart".
  */
-export const EXIT = Object.freeze({ ok: 0, failed: 1, usage: 2, boundNotMet: 3, config: 78 });
+export const EXIT = Object.freeze({
+  /** 0: success. */
+  ok: 0,
+  /** 1: the run failed (a safety violation, a member that could not finish, an expired deadline of `critsec node`). */
+  failed: 1,
+  /** 2: invalid command-line input. */
+  usage: 2,
+  /** 3: a paper's bound not met under the sequential workload. */
+  boundNotMet: 3,
+  /** 78 (`EX_CONFIG` of sysexits.h): a deployment's configuration (or a file it names) that cannot be used. */
+  config: 78,
+});
 
 /**
  * A {@link ConfigurationError} in a deployment's configuration file or a file it names (not on

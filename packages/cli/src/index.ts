@@ -84,7 +84,7 @@ export {
   formatFamilyBench,
   runFamilyBench,
 } from './bench-families.js';
-export { type CertificatesInput, writeCertificates } from './certs-command.js';
+export { type CertificatesInput, type CertificatesWritten, writeCertificates } from './certs-command.js';
 export { type CliIO, EXIT, exitCodeFor, main } from './cli.js';
 export {
   type ClusterHooks,
@@ -94,7 +94,7 @@ export {
   resolveClusterRun,
   runCluster,
 } from './cluster.js';
-export { runNodeCommand } from './node.js';
+export { type NodeCommandOutput, runNodeCommand } from './node.js';
 export { createProgress, type Progress, type ProgressOptions } from './progress.js';
 export {
   replayCommand,
@@ -105,5 +105,14 @@ export {
   runSimulation,
   WORKLOAD_NAMES,
 } from './simulate.js';
-export { boundsFailed, fmt, formatSummary, type MeanMax, type RunSummary, type Spread } from './summary.js';
+export {
+  boundsFailed,
+  fmt,
+  formatSummary,
+  type MeanMax,
+  type RunPerformance,
+  type RunSummary,
+  type Spread,
+} from './summary.js';
+export type { SimulationRecorder } from './report-recording.js';
 export { openTraceFile, type TraceFile } from './trace-file.js';

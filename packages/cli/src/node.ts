@@ -24,6 +24,7 @@ function meanMax(xs: readonly number[]): string {
 
 /** Where `critsec node` writes its progress lines (default: stderr). */
 export interface NodeCommandOutput {
+  /** Writes one progress line (given without its newline). */
   write(line: string): unknown;
 }
 
@@ -78,7 +79,14 @@ export async function runNodeCommand(
   configPath: string,
   idText: string,
   out: NodeCommandOutput = { write: (line) => process.stderr.write(`${line}\n`) },
-): Promise<NodeReport & { ok: boolean; text: string }> {
+): Promise<
+  NodeReport & {
+    /** The member reported no error (`errors` is empty). */
+    ok: boolean;
+    /** The report in words, for the terminal. */
+    text: string;
+  }
+> {
   const id = parseInteger('id', idText, 0);
   let report: NodeReport;
   try {

@@ -6,7 +6,9 @@ import cliProgress from 'cli-progress';
 
 /** A progress reporter: `update(done, total)` as work completes, `stop()` at the end. */
 export interface Progress {
+  /** Shows `done` of `total` invocations completed. */
   update(done: number, total: number): void;
+  /** Stops the bar (and clears it) at the end of the work. */
   stop(): void;
 }
 

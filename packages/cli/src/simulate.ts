@@ -46,12 +46,19 @@ export interface SimulateInput extends ClusterInput {
 
 /** A validated simulation. */
 export interface SimulationSettings {
+  /** The algorithm, n, parameters and bounds. */
   readonly cluster: ResolvedCluster;
+  /** Rounds per process. */
   readonly rounds: number;
+  /** The run's seed (network delays, think and hold times, requests). */
   readonly seed: number;
+  /** The network's message delay model. */
   readonly delay: DelayModel;
+  /** `concurrent`, or `sequential` (one invocation in flight at a time). */
   readonly workload: 'concurrent' | 'sequential';
+  /** Mean think time OutCS before an entry, time units. */
   readonly think: number;
+  /** Mean hold time InCS before an exit, time units. */
   readonly hold: number;
 }
 

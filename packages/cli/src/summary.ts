@@ -8,110 +8,158 @@ import Table from 'cli-table3';
 
 /** mean / p99 / max of a sample (`null` where there was nothing to measure). */
 export interface Spread {
+  /** Mean. */
   readonly mean: number | null;
+  /** 99th percentile (nearest rank). */
   readonly p99: number | null;
+  /** Largest. */
   readonly max: number | null;
 }
 
 /** mean / max of a sample. */
 export interface MeanMax {
+  /** Mean. */
   readonly mean: number | null;
+  /** Largest. */
   readonly max: number | null;
 }
 
 /**
  * The `--json` summary of `critsec simulate` (and, with wall-clock units, of `critsec cluster`).
- * Stable: fields are only ever added.
- *
- * - `algorithm`, `n`, `l`, `k`: the problem solved, the global (l,k)-CS (mutex: l = 0, k = 1;
- *   mutin: k = n; kmutex: l = 0).
- * - `coterie`: the construction (`grid`, …), `null` for ricart-agrawala; `quorumSize`: smallest
- *   and largest |Q_i| (`null` for ricart-agrawala); `mx`: MUTIN's mutual exclusion or `null`.
- * - `rounds` (per process; a round is one entry and one exit), `seed`, `delay` (the `--delay`
- *   text; `wall-clock` for a cluster), `workload` (`concurrent` | `sequential`).
- * - `initial`: `{ inCS: ids, description }`.
- * - `entries`, `exits`: invocations completed (n × rounds each on success).
- * - `safetyViolations`: 0 on a correct run; `violation`: the first one (`step` = state change
- *   number, `time`, `process`, `message`) or `null`.
- * - `ok`: no violation and every process finished; `failure`: why not, or `null`.
- * - `messages.total`: every message sent (self-messages included); `messages.perPair`: messages
- *   per exit+entry pair (mean / p99 / max; exact under the sequential workload, causally
- *   attributed under the concurrent one); `messages.byType`: counts per `channel TYPE`
- *   (e.g. `lmin/mx REQUEST`; the root channel has no prefix).
- * - `waitingTime.entry` / `.exit`: mean / max, in time units (simulate) or ms (cluster, see
- *   `timeUnit`).
- * - `bounds`: the papers' `messagesPerPair`, `waitingTimeEntry`, `waitingTimeExit` (+ `source`,
- *   `formula`); `boundsMet`: whether each measured maximum is within its bound — booleans under
- *   the sequential workload (waiting times only with unit delays), `null` where the bound is not
- *   the papers' setting (shown for reference).
- * - `simulatedTime` (time units; `null` for a cluster), `wallMs`, `messagesPerSecond` (messages
- *   per wall-clock second), `replay` (the command that reproduces the run).
- * - `problem`: the problem solved in words (`(3,10)-CS over 25 processes`, `h-out-of-3 mutual
- *   exclusion over 25 processes`, …); `structure`: the arbiter, group quorum system or graph
- *   (`null` for the global family, whose `coterie` says it); `parameters`: the algorithm's own
- *   options (`{ k: 3, arbiter: 'uniform', h: 'random' }`); `request`: how entries' requests were
- *   drawn, or `null`.
- * - `concurrency.max`: the most processes InCS at once (simulate; `null` for a cluster, whose
- *   shared log gives only bounds on it).
- * - `performance` (simulate only): `cpuSeconds`, the CPU time (user + system, from
- *   `process.cpuUsage`) of building, running and closing the cluster; `messagesPerCpuSecond`,
- *   messages delivered per CPU-second; `rssBytes`, the process's peak resident set size in bytes.
+ * Stable: fields are only ever added. Waiting times are in time units (simulate) or ms (cluster):
+ * see `timeUnit`.
  */
 export interface RunSummary {
+  /** The algorithm's name. */
   readonly algorithm: string;
+  /** Number of processes. */
   readonly n: number;
+  /** The problem's l: the global (l,k)-CS solved (mutex: l = 0, k = 1; mutin: k = n; kmutex: l = 0). */
   readonly l: number;
+  /** The problem's k (see `l`). */
   readonly k: number;
+  /** The coterie's construction (`grid`, …), `null` for ricart-agrawala and the other families. */
   readonly coterie: string | null;
+  /** The coterie in words, `null` where none. */
   readonly coterieDescription: string | null;
-  readonly quorumSize: { readonly min: number; readonly max: number } | null;
+  /** Smallest and largest quorum size |Q_i|, `null` where none (ricart-agrawala). */
+  readonly quorumSize: {
+    /** Smallest quorum size. */
+    readonly min: number;
+    /** Largest quorum size. */
+    readonly max: number;
+  } | null;
+  /** MUTIN's mutual exclusion, or `null`. */
   readonly mx: string | null;
+  /** Rounds per process; a round is one entry and one exit. */
   readonly rounds: number;
+  /** The run's seed. */
   readonly seed: number;
+  /** The `--delay` text; `wall-clock` for a cluster. */
   readonly delay: string;
+  /** The workload: `concurrent` or `sequential`. */
   readonly workload: 'concurrent' | 'sequential';
+  /** Mean think time OutCS before an entry, in `timeUnit`. */
   readonly think: number;
+  /** Mean hold time InCS before an exit, in `timeUnit`. */
   readonly hold: number;
+  /** The unit of the times: `time units` (simulate) or `ms` (cluster). */
   readonly timeUnit: 'time units' | 'ms';
-  readonly initial: { readonly inCS: readonly number[]; readonly description: string };
+  /** The initial configuration. */
+  readonly initial: {
+    /** Ids of the processes initially InCS. */
+    readonly inCS: readonly number[];
+    /** The initial configuration in words. */
+    readonly description: string;
+  };
+  /** Entries completed (n × rounds on success). */
   readonly entries: number;
+  /** Exits completed (n × rounds on success). */
   readonly exits: number;
+  /** Safety violations seen: 0 on a correct run. */
   readonly safetyViolations: number;
+  /** The first safety violation, or `null`. */
   readonly violation: {
+    /** The state change (simulate) or shared-log record (cluster) number at which it was seen. */
     readonly step: number;
+    /** When: time units (simulate) or ms since the epoch (cluster). */
     readonly time: number;
+    /** The process whose state change made it. */
     readonly process: number;
+    /** Which bound was crossed, by which processes. */
     readonly message: string;
   } | null;
+  /** No violation and every process finished. */
   readonly ok: boolean;
+  /** Why not `ok`, or `null`. */
   readonly failure: string | null;
+  /** Message counts. */
   readonly messages: {
+    /** Every message sent (self-messages included). */
     readonly total: number;
+    /**
+     * Messages per exit+entry pair: exact under the sequential workload, causally attributed
+     * under the concurrent one.
+     */
     readonly perPair: Spread;
+    /** Counts per `channel TYPE` (e.g. `lmin/mx REQUEST`; the root channel has no prefix). */
     readonly byType: Readonly<Record<string, number>>;
   };
-  readonly waitingTime: { readonly entry: MeanMax; readonly exit: MeanMax };
+  /** Waiting times, in `timeUnit`. */
+  readonly waitingTime: {
+    /** From `entry()` called to InCS. */
+    readonly entry: MeanMax;
+    /** From `exit()` called to OutCS. */
+    readonly exit: MeanMax;
+  };
+  /** The papers' bounds for this algorithm and n. */
   readonly bounds: {
+    /** Messages per exit+entry pair. */
     readonly messagesPerPair: number;
+    /** Entry waiting time, time units. */
     readonly waitingTimeEntry: number;
+    /** Exit waiting time, time units. */
     readonly waitingTimeExit: number;
+    /** Where the bounds come from (paper, section). */
     readonly source: string;
+    /** The bounds' formulas. */
     readonly formula: string;
   };
+  /**
+   * Whether each measured maximum is within its bound: booleans under the sequential workload
+   * (waiting times only with unit delays), `null` where the bound is not the papers' setting
+   * (shown for reference).
+   */
   readonly boundsMet: {
+    /** Most messages of a pair ≤ `bounds.messagesPerPair`. */
     readonly messagesPerPair: boolean | null;
+    /** Longest entry wait ≤ `bounds.waitingTimeEntry`. */
     readonly waitingTimeEntry: boolean | null;
+    /** Longest exit wait ≤ `bounds.waitingTimeExit`. */
     readonly waitingTimeExit: boolean | null;
   };
+  /** Simulated time at the end, time units; `null` for a cluster. */
   readonly simulatedTime: number | null;
+  /** Wall-clock duration, ms. */
   readonly wallMs: number;
+  /** Messages per wall-clock second. */
   readonly messagesPerSecond: number;
+  /** The command that reproduces the run. */
   readonly replay: string;
+  /** The problem in words (`(3,10)-CS over 25 processes`, `h-out-of-3 mutual exclusion over 25 processes`, …). */
   readonly problem: string;
+  /** The arbiter, group quorum system or graph; `null` for the global family, whose `coterie` says it. */
   readonly structure: string | null;
+  /** The algorithm's own options (`{ k: 3, arbiter: 'uniform', h: 'random' }`). */
   readonly parameters: Readonly<Record<string, string | number>>;
+  /** How entries' requests were drawn, or `null`. */
   readonly request: string | null;
-  readonly concurrency: { readonly max: number | null };
+  /** Concurrency seen. */
+  readonly concurrency: {
+    /** The most processes InCS at once (simulate; `null` for a cluster, whose shared log gives only bounds on it). */
+    readonly max: number | null;
+  };
+  /** What the simulation cost the host (simulate only). */
   readonly performance?: RunPerformance;
 }
 

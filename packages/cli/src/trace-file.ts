@@ -7,7 +7,9 @@ import { ConfigurationError } from '@critsec/core';
 
 /** A JSON-lines file: `line(text)` appends one line; `close()` flushes. */
 export interface TraceFile {
+  /** Appends one line (`text` without its newline). */
   readonly line: (text: string) => void;
+  /** Flushes and closes the file. */
   close(): void;
   /** Lines written. */
   readonly lines: number;

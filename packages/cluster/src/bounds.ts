@@ -50,6 +50,7 @@ export interface PaperBounds {
 
 /** What the bounds depend on. */
 export interface BoundInput {
+  /** The algorithm (global family). */
   readonly algorithm: GlobalAlgorithmName;
   /** Number of processes. */
   readonly n: number;

@@ -25,12 +25,6 @@ const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
 const ms = v.pipe(v.number(), v.minValue(0));
 
-/**
- * The problem the shared-log check verifies, when it is not a global (l,k)-CS given by `bounds`:
- * `{ kind: 'h-out-of-k', k }` (Σ units held ≤ k; the units come from the logged requests),
- * `{ kind: 'group', m }` (one group at a time), `{ kind: 'local', edges, l, k }` (lᵢ ≤ |InCS ∩
- * N[i]| ≤ kᵢ on the undirected graph of `edges`), or `{ kind: 'global', l, k }`.
- */
 const specSchema = v.variant('kind', [
   v.strictObject({ kind: v.literal('global'), l: nonNegInt, k: posInt }),
   v.strictObject({ kind: v.literal('h-out-of-k'), k: posInt }),
@@ -43,8 +37,106 @@ const specSchema = v.variant('kind', [
   }),
 ]);
 
-/** The `spec` of a cluster configuration (see the schema's comment). */
-export type ClusterSpecConfig = v.InferOutput<typeof specSchema>;
+/**
+ * The `spec` of a cluster configuration: the problem the shared-log check verifies when it is not
+ * the global (l,k)-CS given by `bounds`. One of the four kinds of `@critsec/core`'s `ProblemSpec`.
+ */
+export type ClusterSpecConfig =
+  | ClusterGlobalSpecConfig
+  | ClusterHOutOfKSpecConfig
+  | ClusterGroupSpecConfig
+  | ClusterLocalSpecConfig;
+
+/** Global (l,k)-CS: l ≤ |InCS| ≤ k at every instant (`globalSpec`). */
+export interface ClusterGlobalSpecConfig {
+  /** The discriminant. */
+  kind: 'global';
+  /** Least number of processes InCS, an integer ≥ 0. */
+  l: number;
+  /** Greatest number of processes InCS, an integer ≥ 1 (l < k ≤ n). */
+  k: number;
+}
+
+/** h-out-of-k mutual exclusion: Σ units held ≤ k, the units read from the logged requests (`hOutOfKSpec`). */
+export interface ClusterHOutOfKSpecConfig {
+  /** The discriminant. */
+  kind: 'h-out-of-k';
+  /** Number of resource units, an integer ≥ 1. */
+  k: number;
+}
+
+/** Group mutual exclusion: processes InCS at once all requested the same one of `m` groups (`groupSpec`). */
+export interface ClusterGroupSpecConfig {
+  /** The discriminant. */
+  kind: 'group';
+  /** Number of groups, an integer ≥ 1. */
+  m: number;
+}
+
+/** Local CS: lᵢ ≤ |InCS ∩ N[i]| ≤ kᵢ for every process i on an undirected graph (`localSpec`). */
+export interface ClusterLocalSpecConfig {
+  /** The discriminant. */
+  kind: 'local';
+  /** The undirected edges `[i, j]` of the graph, process ids 0 … n−1. */
+  edges: [number, number][];
+  /** lᵢ per process (length n), integers ≥ 0. */
+  l: number[];
+  /** kᵢ per process (length n), integers ≥ 1. */
+  k: number[];
+}
+
+/** One member of a cluster configuration: where it listens and its certificate files. */
+export interface ClusterProcessConfig {
+  /** Its process id, 0 … n−1 (each once). */
+  id: number;
+  /** Host name or address it listens on and its peers dial. */
+  host: string;
+  /** TCP port, 1 … 65535. */
+  port: number;
+  /** Certificate file (PEM), relative to the config file; required unless `insecure`. */
+  cert?: string | undefined;
+  /** Private key file (PEM), relative to the config file; required unless `insecure`. */
+  key?: string | undefined;
+}
+
+/** The `workload` of a cluster configuration: what each member does once its peers are connected. */
+export interface ClusterWorkloadConfig {
+  /** CS entries per process, an integer ≥ 0. */
+  rounds: number;
+  /** Time spent InCS per round, in ms. */
+  holdMs?: number | undefined;
+  /** Time spent OutCS between rounds, in ms. */
+  thinkMs?: number | undefined;
+  /** The request passed to `entry(req)` for objects that take one (h units, a group). */
+  request?: unknown;
+  /**
+   * A workload of your own: a module path (relative to the config file) or specifier exporting
+   * `runWorkload(ctx)` (see `ClusterWorkloadContext`). Default: `rounds` plain rounds.
+   */
+  module?: string | undefined;
+  /** Settings for that module (any JSON). */
+  settings?: unknown;
+}
+
+/**
+ * The `transport` of a cluster configuration: the keys of `@critsec/transport-tcp`'s
+ * `TcpTransportOptions` a configuration file may set (each documented there), passed to every
+ * member's transport as they are.
+ */
+export type ClusterTransportConfig = Pick<
+  TcpTransportOptions,
+  | 'handshakeTimeoutMs'
+  | 'unauthenticatedTimeoutMs'
+  | 'maxUnauthenticated'
+  | 'maxUnauthenticatedPerSource'
+  | 'reservedPeerSlots'
+  | 'heartbeatIntervalMs'
+  | 'heartbeatTimeoutMs'
+  | 'maxUnacked'
+  | 'maxFrameBytes'
+  | 'onPeerRestart'
+  | 'reconnect'
+>;
 
 const processSchema = v.strictObject({
   id: nonNegInt,
@@ -126,11 +218,60 @@ const clusterSchema = v.strictObject({
   ),
 });
 
-/** A cluster configuration file (`cluster.json`). Paths are relative to the file. */
-export type ClusterConfig = v.InferOutput<typeof clusterSchema>;
+/**
+ * A cluster configuration file (`cluster.json`), as {@link parseClusterConfig} returns it. Paths
+ * are relative to the file. Times are in ms.
+ */
+export interface ClusterConfig {
+  /** The format version, `1`. */
+  version: 1;
+  /** Number of processes, an integer ≥ 1. */
+  n: number;
+  /** The n members, ids exactly 0 … n−1. */
+  processes: ClusterProcessConfig[];
+  /** CA certificate file (PEM), relative to the config file; required unless `insecure`. */
+  ca?: string | undefined;
+  /** Plain TCP instead of mutual TLS (demos on loopback only). */
+  insecure?: boolean | undefined;
+  /**
+   * A module path (relative to the config file) or package specifier exporting `createFactory`,
+   * or a name in the registry of the member program (`runClusterNode({ algorithms })`).
+   */
+  algorithm: string;
+  /** The algorithm's parameters (any JSON; the registry or the module validates them). */
+  params?: unknown;
+  /** The initial configuration, one state per process (default every process OutCS). */
+  initial?: ('InCS' | 'OutCS')[] | undefined;
+  /** The bounds the shared-log check verifies: l ≤ |InCS| ≤ k (default mutual exclusion, 0 and 1). */
+  bounds?: { l: number; k: number } | undefined;
+  /** The problem the shared-log check verifies, instead of `bounds` (h-out-of-k, group, local). */
+  spec?: ClusterSpecConfig | undefined;
+  /** What each member does. */
+  workload: ClusterWorkloadConfig;
+  /** The shared log file (appended with O_APPEND by every process), relative to the config file. */
+  log: string;
+  /** Time a process waits for all its peers to connect, in ms (default 30 000). */
+  readyTimeoutMs?: number | undefined;
+  /** Time one `entry()` or `exit()` may take before the member gives up, in ms (default 60 000). */
+  callTimeoutMs?: number | undefined;
+  /** Time a peer may stay unreachable, once connected, before the member gives up, in ms (default 60 000). */
+  peerDownTimeoutMs?: number | undefined;
+  /** Time from this member's end of its rounds until every member has finished, in ms (default 300 000). */
+  finishTimeoutMs?: number | undefined;
+  /** Time to flush and close the connections at the end, in ms (default 10 000). */
+  shutdownTimeoutMs?: number | undefined;
+  /** Settings of every member's TCP transport. */
+  transport?: ClusterTransportConfig | undefined;
+}
+
+/** Holds when the schema's output and the documented interfaces are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesInterfaces: SameType<v.InferOutput<typeof clusterSchema>, ClusterConfig> = true;
+void schemaMatchesInterfaces;
 
 /** A loaded configuration with its location (to resolve relative paths). */
 export interface LoadedClusterConfig {
+  /** The validated configuration, as written (paths still relative to the file). */
   readonly config: ClusterConfig;
   /** Absolute path of the configuration file. */
   readonly path: string;
@@ -286,15 +427,20 @@ export function transportOptionsFor(loaded: LoadedClusterConfig, id: ProcessId):
 export interface LocalClusterOptions {
   /** Directory to write `cluster.json`, certificates and the shared log into (created). */
   readonly dir: string;
+  /** Number of processes, an integer ≥ 1. */
   readonly n: number;
   /** The algorithm: a module path (absolute, or relative to `dir`), or a name the member program's registry knows. */
   readonly algorithm: string;
+  /** The algorithm's parameters (any JSON), written to the configuration's `params`. */
   readonly params?: unknown;
+  /** The initial configuration, one state per process (default every process OutCS). */
   readonly initial?: readonly CSState[];
+  /** The bounds the shared-log check verifies: l ≤ |InCS| ≤ k (default mutual exclusion, 0 and 1). */
   readonly bounds?: { l: number; k: number };
   /** The problem the shared-log check verifies, instead of `bounds`. */
   readonly spec?: ClusterSpecConfig;
-  readonly workload: ClusterConfig['workload'];
+  /** What each member does. */
+  readonly workload: ClusterWorkloadConfig;
   /** First port (ports `basePort … basePort+n-1`); default: free ports chosen by the OS ({@link freeLoopbackPorts}). */
   readonly basePort?: number;
   /** Plain TCP on loopback instead of mutual TLS (demos only). */
@@ -305,7 +451,9 @@ export interface LocalClusterOptions {
    * into `dir` itself). The configuration names them by absolute path.
    */
   readonly certificateDir?: string;
-  readonly transport?: ClusterConfig['transport'];
+  /** Settings of every member's TCP transport. */
+  readonly transport?: ClusterTransportConfig;
+  /** Time a process waits for all its peers to connect, in ms (default 30 000). */
   readonly readyTimeoutMs?: number;
 }
 

@@ -63,6 +63,7 @@ export interface ClusterNodeProgress {
 
 /** What a node reports when it finishes. */
 export interface ClusterNodeReport {
+  /** This member's process id. */
   readonly id: ProcessId;
   /** This incarnation's session id. */
   readonly incarnation: string;
@@ -71,18 +72,32 @@ export interface ClusterNodeReport {
   /** Wall-clock duration of the workload, ms. */
   readonly durationMs: number;
   /** Time from `entry()` called to resolved, ms, of counted entries (nearest-rank percentiles). */
-  readonly entryWaitMs: { readonly p50: number; readonly p99: number; readonly max: number };
+  readonly entryWaitMs: {
+    /** Median, ms. */
+    readonly p50: number;
+    /** 99th percentile, ms. */
+    readonly p99: number;
+    /** Longest, ms. */
+    readonly max: number;
+  };
   /** Messages to / from other processes (the session layer's counts, summed over peers). */
   readonly messages: {
+    /** Messages this member sent (first transmissions). */
     readonly sent: number;
+    /** Messages delivered to this member's protocol. */
     readonly delivered: number;
+    /** Frames sent again after a reconnection. */
     readonly retransmitted: number;
+    /** Frames received more than once and dropped. */
     readonly duplicates: number;
   };
   /** Transport events. */
   readonly transport: {
+    /** Connections established (first ones and reconnections). */
     readonly connections: number;
+    /** Connections lost. */
     readonly disconnections: number;
+    /** Connections refused (failed authentication, admission control, a restarted peer). */
     readonly refused: number;
   };
   /** Errors reported by the transport or the CS object (first 20). */
@@ -95,6 +110,7 @@ export interface RunClusterNodeOptions {
   readonly configPath: string;
   /** This process's id. */
   readonly id: ProcessId;
+  /** Called at each step of the member's run (ready, round finished, …). */
   readonly onProgress?: (p: ClusterNodeProgress) => void;
   /** Transport warnings (default `console`). */
   readonly logger?: TcpLogger | null;

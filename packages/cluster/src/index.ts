@@ -44,7 +44,14 @@ export {
 } from './catalog.js';
 export {
   type ClusterConfig,
+  type ClusterGlobalSpecConfig,
+  type ClusterGroupSpecConfig,
+  type ClusterHOutOfKSpecConfig,
+  type ClusterLocalSpecConfig,
+  type ClusterProcessConfig,
   type ClusterSpecConfig,
+  type ClusterTransportConfig,
+  type ClusterWorkloadConfig,
   clusterProblemSpec,
   createLocalCluster,
   type LoadedClusterConfig,

@@ -35,8 +35,11 @@ export interface LaunchClusterOptions {
 
 /** How a member process ended. */
 export interface ClusterExit {
+  /** The member's process id. */
   readonly id: ProcessId;
+  /** Its exit code, or `null` when a signal ended it. */
   readonly code: number | null;
+  /** The signal that ended it, or `null` when it exited by itself. */
   readonly signal: NodeJS.Signals | null;
 }
 
@@ -54,11 +57,13 @@ export interface ClusterRunResult {
   readonly check: SharedLogCheck;
   /** Unreadable lines in the shared log. */
   readonly logMalformed: number;
+  /** Wall-clock duration of the run, ms. */
   readonly durationMs: number;
 }
 
 /** A running cluster. */
 export interface ClusterRun {
+  /** The configuration the members run. */
   readonly config: LoadedClusterConfig;
   /** Resolves when every member finished (or the run failed or timed out). Never rejects. */
   readonly done: Promise<ClusterRunResult>;

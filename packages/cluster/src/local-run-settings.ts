@@ -14,6 +14,7 @@ import type { ClusterInput, ResolvedCluster } from './resolved.js';
 export interface ClusterRunInput extends ClusterInput {
   /** Rounds per process (default 20). */
   readonly rounds?: number | string;
+  /** Seed of the members' think and hold times (default 1). */
   readonly seed?: number | string;
   /** `concurrent` (default) or `sequential` (one call in flight in the whole cluster, coordinated by member 0). */
   readonly workload?: string;
@@ -33,16 +34,25 @@ export interface ClusterRunInput extends ClusterInput {
 
 /** A validated cluster run. */
 export interface ClusterRunSettings {
+  /** The algorithm, n, parameters and bounds. */
   readonly cluster: ResolvedCluster;
   /** `concurrent`, or `sequential`: member 0 coordinates one call at a time over the control channel. */
   readonly workload: 'concurrent' | 'sequential';
+  /** Counted rounds per process. */
   readonly rounds: number;
+  /** Seed of the members' think and hold times. */
   readonly seed: number;
+  /** Mean think time OutCS before an entry, ms. */
   readonly think: number;
+  /** Mean hold time InCS before an exit, ms. */
   readonly hold: number;
+  /** Absolute path of the certificate directory, or `undefined` for fresh certificates. */
   readonly certs: string | undefined;
+  /** Where to write the cluster, or `undefined` for a temporary directory. */
   readonly dir: string | undefined;
+  /** First port, or `undefined` for free ports chosen by the OS. */
   readonly basePort: number | undefined;
+  /** Give up after this long, ms. */
   readonly timeoutMs: number;
 }
 

@@ -34,6 +34,7 @@ export interface LocatedViolation {
   readonly time: number;
   /** The process that wrote that record (−1 when missing). */
   readonly process: ProcessId;
+  /** What the shared-log check found (which bound was crossed, by which processes). */
   readonly message: string;
 }
 
@@ -41,11 +42,13 @@ export interface LocatedViolation {
 export interface MemberTotals {
   /** Counted entries and exits completed. */
   readonly entries: number;
+  /** Counted exits completed. */
   readonly exits: number;
   /** Messages sent by the members' CS objects (self-messages included). */
   readonly messages: number;
   /** Wall-clock waiting times of counted calls, ms. */
   readonly entryWaitsMs: readonly number[];
+  /** Wall-clock waiting times of counted exits, ms. */
   readonly exitWaitsMs: readonly number[];
   /** Messages per `channel TYPE`, sorted by key. */
   readonly byType: Readonly<Record<string, number>>;
@@ -59,6 +62,7 @@ export interface LocalClusterOutcome {
   readonly result: ClusterRunResult;
   /** The reports of the members that reported (as `critsec` members, with `cli`). */
   readonly reports: readonly NodeReport[];
+  /** The members' measurements summed over the cluster. */
   readonly totals: MemberTotals;
   /** The first violation of the shared-log check, `null` when none. */
   readonly violation: LocatedViolation | null;

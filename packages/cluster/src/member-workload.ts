@@ -39,12 +39,15 @@ import type { ClusterWorkload, ClusterWorkloadContext } from './workload.js';
 export interface NodeMeasurements {
   /** Counted entries / exits completed. */
   readonly entries: number;
+  /** Counted exits completed. */
   readonly exits: number;
   /** Wall-clock waiting times of counted calls, ms. */
   readonly entryWaitsMs: readonly number[];
+  /** Wall-clock waiting times of counted exits, ms. */
   readonly exitWaitsMs: readonly number[];
   /** Messages this member's CS object sent (self-messages included) and received. */
   readonly sent: number;
+  /** Messages this member's CS object received. */
   readonly delivered: number;
   /** Sent per `channel TYPE`. */
   readonly byType: Readonly<Record<string, number>>;
@@ -52,6 +55,7 @@ export interface NodeMeasurements {
   readonly byInvocation: Readonly<Record<string, number>>;
   /** Uncounted calls made after this member's rounds, and whether the last was withdrawn. */
   readonly extraCalls: number;
+  /** Whether the last uncounted call was withdrawn (aborted) when every member had finished. */
   readonly withdrawn: boolean;
 }
 

@@ -39,7 +39,15 @@ const settingsSchema = v.strictObject({
 });
 
 /** What the configuration's `workload.settings` holds for this module (all optional). */
-export type MemberWorkloadSettings = v.InferOutput<typeof settingsSchema>;
+export interface MemberWorkloadSettings {
+  /** Seed of the think and hold times, an integer ≥ 0 (default 1). */
+  seed?: number | undefined;
+}
+
+/** Holds when the schema's output and the documented interface are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const settingsMatchInterface: SameType<v.InferOutput<typeof settingsSchema>, MemberWorkloadSettings> = true;
+void settingsMatchInterface;
 
 /**
  * Runs `critsec`'s concurrent member workload (see the module comment) with the configuration's

@@ -47,7 +47,43 @@ const paramsSchema = v.strictObject({
  * The algorithm settings `critsec` keeps in a cluster configuration's `params` (the algorithm
  * itself is the configuration's `algorithm`: mutex, ricart-agrawala, mutin, kmutex or gcs).
  */
-export type NodeParams = v.InferOutput<typeof paramsSchema>;
+export interface NodeParams {
+  /** (l,k)-CS: the least number of processes InCS, an integer ≥ 0 (mutin, gcs). */
+  l?: number | undefined;
+  /** (l,k)-CS: the greatest number of processes InCS, an integer ≥ 1 (kmutex, gcs; h-out-of-k: the units). */
+  k?: number | undefined;
+  /** The coterie (a name of `COTERIE_NAMES`, e.g. `grid`, `majority`). */
+  coterie?: string | undefined;
+  /** The mutual exclusion MUTIN(l) runs on (a name of `MX_NAMES`). */
+  mx?: string | undefined;
+  /** h-out-of-k: the (h,k)-arbiter, `uniform` or `cube`. */
+  arbiter?: string | undefined;
+  /** h-out-of-k: the units per entry, an integer ≥ 1, or `random` (drawn per entry). */
+  h?: number | 'random' | undefined;
+  /** group-mutex: the number of groups, an integer ≥ 1. */
+  m?: number | undefined;
+  /** group-mutex: Maekawa_M or Maekawa_S. */
+  variant?: 'M' | 'S' | undefined;
+  /** group-mutex: the group quorum system. */
+  system?: string | undefined;
+  /** local-cs: `lmutin`, `lmutex` or `lkcs`. */
+  localAlgorithm?: string | undefined;
+  /** local-cs: the graph (notation or JSON file). */
+  graph?: string | undefined;
+  /** local-cs: the per-process bounds file. */
+  boundsFile?: string | undefined;
+  /** local-cs: the leader, a process id. */
+  leader?: number | undefined;
+  /** Seed of the workload's think and hold times and request draws, an integer ≥ 0. */
+  seed?: number | undefined;
+  /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
+  workload?: 'concurrent' | 'sequential' | undefined;
+}
+
+/** Holds when the schema's output and the documented interface are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const paramsMatchInterface: SameType<v.InferOutput<typeof paramsSchema>, NodeParams> = true;
+void paramsMatchInterface;
 
 /** The entries of `o` under `keys` that are defined. */
 function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
@@ -58,13 +94,17 @@ function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pa
 
 /** A member's report: `runClusterNode`'s fields plus `cli`, the measurements of `critsec`'s workload. */
 export interface NodeReport extends ClusterNodeReport {
+  /** The measurements of `critsec`'s member workload. */
   readonly cli: NodeMeasurements;
 }
 
 /** Options of {@link runNode}. */
 export interface RunNodeOptions {
+  /** Path of `cluster.json`. */
   readonly configPath: string;
+  /** This process's id. */
   readonly id: ProcessId;
+  /** Called at each step of the member's run (ready, round finished, peer down, …). */
   readonly onProgress?: (p: ClusterNodeProgress) => void;
   /** Transport warnings (default: none). */
   readonly logger?: TcpLogger | null;
@@ -75,9 +115,12 @@ export interface RunNodeOptions {
  * `bounds`) into a validated cluster.
  * @throws ConfigurationError naming the field when it is not one `critsec` can run.
  */
-export function clusterFromConfig(
-  loaded: LoadedClusterConfig,
-): ResolvedCluster & { seed: number; workload: 'concurrent' | 'sequential' } {
+export function clusterFromConfig(loaded: LoadedClusterConfig): ResolvedCluster & {
+  /** Seed of the workload's think and hold times and request draws (`params.seed`, default 1). */
+  seed: number;
+  /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
+  workload: 'concurrent' | 'sequential';
+} {
   const { config } = loaded;
   const p = v.safeParse(paramsSchema, config.params ?? {});
   if (!p.success) {

@@ -55,7 +55,9 @@ export type RequestDraw = (rng: Rng, id: ProcessId, round: number) => unknown;
 
 /** A validated cluster description, ready to run. */
 export interface ResolvedCluster {
+  /** The algorithm's name. */
   readonly algorithm: AlgorithmName;
+  /** Number of processes. */
   readonly n: number;
   /**
    * The problem's l and k: the global (l,k)-CS (mutex and ricart-agrawala: 0 and 1; mutin: k = n;
@@ -63,12 +65,19 @@ export interface ResolvedCluster {
    * lᵢ and the largest kᵢ.
    */
   readonly l: number;
+  /** The problem's k (see `l`). */
   readonly k: number;
   /** The coterie's construction (global family), else `null`. */
   readonly coterieName: CoterieName | null;
+  /** The coterie the algorithm runs over (global family), else `null`. */
   readonly coterie: Coterie | null;
   /** Smallest and largest quorum size |Q_i| (arbiter quorums |q|, cartel quorums), `null` where none. */
-  readonly quorumSize: { readonly min: number; readonly max: number } | null;
+  readonly quorumSize: {
+    /** Smallest quorum size. */
+    readonly min: number;
+    /** Largest quorum size. */
+    readonly max: number;
+  } | null;
   /** MUTIN's mutual exclusion, `null` where none. */
   readonly mx: MxName | null;
   /** The structure the algorithm runs over, in words (an arbiter, a group quorum system, a graph), `null` for the global family. */
@@ -87,16 +96,20 @@ export interface ResolvedCluster {
    * only `spec` allows would wait for a deadlock breaker that never runs without contention.
    */
   readonly sequentialSpec: ProblemSpec | null;
+  /** The factory every process's CS object is made by. */
   readonly factory: CSFactory<unknown>;
   /** Draws each entry's request (h-out-of-k, group-mutex), `null` for objects that take none. */
   readonly request: RequestDraw | null;
   /** The requests in words (`h uniform in 1..3`), `null` where none. */
   readonly requestDescription: string | null;
+  /** The initial configuration, one state per process. */
   readonly initial: readonly CSState[];
   /** The initial configuration in words, e.g. `P0–P2 InCS, the rest OutCS (default: the first l)`. */
   readonly initialDescription: string;
   /** The `--init` text that reproduces it. */
   readonly init: string;
+  /** The papers' bounds on messages per pair and waiting times for this algorithm and n. */
   readonly bounds: PaperBounds;
+  /** The algorithm and its settings in words, for titles. */
   readonly title: string;
 }

@@ -126,6 +126,7 @@ export class SharedLogWriter {
     writeSync(this.#fd, encodeRecord(record));
   }
 
+  /** Closes the file; later calls do nothing. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -134,7 +135,12 @@ export class SharedLogWriter {
 }
 
 /** The records of a shared log file, in file order, and the count of unreadable lines. */
-export function readSharedLog(path: string): { records: SharedLogRecord[]; malformed: number } {
+export function readSharedLog(path: string): {
+  /** The readable records, in file order. */
+  records: SharedLogRecord[];
+  /** Lines that are not a record (a torn last line after a crash, say). */
+  malformed: number;
+} {
   const records: SharedLogRecord[] = [];
   let malformed = 0;
   for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -156,9 +162,11 @@ export function readSharedLog(path: string): { records: SharedLogRecord[]; malfo
  * mutual exclusion; the requests come from the `q` of `entry-called` records).
  */
 export interface SharedLogBounds {
+  /** Number of processes. */
   readonly n: number;
   /** The global bounds (used when `spec` is not given). */
   readonly l?: number;
+  /** The global upper bound k (with `l`; default 1). */
   readonly k?: number;
   /** The problem, when it is not a global (l,k)-CS given by `l` and `k`; `spec.n` must be `n`. */
   readonly spec?: ProblemSpec;

@@ -16,7 +16,9 @@ export type ClusterWorkloadChannel = Pick<Endpoint, 'self' | 'peers' | 'send' | 
 
 /** What a workload gets. */
 export interface ClusterWorkloadContext {
+  /** This member's process id. */
   readonly id: ProcessId;
+  /** Number of processes in the cluster. */
   readonly n: number;
   /** The member's CS object (use `ctx.entry`/`ctx.exit` so the calls are logged). */
   readonly cs: CSObject<unknown>;
@@ -24,10 +26,15 @@ export interface ClusterWorkloadContext {
   readonly initial: readonly CSState[];
   /** `workload` of the configuration (`rounds`, `holdMs`, `thinkMs`, `request`, `settings`, …). */
   readonly workload: {
+    /** CS entries per process. */
     readonly rounds: number;
+    /** Time spent InCS per round, in ms. */
     readonly holdMs?: number | undefined;
+    /** Time spent OutCS between rounds, in ms. */
     readonly thinkMs?: number | undefined;
+    /** The request passed to `entry(req)` for objects that take one. */
     readonly request?: unknown;
+    /** Settings for a workload module of your own (any JSON). */
     readonly settings?: unknown;
   };
   /**
