@@ -12,6 +12,11 @@ export type SessionFrame<P> =
       t: 'data';
       seq: number;
       p: P;
+      /**
+       * Optional piggybacked cumulative acknowledgement (as in an `ack` frame): every `seq ≤ ack`
+       * of the other direction was delivered. Written only with `piggybackAcks`; always read.
+       */
+      ack?: number;
     }
   | {
       /** Cumulative acknowledgement: every `seq ≤ ack` was delivered. */
@@ -65,6 +70,14 @@ export interface ReliableLinkOptions<P> {
    * read from a socket), which sends one ack covering everything delivered since the last.
    */
   autoAck?: boolean;
+  /**
+   * When true, every data frame transmitted (sent or resent) carries the cumulative ack of the
+   * other direction (`ack` = `nextExpected − 1`), which settles any ack pending — so with
+   * `autoAck: false` a standalone ack frame is only needed when no data flows back before the
+   * owner's next {@link ReliableLink.flushAck}. Default false (frames as before; the simulator's
+   * recorded traces depend on them). A piggybacked ack is accepted on receipt either way.
+   */
+  piggybackAcks?: boolean;
 }
 
 /** Counters of one `ReliableLink` (all message counts). */

@@ -59,6 +59,7 @@ export class ReliableLink<P> {
   readonly #maxOutOfOrder: number;
   readonly #onPeerRestart: 'refuse' | 'reset';
   readonly #autoAck: boolean;
+  readonly #piggyback: boolean;
   readonly #session: string;
   #peerSession: string | undefined;
 
@@ -99,6 +100,7 @@ export class ReliableLink<P> {
       );
     }
     this.#autoAck = opts.autoAck ?? true;
+    this.#piggyback = opts.piggybackAcks ?? false;
     const session = opts.session ?? randomSessionId();
     if (!isSessionId(session)) {
       throw new TransportError(
@@ -158,14 +160,27 @@ export class ReliableLink<P> {
     const seq = this.#nextSeq++;
     this.#buf.push(payload);
     this.#stats.sent++;
-    this.#transmit({ t: 'data', seq, p: payload });
+    this.#transmit(this.#dataFrame(seq, payload));
+  }
+
+  /** True while a data frame arrived that no ack (standalone or piggybacked) has covered yet. */
+  get ackPending(): boolean {
+    return this.#ackPending;
+  }
+
+  #dataFrame(seq: number, p: P): SessionFrame<P> {
+    if (!this.#piggyback) return { t: 'data', seq, p };
+    this.#ackPending = false;
+    return { t: 'data', seq, p, ack: this.#nextExpected - 1 };
   }
 
   /**
    * Takes a frame from the layer below. A frame of the wrong shape, or with impossible numbers
    * (an ack of a `seq` never sent), is dropped and counted in `stats.malformed` — never thrown.
    * Data frames are delivered in order (ahead-of-order ones buffered, duplicates dropped) and
-   * answered with a cumulative ack; acks free acknowledged payloads.
+   * answered with a cumulative ack; acks free acknowledged payloads. A data frame may carry a
+   * piggybacked `ack` (see `piggybackAcks`): it is checked like an ack frame's (a bad one drops
+   * the whole frame as malformed) and applied before the payload.
    *
    * @throws whatever `deliver` throws (after the frame's own bookkeeping is complete; the
    * remaining in-order buffered frames are delivered first).
@@ -180,12 +195,19 @@ export class ReliableLink<P> {
         this.#stats.malformed++;
         return;
       }
+      if (frame.ack !== undefined) {
+        if (!this.#validAck(frame.ack)) {
+          this.#stats.malformed++;
+          return;
+        }
+        this.#acknowledge(frame.ack);
+      }
       this.#receiveData(frame.seq, frame.p as P);
       return;
     }
     if (frame.t === 'ack') {
       const ack = frame.ack;
-      if (typeof ack !== 'number' || !Number.isSafeInteger(ack) || ack < 0 || ack >= this.#nextSeq) {
+      if (!this.#validAck(ack)) {
         this.#stats.malformed++;
         return;
       }
@@ -193,6 +215,11 @@ export class ReliableLink<P> {
       return;
     }
     this.#stats.malformed++;
+  }
+
+  /** An ack this side can have earned: an integer in 0 … `nextSeq − 1`. */
+  #validAck(ack: unknown): ack is number {
+    return typeof ack === 'number' && Number.isSafeInteger(ack) && ack >= 0 && ack < this.#nextSeq;
   }
 
   /**
@@ -206,7 +233,7 @@ export class ReliableLink<P> {
       if (seq <= this.#ackedUpTo) continue;
       const p = this.#buf[this.#head + (seq - this.#ackedUpTo - 1)] as P;
       this.#stats.retransmitted++;
-      this.#transmit({ t: 'data', seq, p });
+      this.#transmit(this.#dataFrame(seq, p));
     }
   }
 
@@ -328,6 +355,9 @@ export class ReliableLink<P> {
     }
     let failure: { err: unknown } | undefined;
     let first = true;
+    // Owed from the moment `nextExpected` moves: a data frame that `deliver` sends back (a reply)
+    // carries it under `piggybackAcks` and settles it.
+    this.#ackPending = true;
     while (first || this.#ahead.has(this.#nextExpected)) {
       let payload = p;
       if (!first) {
@@ -343,7 +373,7 @@ export class ReliableLink<P> {
         failure ??= { err };
       }
     }
-    this.#ackAfterData();
+    if (this.#autoAck) this.flushAck();
     if (failure !== undefined) throw failure.err;
   }
 

@@ -14,7 +14,9 @@ type Frame = SessionFrame<number>;
  * bag per direction; the schedule decides which frame arrives next (reordering), drops frames
  * and duplicates them.
  */
-function lossyPair(opts: { maxOutOfOrder?: number; maxUnacked?: number; autoAck?: boolean } = {}) {
+function lossyPair(
+  opts: { maxOutOfOrder?: number; maxUnacked?: number; autoAck?: boolean; piggybackAcks?: boolean } = {},
+) {
   const inFlight: [Frame[], Frame[]] = [[], []]; // [0]: towards a, [1]: towards b
   const delivered: [number[], number[]] = [[], []];
   const mk = (side: 0 | 1) =>
@@ -179,8 +181,9 @@ describe('ReliableLink (reliable FIFO session layer)', () => {
         fc.array(command, { maxLength: 300 }),
         fc.integer({ min: 1, max: 8 }),
         fc.boolean(),
-        (cmds, maxOutOfOrder, autoAck) => {
-          const { links, inFlight, delivered } = lossyPair({ maxOutOfOrder, autoAck });
+        fc.boolean(),
+        (cmds, maxOutOfOrder, autoAck, piggybackAcks) => {
+          const { links, inFlight, delivered } = lossyPair({ maxOutOfOrder, autoAck, piggybackAcks });
           const sent: [number[], number[]] = [[], []];
           let n = 0;
           for (const c of cmds) {
@@ -225,6 +228,58 @@ describe('ReliableLink (reliable FIFO session layer)', () => {
       ),
       { numRuns: 300, seed: 42 },
     );
+  });
+
+  it('piggybacks the cumulative ack on data frames: a request/reply exchange needs no ack frame', () => {
+    const { a, b, inFlight, delivered } = lossyPair({ autoAck: false, piggybackAcks: true });
+    for (let round = 1; round <= 3; round++) {
+      a.send(round); // the request carries a's ack of b's previous reply
+      for (const f of inFlight[1]!.splice(0)) b.receive(f);
+      expect(b.ackPending).toBe(true);
+      b.send(-round); // the reply carries b's ack of the request
+      expect(b.ackPending).toBe(false);
+      for (const f of inFlight[0]!.splice(0)) a.receive(f);
+      expect(a.unacked).toBe(0);
+      expect(b.unacked).toBe(1); // until a's next data frame (or flushAck)
+    }
+    expect(delivered).toEqual([
+      [-1, -2, -3],
+      [1, 2, 3],
+    ]);
+    expect(a.stats.acksSent + b.stats.acksSent).toBe(0);
+    a.flushAck(); // nothing goes back any more: the owner's delayed ack frame
+    expect(inFlight[1]).toEqual([{ t: 'ack', ack: 3 }]);
+    for (const f of inFlight[1]!.splice(0)) b.receive(f);
+    expect(b.unacked).toBe(0);
+    // Resent frames carry the current ack too.
+    a.send(4);
+    inFlight[1]!.length = 0; // lost
+    a.retransmit();
+    expect(inFlight[1]).toEqual([{ t: 'data', seq: 4, p: 4, ack: 3 }]);
+  });
+
+  it('without piggybackAcks data frames carry no ack (the simulator traces rely on it), but one is read', () => {
+    const { a, b, inFlight } = lossyPair();
+    a.send(1);
+    expect(inFlight[1]).toEqual([{ t: 'data', seq: 1, p: 1 }]);
+    b.receive(inFlight[1]!.pop());
+    inFlight[0]!.length = 0; // b's ack lost
+    b.receive({ t: 'data', seq: 1, p: 2, ack: 0 }); // b has sent nothing: ack 0 is the only valid one
+    expect(b.stats.malformed).toBe(0);
+    a.receive({ t: 'data', seq: 1, p: 7, ack: 1 });
+    expect(a.unacked).toBe(0);
+  });
+
+  it('drops a data frame whose piggybacked ack is impossible, as malformed', () => {
+    const { a, b, delivered } = lossyPair({ piggybackAcks: true });
+    a.send(1);
+    for (const ack of [2, -1, 0.5, '1', null, Number.MAX_SAFE_INTEGER + 1]) {
+      a.receive({ t: 'data', seq: 1, p: 9, ack });
+    }
+    expect(a.stats.malformed).toBe(6);
+    expect(delivered[0]).toEqual([]);
+    expect(a.unacked).toBe(1);
+    expect(b.nextExpected).toBe(1);
   });
 
   it('counts and ignores malformed frames without throwing or changing state', () => {
