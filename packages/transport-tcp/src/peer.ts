@@ -5,12 +5,21 @@
  * backoff (backoff.ts) whenever that connection is lost.
  */
 import type { ProcessId } from '@critsec/core';
-import { ReliableLink } from '@critsec/transport';
+import { ReliableLink, type SessionFrame } from '@critsec/transport';
 import type { Connection, ConnectionPeer } from './connection.js';
 import type { TransportContext } from './context.js';
 import type { TcpPeer } from './options.js';
 import type { TcpPeerStats, TcpTransportEvents } from './stats.js';
 import { ackFrame, dataFrame, isObject } from './wire.js';
+
+/**
+ * How long (ms) a cumulative ack may wait for a data frame going back to carry it before it is
+ * sent as an ack frame of its own. Acks only free the sender's resend buffer (and end `flush()`),
+ * so waiting costs nothing but that; in a request/reply exchange the reply carries it.
+ */
+export const ACK_DELAY_MS = 5;
+/** Data frames received after which the ack is sent at once rather than after `ACK_DELAY_MS`. */
+export const ACK_EVERY_FRAMES = 32;
 
 /** A connection carrying a {@link Peer}. */
 export type PeerConnection = Connection<Peer>;
@@ -47,6 +56,9 @@ export class Peer implements ConnectionPeer<Peer> {
   /** First data seq not written because the socket was over `maxBufferedBytes`. */
   #blockedFrom: number | undefined = undefined;
   #ackOwed = false;
+  /** Data frames received since an ack (standalone or piggybacked) was last written. */
+  #framesSinceAck = 0;
+  #ackTimer: NodeJS.Timeout | undefined = undefined;
   readonly #ctx: TransportContext;
   readonly #hooks: PeerHooks;
 
@@ -62,6 +74,7 @@ export class Peer implements ConnectionPeer<Peer> {
       deliver: (p) => hooks.deliver(this.id, p),
       session: o.session,
       autoAck: false,
+      piggybackAcks: true,
       onPeerRestart: o.onPeerRestart,
       ...(o.maxUnacked === undefined ? {} : { maxUnacked: o.maxUnacked }),
       ...(o.maxOutOfOrder === undefined ? {} : { maxOutOfOrder: o.maxOutOfOrder }),
@@ -136,15 +149,19 @@ export class Peer implements ConnectionPeer<Peer> {
     }
     switch (f.t) {
       case 'data':
-      case 'ack':
+      case 'ack': {
+        if (f.t === 'data') this.#framesSinceAck++;
+        const unacked = this.link.unacked;
         try {
           this.link.receive(f);
         } catch (err) {
           this.#ctx.stats.handlerErrors++;
           this.#ctx.emitError(err instanceof Error ? err : new Error(String(err)));
         }
-        if (f.t === 'ack') this.#ctx.changed();
+        // An ack frame, or a data frame's piggybacked ack, freed payloads: flush() may be done.
+        if (this.link.unacked < unacked) this.#ctx.changed();
         return;
+      }
       case 'ping':
         return;
       case 'bye':
@@ -162,9 +179,23 @@ export class Peer implements ConnectionPeer<Peer> {
     }
   }
 
-  /** After a batch of frames: sends the cumulative ack they earned (the session's `flushAck`). */
+  /**
+   * After a batch of frames: the cumulative ack they earned, unless a data frame written meanwhile
+   * carried it — at once after {@link ACK_EVERY_FRAMES} data frames, else after
+   * {@link ACK_DELAY_MS} if no data frame going back carries it first.
+   */
   flushAck(): void {
-    this.link.flushAck();
+    if (!this.link.ackPending) return;
+    if (this.#framesSinceAck >= ACK_EVERY_FRAMES) {
+      this.link.flushAck();
+      return;
+    }
+    if (this.#ackTimer !== undefined) return;
+    this.#ackTimer = setTimeout(() => {
+      this.#ackTimer = undefined;
+      this.link.flushAck();
+    }, ACK_DELAY_MS);
+    this.#ackTimer.unref();
   }
 
   /** `conn` (of this peer, in any state) closed: forget it, and redial if this side dials. */
@@ -186,10 +217,12 @@ export class Peer implements ConnectionPeer<Peer> {
     }, delay);
   }
 
-  /** Cancels a pending redial (the transport is closing). */
+  /** Cancels a pending redial and a delayed ack (the transport is closing). */
   stopReconnecting(): void {
     if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = undefined;
+    if (this.#ackTimer) clearTimeout(this.#ackTimer);
+    this.#ackTimer = undefined;
   }
 
   /**
@@ -197,7 +230,7 @@ export class Peer implements ConnectionPeer<Peer> {
    * `maxBufferedBytes`: then nothing more is written to it (data frames stay in the session
    * buffer from the first one not written on, the latest cumulative ack is owed) until it drains.
    */
-  #transmit(frame: { t: 'data'; seq: number; p: unknown } | { t: 'ack'; ack: number }): void {
+  #transmit(frame: SessionFrame<unknown>): void {
     const conn = this.conn;
     if (conn === undefined || conn.state !== 'established') return; // resent after the next handshake
     if (!this.#blocked && conn.socket.writableLength > this.#ctx.options.maxBufferedBytes) {
@@ -209,7 +242,10 @@ export class Peer implements ConnectionPeer<Peer> {
       else this.#blockedFrom = Math.min(this.#blockedFrom ?? frame.seq, frame.seq);
       return;
     }
-    conn.write(frame.t === 'ack' ? ackFrame(frame.ack) : dataFrame(frame.seq, frame.p as string));
+    this.#framesSinceAck = 0;
+    conn.write(
+      frame.t === 'ack' ? ackFrame(frame.ack) : dataFrame(frame.seq, frame.ack ?? 0, frame.p as string),
+    );
   }
 
   /**
@@ -235,6 +271,7 @@ export class Peer implements ConnectionPeer<Peer> {
     this.#blocked = false;
     if (this.#ackOwed) {
       this.#ackOwed = false;
+      this.#framesSinceAck = 0;
       conn.write(ackFrame(this.link.nextExpected - 1));
     }
     const from = this.#blockedFrom;

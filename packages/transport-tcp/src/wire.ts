@@ -5,8 +5,15 @@
  * - dialer → acceptor: `{t:'hello', v:1, id, session, next, peer}`; acceptor → dialer: its own
  *   hello, or `{t:'refuse', reason}` and close. `session/next/peer` are the session layer's
  *   resume handshake (`SessionHello` of `@critsec/transport`).
- * - then, both ways: session frames `{t:'data', seq, p:{c: channel, m: message}}` and
- *   `{t:'ack', ack}`, heartbeats `{t:'ping'}`, and `{t:'bye'}` before a deliberate close.
+ * - then, both ways: session frames `{t:'data', seq, ack, p:{c: channel, m: message}}` (`ack`:
+ *   the piggybacked cumulative ack of the other direction) and `{t:'ack', ack}` (sent only when
+ *   no data frame carried the ack within `ACK_DELAY_MS`, peer.ts), heartbeats `{t:'ping'}`, and
+ *   `{t:'bye'}` before a deliberate close.
+ *
+ * Compatibility: hello version 1 is unchanged. Builds before the piggybacked ack wrote data
+ * frames without `ack` and an ack frame per read batch; both are still accepted (the session
+ * layer reads `ack` when present), and they ignore the `ack` of ours (our delayed ack frames
+ * still acknowledge everything), so old and new peers interoperate.
  */
 import type { ProcessId } from '@critsec/core';
 import type { ReliableLink } from '@critsec/transport';
@@ -33,14 +40,18 @@ export const PING_FRAME = '{"t":"ping"}';
 /** The frame written before a deliberate close. */
 export const BYE_FRAME = '{"t":"bye"}';
 /**
- * Most bytes a data frame adds around its payload: `{"t":"data","seq":<≤16 digits>,"p":…}` is
- * at most 40 bytes.
+ * Most bytes a data frame adds around its payload:
+ * `{"t":"data","seq":<≤16 digits>,"ack":<≤16 digits>,"p":…}` is at most 63 bytes.
  */
-export const DATA_FRAME_OVERHEAD = 40;
+export const DATA_FRAME_OVERHEAD = 63;
 
-/** A session data frame: sequence number `seq` and the payload `p`, already JSON text. */
-export function dataFrame(seq: number, p: string): string {
-  return `{"t":"data","seq":${seq},"p":${p}}`;
+/**
+ * A session data frame: sequence number `seq`, the piggybacked cumulative ack `ack` of the other
+ * direction (every `seq ≤ ack` it sent was delivered; 0 before any) and the payload `p`, already
+ * JSON text.
+ */
+export function dataFrame(seq: number, ack: number, p: string): string {
+  return `{"t":"data","seq":${seq},"ack":${ack},"p":${p}}`;
 }
 
 /** A session acknowledgement frame: everything up to `ack` has arrived (cumulative). */

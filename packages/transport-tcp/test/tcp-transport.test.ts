@@ -44,6 +44,59 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     expect(c.transports[0]!.stats.refused.tls).toBe(0);
   });
 
+  it('acknowledges a request/reply exchange without ack frames: each reply and request carries the ack', async () => {
+    // No heartbeat ping in the frame count, however slow the machine.
+    const c = await startCluster(2, { heartbeatIntervalMs: 60_000, heartbeatTimeoutMs: 120_000 });
+    cleanups.push(c.close);
+    const [a, b] = c.transports as [TcpTransport, TcpTransport];
+    b.endpoint.onMessage((from, m) => b.endpoint.send(from, { type: 'PONG', k: m.k }));
+    let pongs = 0;
+    let answered: (() => void) | undefined;
+    a.endpoint.onMessage(() => {
+      pongs++;
+      answered?.();
+    });
+    const framesBefore = a.stats.framesOut + b.stats.framesOut;
+    const ROUNDS = 200;
+    for (let k = 0; k < ROUNDS; k++) {
+      await new Promise<void>((resolve) => {
+        answered = resolve;
+        a.endpoint.send(1, { type: 'PING', k });
+      });
+    }
+    expect(pongs).toBe(ROUNDS);
+    // The replier answers in the handler of the request: its reply always carries the ack.
+    expect(b.peerStats(0).session.acksSent).toBe(0);
+    await a.flush({ timeoutMs: 5_000 });
+    await b.flush({ timeoutMs: 5_000 }); // the last reply's ack: a delayed ack frame
+    expect(b.peerStats(0).unacked).toBe(0);
+    // Two data frames per round; an ack frame of a's only when its next request came too late.
+    const acks = a.peerStats(1).session.acksSent;
+    expect(acks).toBeGreaterThanOrEqual(1);
+    expect(a.stats.framesOut + b.stats.framesOut - framesBefore).toBe(2 * ROUNDS + acks);
+  });
+
+  it('delivers a message to itself without serialising it (the object itself, later, in order)', async () => {
+    const c = await startCluster(2);
+    cleanups.push(c.close);
+    const t = c.transports[0]!;
+    const got: Message[] = [];
+    t.endpoint.channel('x').onMessage((from, m) => {
+      expect(from).toBe(0);
+      got.push(m);
+    });
+    const first = { type: 'SELF', k: 1, n: 10n } as unknown as Message; // not JSON: never encoded
+    const second = { type: 'SELF', k: 2 };
+    t.endpoint.channel('x').send(0, first);
+    t.endpoint.channel('x').send(0, second);
+    expect(got).toEqual([]); // not synchronously
+    const parses = t.stats.framesIn;
+    await until(() => got.length === 2, 2_000, 'self messages');
+    expect(got[0]).toBe(first);
+    expect(got[1]).toBe(second);
+    expect(t.stats.framesIn).toBe(parses);
+  });
+
   it('buffers messages sent before the peers are up and delivers them once connected', async () => {
     const certs = await devCerts();
     const ports = await freeLoopbackPorts(2);
