@@ -281,7 +281,9 @@ export class MaekawaMutex extends CSObjectBase {
   }
 
   #multicast(msg: MaekawaMessage): void {
-    // one message object for the whole quorum: messages are never mutated after sending
+    // one message object for the whole quorum, frozen: it can never change after sending, so
+    // the receivers' validation may check it once (`defineProtocol`), not once per receiver
+    Object.freeze(msg);
     for (const k of this.#quorum) this.#endpoint.send(k, msg);
   }
 

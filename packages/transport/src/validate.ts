@@ -103,6 +103,8 @@ export function defineProtocol<M extends Message>(name: string, schema: MessageS
   let dropped = 0;
   const check = byTypeCheck(schema) ?? ((msg: unknown) => v.is(schema, msg));
   const is = (msg: unknown): msg is M => check(msg);
+  /** The last message object `listen` found valid, if it can never change (see {@link immutable}). */
+  let lastValid: object | undefined;
   return {
     name,
     schema,
@@ -118,7 +120,16 @@ export function defineProtocol<M extends Message>(name: string, schema: MessageS
           onInvalid(new ProtocolError(`${name}: message from unknown process ${String(from)}`, { from }));
           return;
         }
-        if (!is(msg)) {
+        // the very object last found valid, frozen with primitive fields only, is valid still: a
+        // multicast (the simulator hands one object to every receiver) is checked once, not |Q|
+        // times; any other message (every one that came over a wire, parsed afresh) is checked
+        if (msg === lastValid && lastValid !== undefined) {
+          handler(from, msg as M);
+          return;
+        }
+        if (is(msg)) {
+          if (immutable(msg)) lastValid = msg;
+        } else {
           dropped++;
           const result = v.safeParse(schema, msg);
           const why = result.success ? 'rejected' : describeIssues(result.issues);
@@ -136,6 +147,21 @@ export function defineProtocol<M extends Message>(name: string, schema: MessageS
       });
     },
   };
+}
+
+/**
+ * True when `msg` can never change: a frozen plain object whose own properties are all data
+ * properties holding primitives (no getter, no nested object that could still be mutated).
+ */
+function immutable(msg: object): boolean {
+  if (!Object.isFrozen(msg) || Object.getPrototypeOf(msg) !== Object.prototype) return false;
+  const props = Object.getOwnPropertyDescriptors(msg);
+  for (const key of Reflect.ownKeys(props)) {
+    const d = props[key as string]!;
+    if (!('value' in d) || (typeof d.value === 'object' && d.value !== null) || typeof d.value === 'function')
+      return false;
+  }
+  return true;
 }
 
 /** Valibot schema for a process id: an integer ≥ 0 (the listener also bounds it by n). */

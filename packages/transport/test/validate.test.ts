@@ -129,3 +129,86 @@ describe('defineProtocol error text', () => {
     expect(dupes.is({ type: 'A' })).toBe(false);
   });
 });
+
+describe('defineProtocol checks a message object once only when it can never change', () => {
+  /** A protocol whose check counts its runs; `ok` decides the verdict of `x` messages. */
+  function counting() {
+    let checks = 0;
+    const proto = defineProtocol(
+      'counting',
+      v.pipe(
+        v.object({ type: v.literal('X'), n: v.number(), inner: v.optional(v.object({ n: v.number() })) }),
+        v.check((m) => {
+          checks++;
+          return m.n >= 0 && (m.inner === undefined || m.inner.n >= 0);
+        }),
+      ),
+    );
+    return { proto, checks: () => checks };
+  }
+
+  it('a frozen object of primitive fields (a multicast) is checked once, however many deliveries', () => {
+    const { proto, checks } = counting();
+    const a = receiverOf(proto);
+    const b = receiverOf(proto);
+    const msg = Object.freeze({ type: 'X', n: 1 });
+    a.deliver(msg);
+    b.deliver(msg);
+    a.deliver(msg);
+    expect(checks()).toBe(1);
+    expect([...a.handled, ...b.handled]).toEqual([msg, msg, msg]);
+    expect(proto.dropped).toBe(0);
+  });
+
+  it('an object that is not frozen is checked at every delivery: mutated invalid, it is dropped', () => {
+    const { proto, checks } = counting();
+    const { deliver, handled, errors } = receiverOf(proto);
+    const msg = { type: 'X', n: 1 };
+    deliver(msg);
+    msg.n = -1;
+    deliver(msg);
+    // 1 + 2 (a dropped message is parsed once more, for the report)
+    expect(checks()).toBe(3);
+    expect(handled).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+    expect(proto.dropped).toBe(1);
+  });
+
+  it('a frozen object with a nested object or a getter is checked at every delivery', () => {
+    const { proto, checks } = counting();
+    const { deliver, handled, errors } = receiverOf(proto);
+    const inner = { n: 1 };
+    const nested = Object.freeze({ type: 'X', n: 1, inner });
+    deliver(nested);
+    inner.n = -1;
+    deliver(nested);
+    let reads = 0;
+    const getter = Object.freeze({
+      type: 'X',
+      get n() {
+        reads++;
+        return reads === 1 ? 1 : -1;
+      },
+    });
+    deliver(getter);
+    deliver(getter);
+    // every delivery checked: 2 valid + 2 dropped (each parsed once more, for the report)
+    expect(checks()).toBe(6);
+    expect(handled).toEqual([nested, getter]);
+    expect(errors).toHaveLength(2);
+    expect(proto.dropped).toBe(2);
+  });
+
+  it('an invalid frozen object is dropped at every delivery, and a message from an unknown process too', () => {
+    const { proto } = counting();
+    const { deliver, handled, errors } = receiverOf(proto);
+    const bad = Object.freeze({ type: 'X', n: -1 });
+    deliver(bad);
+    deliver(bad);
+    const good = Object.freeze({ type: 'X', n: 1 });
+    deliver(good);
+    expect(handled).toEqual([good]);
+    expect(errors).toHaveLength(2);
+    expect(proto.dropped).toBe(2);
+  });
+});
