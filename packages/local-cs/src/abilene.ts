@@ -45,7 +45,12 @@ export const ABILENE_LINKS: readonly (readonly [string, string])[] = [
 ];
 
 /** The Abilene backbone as a graph (11 processes, 14 edges) with the name of each process. */
-export function abilene(): { readonly graph: Graph; readonly names: readonly string[] } {
+export function abilene(): {
+  /** The 11 routers and 14 links, ids 0 … 10. */
+  readonly graph: Graph;
+  /** The router names by id (`ATLAng`, …). */
+  readonly names: readonly string[];
+} {
   const index = new Map<string, number>(ABILENE_NODES.map((name, i) => [name, i]));
   const graph = graphFromEdges(
     ABILENE_NODES.length,

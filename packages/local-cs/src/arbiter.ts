@@ -29,7 +29,9 @@ export interface ArbiterSink {
 
 /** Snapshot of one arbiter (the paper's variables): `[P, ts, tag]` in priority order. */
 export interface ArbiterSnapshot {
+  /** The grants this arbiter gave and still counts, `[P, ts, tag]` each, in timestamp order (GrantedTo). */
   readonly grantedTo: readonly (readonly [ProcessId, number, number])[];
+  /** The requests waiting for its grant, `[P, ts, tag]` each, in timestamp order (PendingReq). */
   readonly pendingReq: readonly (readonly [ProcessId, number, number])[];
   /** `[P, tag]` of the preemption in progress, or `null` (the paper's nil). */
   readonly preemptingNow: readonly [ProcessId, number] | null;

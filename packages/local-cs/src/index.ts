@@ -20,7 +20,7 @@
  * @packageDocumentation
  */
 export { ABILENE_LINKS, ABILENE_NODES, abilene } from './abilene.js';
-export type { ArbiterSnapshot } from './arbiter.js';
+export type { ArbiterRules, ArbiterSnapshot } from './arbiter.js';
 export { type LocalCsAlgorithm, type LocalCsBounds, localCsBounds } from './bounds.js';
 export {
   assertSafeInitial,
@@ -45,6 +45,8 @@ export { type LkcsPlan, leaderProblem, lkcsPlan } from './lkcs-plan.js';
 export {
   type At,
   type LkcsMessage,
+  type LkcsMessageType,
+  type LkcsNomination,
   type LkcsOptions,
   type LkcsSnapshot,
   lkcsProtocol,
@@ -52,6 +54,7 @@ export {
 } from './lkcs-protocol.js';
 export { type LmutexOptions, lmutex } from './lmutex.js';
 export {
+  type LmutinInternals,
   type LmutinMessage,
   type LmutinOptions,
   type LmutinSnapshot,

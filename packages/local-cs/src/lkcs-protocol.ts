@@ -2,7 +2,7 @@
  * LKCS's messages (Kamei & Kakugawa 2017, Sec. 5.2, Algorithms 4–7): Request, Grant, Release,
  * Preempt, Relinquish of either algorithm type, and the leader's Trigger / RequestByTrigger.
  */
-import { defineProtocol, timestampSchema } from '@critsec/transport';
+import { defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
 import type { Bounds } from './config.js';
 import type { ArbiterSnapshot } from './arbiter.js';
 import type { Graph, ProcessId } from '@critsec/core';
@@ -19,27 +19,50 @@ const msg = <T extends string>(type: T) =>
     ts: timestampSchema,
   });
 
-/**
- * LKCS's messages (Algorithms 4–7). `at`: the algorithm type; `req`: the tag of the request the
- * message is about (the requester's sequence number; Trigger: the nominee's; the sidetrack's
- * Grant: 0); `ts`: the sender's Lamport clock, for Request the request's timestamp ts_i. The
- * sender P_j of the paper is the transport's `from`.
- */
-export const lkcsProtocol = defineProtocol(
-  'lkcs',
-  v.variant('type', [
-    msg('Request'),
-    msg('Grant'),
-    msg('Release'),
-    msg('Preempt'),
-    msg('Relinquish'),
-    msg('Trigger'),
-    msg('RequestByTrigger'),
-  ]),
-);
+/** The names of LKCS's messages (Algorithms 4–7). */
+export type LkcsMessageType =
+  | 'Request'
+  | 'Grant'
+  | 'Release'
+  | 'Preempt'
+  | 'Relinquish'
+  | 'Trigger'
+  | 'RequestByTrigger';
 
-/** An LKCS message (see {@link lkcsProtocol}). */
-export type LkcsMessage = v.InferOutput<typeof lkcsProtocol.schema>;
+/**
+ * An LKCS message (Algorithms 4–7). The sender P_j of the paper is the transport's `from`.
+ */
+export type LkcsMessage = {
+  /** The message's name. */
+  type: LkcsMessageType;
+  /** The algorithm type it belongs to (Algorithm 3). */
+  at: At;
+  /**
+   * The tag of the request the message is about: the requester's sequence number (Trigger: the
+   * nominee's; the sidetrack's Grant: 0).
+   */
+  req: number;
+  /** The sender's Lamport clock; for Request, the request's timestamp ts_i. */
+  ts: number;
+};
+
+const lkcsSchema = v.variant('type', [
+  msg('Request'),
+  msg('Grant'),
+  msg('Release'),
+  msg('Preempt'),
+  msg('Relinquish'),
+  msg('Trigger'),
+  msg('RequestByTrigger'),
+]);
+
+/** Holds when the schema's output and the documented interface are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesInterface: SameType<v.InferOutput<typeof lkcsSchema>, LkcsMessage> = true;
+void schemaMatchesInterface;
+
+/** LKCS's messages (Algorithms 4–7), validated at the boundary (see {@link LkcsMessage}). */
+export const lkcsProtocol: Protocol<LkcsMessage> = defineProtocol('lkcs', lkcsSchema);
 
 /** Rare paths of LKCS (coverage marks via `reach()`). */
 export const lkcsRarePaths = [
@@ -62,6 +85,7 @@ export type LkcsNomination = 'one-per-type' | 'printed' | 'release-printed';
 
 /** Options of {@link lkcs}. */
 export interface LkcsOptions {
+  /** The communication graph; N_i is i's closed neighbourhood in it. */
   readonly graph: Graph;
   /** l_i per process. */
   readonly l: Bounds;
@@ -73,11 +97,17 @@ export interface LkcsOptions {
 
 /** Protocol variables of one LKCS process (Algorithm 3's names). */
 export interface LkcsSnapshot {
+  /** The process's Lamport clock. */
   readonly ts: number;
+  /** The algorithm type whose grants it waits for, or `null`. */
   readonly waiting: At | null;
+  /** Tag of the current request per algorithm type. */
   readonly request: Readonly<Record<At, number>>;
+  /** Whether the current request per type was made by a Trigger (RequestByTrigger). */
   readonly triggered: Readonly<Record<At, boolean>>;
+  /** The processes whose grant it holds, per type, ascending. */
   readonly nGrants: Readonly<Record<At, readonly ProcessId[]>>;
+  /** Its arbiter's state, per type. */
   readonly arbiter: Readonly<Record<At, ArbiterSnapshot>>;
   /** Leader only: the trigger nominated per type and not yet done, `[P_q, phase]`. */
   readonly outstanding: Readonly<Record<At, readonly [ProcessId, string] | null>>;

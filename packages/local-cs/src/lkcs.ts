@@ -48,10 +48,13 @@ import { assertGraph, notNeighbour } from './validate.js';
 
 /** One LKCS process (Algorithms 3–7). */
 export class LkcsCS extends CSObjectBase {
+  /** N_i: this process and its neighbours, ascending. */
   readonly neighborhood: readonly ProcessId[];
+  /** Whether this process is P_LDR, the leader that nominates triggers. */
   readonly isLeader: boolean;
   /** L_i and K_i (Algorithm 3's macros). */
   readonly L: number;
+  /** K_i (see `L`). */
   readonly K: number;
   readonly #endpoint: Endpoint;
   readonly #leader: ProcessId;
@@ -115,6 +118,7 @@ export class LkcsCS extends CSObjectBase {
     this.listen(lkcsProtocol, ctx.endpoint, (from, m) => this.#onMessage(from, m));
   }
 
+  /** A copy of this process's protocol variables (for tests and the explorer). */
   inspect(): LkcsSnapshot {
     const ids = (s: Set<ProcessId>) => [...s].sort((a, b) => a - b);
     return {

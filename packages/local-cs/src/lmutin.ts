@@ -31,7 +31,7 @@ import {
   type ProcessId,
   reach,
 } from '@critsec/core';
-import { defineProtocol, tick, timestampSchema, witness } from '@critsec/transport';
+import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { Arbiter, type ArbiterRules, type ArbiterSnapshot } from './arbiter.js';
 import { type Bounds, localBounds, assertSafeInitial } from './config.js';
@@ -40,19 +40,31 @@ import { assertGraph, notNeighbour } from './validate.js';
 const msg = <T extends string>(type: T) =>
   v.strictObject({ type: v.literal(type), req: timestampSchema, ts: timestampSchema });
 
-/**
- * LMUTIN's messages (Algorithm 2). `req`: the tag (the requester's sequence number, a counter
- * ≤ CLOCK_MAX) of the request a message is about; `ts`: the sender's Lamport clock — for Request,
- * the request's timestamp ts_i. The sender P_i of
- * the paper is the transport's `from`.
- */
-export const lmutinProtocol = defineProtocol(
-  'lmutin',
-  v.variant('type', [msg('Request'), msg('Grant'), msg('Release'), msg('Preempt'), msg('Relinquish')]),
-);
+/** An LMUTIN message (Algorithm 2). The sender P_i of the paper is the transport's `from`. */
+export type LmutinMessage = {
+  /** The message's name. */
+  type: 'Request' | 'Grant' | 'Release' | 'Preempt' | 'Relinquish';
+  /** The tag of the request the message is about: the requester's sequence number, a counter ≤ CLOCK_MAX. */
+  req: number;
+  /** The sender's Lamport clock; for Request, the request's timestamp ts_i. */
+  ts: number;
+};
 
-/** An LMUTIN message (see {@link lmutinProtocol}). */
-export type LmutinMessage = v.InferOutput<typeof lmutinProtocol.schema>;
+const lmutinSchema = v.variant('type', [
+  msg('Request'),
+  msg('Grant'),
+  msg('Release'),
+  msg('Preempt'),
+  msg('Relinquish'),
+]);
+
+/** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: SameType<v.InferOutput<typeof lmutinSchema>, LmutinMessage> = true;
+void schemaMatchesType;
+
+/** LMUTIN's messages (Algorithm 2), validated at the boundary (see {@link LmutinMessage}). */
+export const lmutinProtocol: Protocol<LmutinMessage> = defineProtocol('lmutin', lmutinSchema);
 
 /** Rare paths of LMUTIN (coverage marks via `reach()`). */
 export const lmutinRarePaths = [
@@ -73,16 +85,21 @@ export interface LmutinOptions {
 
 /** Protocol variables of one LMUTIN process (Algorithm 1's names), JSON-serializable. */
 export interface LmutinSnapshot extends ArbiterSnapshot {
+  /** The process's Lamport clock. */
   readonly ts: number;
   /** Tag of the request whose grants this process waits for or holds. */
   readonly request: number;
+  /** Whether it waits for grants (an `exit()` in flight). */
   readonly waiting: boolean;
+  /** The processes whose grant it holds for `request` (NGrants), ascending. */
   readonly nGrants: readonly ProcessId[];
 }
 
 /** @internal test-only variants: the printed rules, or a grant rule that allows one grant too many. */
 export interface LmutinInternals {
+  /** The arbiter's rules (default `tagged`). */
   readonly rules?: ArbiterRules;
+  /** A deliberately broken grant rule, for the safety tests. */
   readonly mutant?: 'grant-limit';
 }
 
