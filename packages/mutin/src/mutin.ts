@@ -68,8 +68,11 @@ export type Response2Rule = 'per-release' | 'once';
 
 /** The settings one MUTIN(l) process runs with (validated by the `mutin` factory). */
 export interface MutinSettings {
+  /** The least number of processes InCS, 0 ≤ l < n. */
   readonly l: number;
+  /** The quorum Q_i of each process (a coterie). */
   readonly quorums: MutinQuorums;
+  /** The mutual exclusion mx that serialises leavers (Sec. 4). */
   readonly mx: CSFactory;
   /** Default `'per-release'`. */
   readonly response2?: Response2Rule;
