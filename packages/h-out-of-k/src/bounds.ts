@@ -9,7 +9,14 @@ export interface HOutOfKBoundRow {
   /** Units per request. */
   readonly h: number;
   /** `|q_{h,k}|`: the size of the largest quorum of `Q_{h,k}` (smallest and mean beside it). */
-  readonly quorumSize: { readonly min: number; readonly mean: number; readonly max: number };
+  readonly quorumSize: {
+    /** Smallest quorum of `Q_{h,k}`. */
+    readonly min: number;
+    /** Mean quorum size over the n processes. */
+    readonly mean: number;
+    /** Largest quorum, `|q_{h,k}|`. */
+    readonly max: number;
+  };
   /** Messages per request without conflict: exactly `3·|q|` for a process whose quorum is q. */
   readonly messagesUncontended: number;
   /** Messages per request in the worst case, `(3h + 3)·|q_{h,k}|`. */

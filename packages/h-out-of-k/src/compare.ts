@@ -15,14 +15,19 @@ import { asHKArbiter } from './factory.js';
 
 /** Largest quorum for h units and the messages per request without conflict (`3·|q|`). */
 export interface ArbiterCost {
+  /** Largest quorum for h units, `|q|`. */
   readonly quorum: number;
+  /** Messages per request without conflict, `3·|q|`. */
   readonly messages: number;
 }
 
 /** One row per h: the four arbiters side by side. */
 export interface ArbiterComparisonRow {
+  /** Number of processes. */
   readonly n: number;
+  /** Number of resource units. */
   readonly k: number;
+  /** Units per request. */
   readonly h: number;
   /** Uniform (h,k)-arbiter (Sec. 3.2). */
   readonly uniform: ArbiterCost;

@@ -29,21 +29,58 @@ function schemaFor(k: number) {
 }
 
 /**
- * A message of the algorithm. `p` of the paper is the transport's sender.
- *
- * - `request` requester → arbiter: `request(h, p, c)`, h units with priority `(c, p)`; `c` is
- *   also the piggybacked clock.
- * - `OK` arbiter → requester: the arbiter set aside `h` of its `x` units for request `seq`.
- * - `cancel` arbiter → requester: give the OK for request `seq` back (a higher-priority request
- *   no longer leaves room for it within k units).
- * - `cancelled` requester → arbiter: the OK for request `seq` is given back (sent only while
- *   waiting, never InCS).
- * - `release` requester → arbiter: request `seq` is over (after the CS, or withdrawn by an abort).
- *
- * `seq` names the request a message belongs to (the requester's request count, 0, 1, 2, … — an
- * addition to Fig. 1, which tags nothing); `ts` is the sender's clock.
+ * A message of the algorithm. `p` of the paper is the transport's sender. `seq` names the request
+ * a message belongs to (the requester's request count, 0, 1, 2, … — an addition to Fig. 1, which
+ * tags nothing).
  */
-export type HOutOfKMessage = v.InferOutput<ReturnType<typeof schemaFor>>;
+export type HOutOfKMessage =
+  | {
+      /** `request(h, p, c)` requester → arbiter: h units with priority `(c, p)`. */
+      type: 'request';
+      /** Units requested, an integer 1 … k. */
+      h: number;
+      /** The request's timestamp, also the piggybacked clock (0 … `CLOCK_MAX`). */
+      c: number;
+      /** The request this is. */
+      seq: number;
+    }
+  | {
+      /** `OK` arbiter → requester: the arbiter set aside `h` of its `x` units for request `seq`. */
+      type: 'OK';
+      /** The request the message belongs to. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+    }
+  | {
+      /** `cancel` arbiter → requester: give the OK for request `seq` back (a higher-priority request no longer leaves room for it within k units). */
+      type: 'cancel';
+      /** The request the message belongs to. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+    }
+  | {
+      /** `cancelled` requester → arbiter: the OK for request `seq` is given back (sent only while waiting, never InCS). */
+      type: 'cancelled';
+      /** The request the message belongs to. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+    }
+  | {
+      /** `release` requester → arbiter: request `seq` is over (after the CS, or withdrawn by an abort). */
+      type: 'release';
+      /** The request the message belongs to. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+    };
+
+/** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: SameType<v.InferOutput<ReturnType<typeof schemaFor>>, HOutOfKMessage> = true;
+void schemaMatchesType;
 
 const protocols = new Map<number, Protocol<HOutOfKMessage>>();
 
