@@ -11,8 +11,11 @@ import { checkMaxLocks, makePlan } from './plan.js';
 
 /** The outcome of {@link groupMutexBounds}. Messages count those a process sends to itself. */
 export interface GroupMutexBounds {
+  /** Maekawa_M or Maekawa_S. */
   readonly variant: 'M' | 'S';
+  /** Number of processes. */
   readonly n: number;
+  /** Number of groups. */
   readonly m: number;
   /** c: the largest quorum any process acquires (under the chosen assignment). */
   readonly c: number;
@@ -23,7 +26,12 @@ export interface GroupMutexBounds {
   /** `max[g]` per group (Maekawa_M; n for Maekawa_S, which does not bound it). */
   readonly maxLocks: readonly number[];
   /** Messages of one entry–exit pair without contention: M 3|Q| (REQUEST, LOCKED, UNLOCK), S 2|Q| + 1. */
-  readonly uncontended: { readonly min: number; readonly max: number };
+  readonly uncontended: {
+    /** Over the smallest quorum. */
+    readonly min: number;
+    /** Over the largest quorum. */
+    readonly max: number;
+  };
   /** Worst case per entry: M 3c + 3c·max_g max[g] (Theorem 5); S 2c + 1 (Theorem 9). */
   readonly worstPerEntry: number;
   /** Minimum synchronization delay in message times: M 2 (Theorem 6), S c + 1 (Theorem 9). */

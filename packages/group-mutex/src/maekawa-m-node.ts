@@ -27,10 +27,13 @@ const NONE = -1;
 export interface MaekawaMNodeSnapshot {
   /** `requests` by priority: `[p, t, g, req]`. */
   readonly requests: readonly [ProcessId, number, number, number][];
+  /** The processes node i's lock is given to, ascending. */
   readonly lock_ps: readonly ProcessId[];
+  /** The lock holders node i sent an INQUIRE to and has not heard back from. */
   readonly inquired_ps: readonly ProcessId[];
   /** −1 for ⊥. */
   readonly lock_group: number;
+  /** Whether `lock_group` holds the priority (F.7–F.8). */
   readonly has_priority: boolean;
 }
 

@@ -39,12 +39,15 @@ export interface MaekawaMSnapshot {
   readonly sn: number;
   /** Fig. 5. */
   readonly process: {
+    /** The group of the current (or last) request. */
     readonly group: number;
     /** Request number of the current request (0: none yet). */
     readonly req: number;
     /** Timestamp t of `priority` = ⟨p, t⟩; −1 for ∞ (no request). */
     readonly priority: number;
+    /** Whether an entry is in flight. */
     readonly waiting: boolean;
+    /** The quorum nodes whose LOCKED it holds, ascending. */
     readonly locked_nodes: readonly ProcessId[];
   };
   /** Fig. 6. */

@@ -36,7 +36,9 @@ interface Req {
 export interface MaekawaSNodeSnapshot {
   /** `lock_ps` with each holder's `[p, g, sn]`. */
   readonly lock_ps: readonly [ProcessId, number, number][];
+  /** Requests node i deferred until the CS is free for their group, `[p, g, sn]`. */
   readonly deferred_req: readonly [ProcessId, number, number][];
+  /** Requests that reached node i before it was their turn (D.10–D.11), `[p, g, sn]`. */
   readonly early_requests: readonly [ProcessId, number, number][];
   /** −1 for ⊥. */
   readonly lock_group: number;

@@ -37,10 +37,13 @@ const NONE = -1;
 export interface MaekawaSSnapshot {
   /** Fig. 7. */
   readonly process: {
+    /** The group of the current (or last) request. */
     readonly group: number;
     /** Sequence number of the current (or last) request; 0 before the first. */
     readonly sn: number;
+    /** Whether an entry is in flight. */
     readonly waiting: boolean;
+    /** The quorum nodes it has locked (set at GRANT), ascending. */
     readonly locked_nodes: readonly ProcessId[];
   };
   /** Fig. 8. */

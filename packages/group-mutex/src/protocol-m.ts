@@ -9,21 +9,64 @@
  * Fig. 5 needed by abort (a LOCKED still in flight when a request is withdrawn must not count for
  * the next one; see the README).
  */
-import { counterSchema, defineProtocol, timestampSchema } from '@critsec/transport';
+import { counterSchema, defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 
 const groupSchema = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
-/** Maekawa_M's messages (Fig. 5), validated on receipt; anything else is dropped and counted. */
-export const maekawaMProtocol = defineProtocol(
-  'group-mutex/M',
-  v.variant('type', [
-    v.object({ type: v.literal('REQUEST'), req: counterSchema, ts: timestampSchema, g: groupSchema }),
-    v.object({ type: v.literal('LOCKED'), req: counterSchema, ts: timestampSchema }),
-    v.object({ type: v.literal('INQUIRE'), req: counterSchema, ts: timestampSchema }),
-    v.object({ type: v.literal('UNLOCK'), req: counterSchema, ts: timestampSchema, flag: v.boolean() }),
-  ]),
-);
+const schema = v.variant('type', [
+  v.object({ type: v.literal('REQUEST'), req: counterSchema, ts: timestampSchema, g: groupSchema }),
+  v.object({ type: v.literal('LOCKED'), req: counterSchema, ts: timestampSchema }),
+  v.object({ type: v.literal('INQUIRE'), req: counterSchema, ts: timestampSchema }),
+  v.object({ type: v.literal('UNLOCK'), req: counterSchema, ts: timestampSchema, flag: v.boolean() }),
+]);
 
-/** A Maekawa_M message (see {@link maekawaMProtocol}). */
-export type MaekawaMMessage = v.InferOutput<typeof maekawaMProtocol.schema>;
+/**
+ * A Maekawa_M message (Fig. 5). `req` is the requester's request number (1, 2, …) the message is
+ * about; `ts` the sender's Lamport clock (the paper's t, or sn).
+ */
+export type MaekawaMMessage =
+  | {
+      /** REQUEST(v, g): p asks a quorum node for its lock, for group g, with priority v = ⟨p, ts⟩. */
+      type: 'REQUEST';
+      /** The request number. */
+      req: number;
+      /** The request's timestamp. */
+      ts: number;
+      /** The group requested, 0 … m−1. */
+      g: number;
+    }
+  | {
+      /** LOCKED(i, t): node i gives its lock to the requester. */
+      type: 'LOCKED';
+      /** The request the lock is for. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
+    }
+  | {
+      /** INQUIRE(i, v, t): node i asks the requester of `req` to release its lock. */
+      type: 'INQUIRE';
+      /** The request whose lock is asked back. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
+    }
+  | {
+      /** UNLOCK(p, t, complete_flag): p releases the recipient's lock. */
+      type: 'UNLOCK';
+      /** The request the lock was for. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
+      /** complete_flag: p has entered the CS (its request is over), not merely yielding. */
+      flag: boolean;
+    };
+
+/** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: SameType<v.InferOutput<typeof schema>, MaekawaMMessage> = true;
+void schemaMatchesType;
+
+/** Maekawa_M's messages (Fig. 5), validated on receipt; anything else is dropped and counted. */
+export const maekawaMProtocol: Protocol<MaekawaMMessage> = defineProtocol('group-mutex/M', schema);

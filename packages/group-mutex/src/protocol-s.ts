@@ -8,20 +8,48 @@
  * the group: Fig. 7 uses `sn` only in the proof; here it also tags the request, so that an
  * aborted request is recognised everywhere (a deviation named in the README).
  */
-import { counterSchema, defineProtocol, processIdSchema } from '@critsec/transport';
+import { counterSchema, defineProtocol, type Protocol, processIdSchema } from '@critsec/transport';
 import * as v from 'valibot';
 
 const groupSchema = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
-/** Maekawa_S's messages (Fig. 7), validated on receipt; anything else is dropped and counted. */
-export const maekawaSProtocol = defineProtocol(
-  'group-mutex/S',
-  v.variant('type', [
-    v.object({ type: v.literal('REQUEST'), p: processIdSchema, g: groupSchema, sn: counterSchema }),
-    v.object({ type: v.literal('GRANT'), g: groupSchema, sn: counterSchema }),
-    v.object({ type: v.literal('UNLOCK'), sn: counterSchema }),
-  ]),
-);
+const schema = v.variant('type', [
+  v.object({ type: v.literal('REQUEST'), p: processIdSchema, g: groupSchema, sn: counterSchema }),
+  v.object({ type: v.literal('GRANT'), g: groupSchema, sn: counterSchema }),
+  v.object({ type: v.literal('UNLOCK'), sn: counterSchema }),
+]);
 
-/** A Maekawa_S message (see {@link maekawaSProtocol}). */
-export type MaekawaSMessage = v.InferOutput<typeof maekawaSProtocol.schema>;
+/** A Maekawa_S message (Fig. 7); `sn` is the requester's sequence number, tagging the request. */
+export type MaekawaSMessage =
+  | {
+      /** REQUEST(p, g, Q, v): p's request for group g, forwarded from node to node of Q = quorumOf(p, g). */
+      type: 'REQUEST';
+      /** The requester. */
+      p: number;
+      /** The group requested, 0 … m−1. */
+      g: number;
+      /** The request's sequence number. */
+      sn: number;
+    }
+  | {
+      /** GRANT(i): the request's last node lets the requester in. */
+      type: 'GRANT';
+      /** The group granted. */
+      g: number;
+      /** The request granted. */
+      sn: number;
+    }
+  | {
+      /** UNLOCK(p): the requester left the CS (or withdrew the request); the nodes release it. */
+      type: 'UNLOCK';
+      /** The request that is over. */
+      sn: number;
+    };
+
+/** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: SameType<v.InferOutput<typeof schema>, MaekawaSMessage> = true;
+void schemaMatchesType;
+
+/** Maekawa_S's messages (Fig. 7), validated on receipt; anything else is dropped and counted. */
+export const maekawaSProtocol: Protocol<MaekawaSMessage> = defineProtocol('group-mutex/S', schema);

@@ -16,6 +16,7 @@
  * `stale-grant-returned`.
  */
 export const groupMutexRarePaths = {
+  /** Maekawa_M's rare paths. */
   M: [
     'group-mutex-m:inquire',
     'group-mutex-m:inquire-same-group',
@@ -26,12 +27,15 @@ export const groupMutexRarePaths = {
     'group-mutex-m:yield',
     'group-mutex-m:inquire-in-cs',
   ],
+  /** Maekawa_S's rare paths. */
   S: [
     'group-mutex-s:joined-reference',
     'group-mutex-s:early-request',
     'group-mutex-s:deferred',
     'group-mutex-s:new-reference',
   ],
+  /** Maekawa_M's abort paths. */
   abortM: ['group-mutex-m:abort', 'group-mutex-m:stale-unlock'],
+  /** Maekawa_S's abort paths. */
   abortS: ['group-mutex-s:abort', 'group-mutex-s:unlock-before-request'],
 } as const;
