@@ -217,12 +217,17 @@ export class Peer implements ConnectionPeer<Peer> {
     }, delay);
   }
 
-  /** Cancels a pending redial and a delayed ack (the transport is closing). */
-  stopReconnecting(): void {
+  /**
+   * The transport is closing: cancels a pending redial, and writes the ack still owed now rather
+   * than after {@link ACK_DELAY_MS} (the peer may be waiting for it in `flush()` before its own
+   * close; it goes before the `bye`).
+   */
+  stop(): void {
     if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
     this.#reconnectTimer = undefined;
     if (this.#ackTimer) clearTimeout(this.#ackTimer);
     this.#ackTimer = undefined;
+    this.link.flushAck();
   }
 
   /**

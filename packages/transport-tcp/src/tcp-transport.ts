@@ -210,7 +210,7 @@ class TcpTransportImpl implements TcpTransport, Link {
     this.#ctx.closed = true;
     this.endpoint.close();
     if (this.#heartbeat) clearInterval(this.#heartbeat);
-    for (const peer of this.#peerStates.values()) peer.stopReconnecting();
+    for (const peer of this.#peerStates.values()) peer.stop();
     const closing: Promise<void>[] = [];
     for (const conn of [...this.#conns]) {
       closing.push(

@@ -76,6 +76,22 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     expect(a.stats.framesOut + b.stats.framesOut - framesBefore).toBe(2 * ROUNDS + acks);
   });
 
+  it('writes the ack it still owes when it closes: a peer waiting in flush() is not left waiting', async () => {
+    const c = await startCluster(2);
+    cleanups.push(c.close);
+    const [a, b] = c.transports as [TcpTransport, TcpTransport];
+    let closing: Promise<void> | undefined;
+    b.endpoint.onMessage(() => {
+      closing = b.close(); // within the handler: long before the delayed ack frame
+    });
+    a.endpoint.send(1, { type: 'LAST' });
+    await until(() => closing !== undefined, 5_000, 'the message');
+    await a.flush({ timeoutMs: 2_000 });
+    expect(a.peerStats(1).unacked).toBe(0);
+    expect(b.peerStats(0).session.acksSent).toBe(1);
+    await closing;
+  });
+
   it('delivers a message to itself without serialising it (the object itself, later, in order)', async () => {
     const c = await startCluster(2);
     cleanups.push(c.close);
