@@ -19,9 +19,13 @@ export interface KArbiter extends Coterie {
 
 /** The JSON form of an (h,k)-arbiter: `assignments[h-1][i]` is the quorum `P_i` uses for h units. */
 export interface HKArbiterJSON {
+  /** Number of processes. */
   readonly n: number;
+  /** Number of resource units. */
   readonly k: number;
+  /** The construction (`HKArbiter.kind`). */
   readonly kind: string;
+  /** `assignments[h − 1][i]`: the quorum `P_i` uses to request h units. */
   readonly assignments: readonly (readonly (readonly ProcessId[])[])[];
 }
 
@@ -30,10 +34,13 @@ export interface HKArbiterJSON {
  * uses a quorum of `Q_{h,k}`; here each process has a fixed quorum per h.
  */
 export interface HKArbiter {
+  /** Number of processes. */
   readonly n: number;
+  /** Number of resource units. */
   readonly k: number;
   /** `'uniform-hk-arbiter'`, `'cube-hk-arbiter'` or `'custom'`. */
   readonly kind: string;
+  /** The construction and its parameters in words. */
   readonly description: string;
   /**
    * `Q_{h,k}` as a coterie with its per-process assignment (every `Q_{h,k}` is a coterie: the
@@ -59,6 +66,7 @@ export interface HKArbiter {
    * @throws ConfigurationError unless 1 ≤ h ≤ k.
    */
   quorumFamily?(h: number): readonly (readonly ProcessId[])[] | undefined;
+  /** The arbiter as plain data (every h's assignment). */
   toJSON(): HKArbiterJSON;
 }
 

@@ -18,7 +18,9 @@ export interface AvailabilityResult {
   readonly exact: boolean;
   /** Monte Carlo only: number of samples, the seed, and the standard error of the estimate. */
   readonly samples?: number;
+  /** Monte Carlo only: the sampler's seed. */
   readonly seed?: number;
+  /** Monte Carlo only: the standard error of the estimate. */
   readonly standardError?: number;
 }
 

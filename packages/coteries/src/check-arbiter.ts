@@ -44,7 +44,12 @@ export interface ArbiterViolation {
   /** The critical conflicting request pattern (bag of unit counts, ascending). */
   readonly pattern: readonly number[];
   /** One quorum per request of the pattern: the unit count h and the quorum of Q_{h,k}. */
-  readonly quorums: readonly { readonly h: number; readonly quorum: QuorumRef }[];
+  readonly quorums: readonly {
+    /** The request's unit count. */
+    readonly h: number;
+    /** The quorum of Q_{h,k} chosen for it. */
+    readonly quorum: QuorumRef;
+  }[];
 }
 
 /** The outcome of an arbiter check. */
@@ -53,13 +58,17 @@ export interface ArbiterCheck {
   readonly ok: boolean;
   /** True when every pattern was settled by the counting proof or exhaustive search. */
   readonly exact: boolean;
+  /** The verdict in words, naming the violation if any. */
   readonly message: string;
   /** Critical conflicting patterns considered. */
   readonly patterns: number;
   /** Patterns settled by the counting bound / exhaustive search / sampling only. */
   readonly byCounting: number;
+  /** Patterns settled by exhaustive search. */
   readonly bySearch: number;
+  /** Patterns checked by sampling only (no proof). */
   readonly bySampling: number;
+  /** The violation found, when not `ok`. */
   readonly violation?: ArbiterViolation;
 }
 
@@ -143,7 +152,9 @@ export function checkKArbiter(c: QuorumSet, k: number, options: ArbiterCheckOpti
 
 /** Quorum sets of an (h,k)-arbiter given without an assignment: `sets[h-1]` is `Q_{h,k}`. */
 export interface HKQuorumSets {
+  /** Number of processes. */
   readonly n: number;
+  /** `sets[h − 1]`: the quorums of Q_{h,k}, for h = 1 … k. */
   readonly sets: readonly (readonly (readonly ProcessId[])[])[];
   /**
    * Optional: `families[h-1]` is the construction's whole quorum family the quorums of

@@ -19,13 +19,41 @@ import {
 /** Why a quorum list is not a coterie. */
 export type CoterieViolation =
   | StructuralViolation
-  | { readonly kind: 'not-intersecting'; readonly a: QuorumRef; readonly b: QuorumRef }
-  | { readonly kind: 'not-minimal'; readonly subset: QuorumRef; readonly superset: QuorumRef };
+  | {
+      /** Two quorums do not intersect (the intersection property fails). */
+      readonly kind: 'not-intersecting';
+      /** One of them. */
+      readonly a: QuorumRef;
+      /** The other. */
+      readonly b: QuorumRef;
+    }
+  | {
+      /** A quorum contains another (the minimality property fails). */
+      readonly kind: 'not-minimal';
+      /** The contained quorum. */
+      readonly subset: QuorumRef;
+      /** The quorum that contains it. */
+      readonly superset: QuorumRef;
+    };
 
 /** The outcome of {@link checkCoterie}: `ok`, a human-readable `message`, and on failure the violation. */
 export type CoterieCheck =
-  | { readonly ok: true; readonly message: string; readonly quorumCount: number }
-  | { readonly ok: false; readonly message: string; readonly violation: CoterieViolation };
+  | {
+      /** The quorums form a coterie. */
+      readonly ok: true;
+      /** The verdict in words. */
+      readonly message: string;
+      /** Number of (distinct) quorums. */
+      readonly quorumCount: number;
+    }
+  | {
+      /** The quorums do not form a coterie. */
+      readonly ok: false;
+      /** The verdict in words, naming the defect. */
+      readonly message: string;
+      /** The first defect found. */
+      readonly violation: CoterieViolation;
+    };
 
 /**
  * The lexicographically first pair `(a, b)`, `a < b`, of disjoint quorums, or `undefined`.

@@ -12,8 +12,11 @@ import { describeStructural, firstUsers, normalizeQuorums, prepare, type QuorumS
 
 /** The JSON form of a coterie: `assignment[i]` is `Q_i`, the quorum process `i` uses. */
 export interface CoterieJSON {
+  /** Number of processes. */
   readonly n: number;
+  /** The construction (`Coterie.kind`). */
   readonly kind: string;
+  /** `assignment[i]`: the quorum Q_i of process `P_i`, sorted ascending. */
   readonly assignment: readonly (readonly ProcessId[])[];
 }
 
@@ -28,8 +31,18 @@ export interface CoterieJSON {
  *   subtree, or (v failed) a quorum of each child's subtree; `{v}` for a leaf.
  */
 export type QuorumFamily =
-  | { readonly kind: 'majority'; readonly n: number }
-  | { readonly kind: 'tree'; readonly n: number };
+  | {
+      /** The majority quorums (see above for n even). */
+      readonly kind: 'majority';
+      /** Number of processes. */
+      readonly n: number;
+    }
+  | {
+      /** The Agrawal–El Abbadi tree quorums on the complete binary tree of n = 2^h − 1 nodes. */
+      readonly kind: 'tree';
+      /** Number of processes. */
+      readonly n: number;
+    };
 
 /**
  * An ordinary coterie with a per-process quorum assignment (global-CS paper, Def. 3).

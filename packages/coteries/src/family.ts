@@ -21,7 +21,12 @@ export interface QuorumFigures {
   /** Number of distinct quorums (a double: exact while ≤ 2^53, `Infinity` past ~1.8·10³⁰⁸). */
   readonly quorumCount: number;
   /** Smallest and largest quorum size. */
-  readonly quorumSize: { readonly min: number; readonly max: number };
+  readonly quorumSize: {
+    /** Smallest quorum size. */
+    readonly min: number;
+    /** Largest quorum size. */
+    readonly max: number;
+  };
   /** The fewest crashes that hit every quorum (the system survives any `faultTolerance − 1`). */
   readonly faultTolerance: number;
   /** The Naor–Wool optimal load. */
@@ -32,6 +37,7 @@ export interface QuorumFigures {
 
 /** The outcome of {@link familyMetrics}: exact closed forms for the whole family. */
 export interface FamilyMetrics extends QuorumFigures {
+  /** The family measured. */
   readonly family: QuorumFamily;
   /** The crash probability `availability` is computed at. */
   readonly crashProbability: number;

@@ -16,6 +16,7 @@ export interface FaultToleranceResult {
    * minimum when `exact`). The system survives any `faultTolerance − 1` crashes.
    */
   readonly faultTolerance: number;
+  /** Whether `faultTolerance` is the proven minimum (else an upper bound from an exhausted search budget). */
   readonly exact: boolean;
   /** A certified lower bound on the minimum. */
   readonly lowerBound: number;

@@ -12,20 +12,55 @@ import { describeStructural, normalizeQuorums, type Prepared, prepare } from './
 
 /** A quorum of a group quorum system: cartel `g`, index `j` in it (the paper's `Q_{g,j}`). */
 export interface CartelQuorumRef {
+  /** The cartel g (the group), 0 … m−1. */
   readonly cartel: number;
+  /** The index j of the quorum in its cartel. */
   readonly index: number;
 }
 
 /** Why a list of cartels is not a group quorum system. */
 export type GroupViolation =
-  | { readonly kind: 'structure'; readonly cartel?: number; readonly detail: string }
-  | { readonly kind: 'not-intersecting'; readonly a: CartelQuorumRef; readonly b: CartelQuorumRef }
-  | { readonly kind: 'not-minimal'; readonly subset: CartelQuorumRef; readonly superset: CartelQuorumRef };
+  | {
+      /** A structural defect (bad n or m, an empty cartel or quorum, a member out of range, …). */
+      readonly kind: 'structure';
+      /** The cartel it is in, when it is in one. */
+      readonly cartel?: number;
+      /** The defect in words. */
+      readonly detail: string;
+    }
+  | {
+      /** Two quorums of different cartels do not intersect (the intersection property fails). */
+      readonly kind: 'not-intersecting';
+      /** One of them. */
+      readonly a: CartelQuorumRef;
+      /** The other. */
+      readonly b: CartelQuorumRef;
+    }
+  | {
+      /** A quorum of a cartel contains another of the same cartel (the minimality property fails). */
+      readonly kind: 'not-minimal';
+      /** The contained quorum. */
+      readonly subset: CartelQuorumRef;
+      /** The quorum that contains it. */
+      readonly superset: CartelQuorumRef;
+    };
 
 /** The outcome of {@link checkGroupQuorumSystem}. */
 export type GroupCheck =
-  | { readonly ok: true; readonly message: string }
-  | { readonly ok: false; readonly message: string; readonly violation: GroupViolation };
+  | {
+      /** The cartels form a group quorum system. */
+      readonly ok: true;
+      /** The verdict in words. */
+      readonly message: string;
+    }
+  | {
+      /** The cartels do not form a group quorum system. */
+      readonly ok: false;
+      /** The verdict in words, naming the defect. */
+      readonly message: string;
+      /** The first defect found. */
+      readonly violation: GroupViolation;
+    };
 
 const label = (cartels: readonly (readonly (readonly ProcessId[])[])[], r: CartelQuorumRef) =>
   `Q_{${r.cartel},${r.index}} = ${formatSet(cartels[r.cartel]![r.index]!)}`;

@@ -121,8 +121,11 @@ export function groupDegree(
   g: GroupQuorumSystem,
   options: { readonly budget?: number } = {},
 ): {
+  /** deg(C): the minimum degree over the cartels. */
   readonly degree: number;
+  /** Whether every cartel's degree is exact (its search finished within the budget). */
   readonly exact: boolean;
+  /** Each cartel's result, by cartel. */
   readonly cartels: readonly DegreeResult[];
 } {
   const cartels = g.cartels.map((c) => degree(c, g.n, options));

@@ -17,10 +17,15 @@ import { type CartelQuorumRef, checkNormalized, normalizeCartels } from './group
  * `assignment[i][g]` is the index (into `cartels[g]`) of the quorum `P_i` uses for group g.
  */
 export interface GroupQuorumSystemJSON {
+  /** Number of processes. */
   readonly n: number;
+  /** Number of groups (cartels). */
   readonly m: number;
+  /** The construction (`GroupQuorumSystem.kind`). */
   readonly kind: string;
+  /** `cartels[g]`: the distinct quorums of cartel g. */
   readonly cartels: readonly (readonly (readonly ProcessId[])[])[];
+  /** `assignment[i][g]`: the index in `cartels[g]` of the quorum `P_i` acquires for group g. */
   readonly assignment: readonly (readonly number[])[];
 }
 
@@ -32,11 +37,13 @@ export interface GroupQuorumSystemJSON {
  * concurrently.
  */
 export interface GroupQuorumSystem {
+  /** Number of processes. */
   readonly n: number;
   /** Number of groups (cartels). */
   readonly m: number;
   /** `'surficial'`, `'coterie-transform'`, `'custom'`. */
   readonly kind: string;
+  /** The construction and its parameters in words. */
   readonly description: string;
   /** `cartels[g]` = the distinct quorums of cartel g, each sorted ascending. */
   readonly cartels: readonly (readonly (readonly ProcessId[])[])[];
@@ -55,6 +62,7 @@ export interface GroupQuorumSystem {
    * @throws ConfigurationError for a bad process id.
    */
   holdersOf(p: ProcessId): readonly CartelQuorumRef[];
+  /** The system as plain data. */
   toJSON(): GroupQuorumSystemJSON;
 }
 

@@ -28,8 +28,11 @@ export function prepared(c: QuorumSet, fn: string): Prepared {
 
 /** Quorum sizes over the distinct quorums. */
 export interface QuorumSizes {
+  /** Smallest quorum size. */
   readonly min: number;
+  /** Largest quorum size. */
   readonly max: number;
+  /** Mean quorum size over the distinct quorums. */
   readonly mean: number;
   /** Number of distinct quorums. */
   readonly count: number;
@@ -50,8 +53,11 @@ export interface ProcessLoad {
   readonly counts: readonly number[];
   /** `reporters[i]` = |R_i| = number of processes whose assigned quorum contains i (a {@link Coterie} only). */
   readonly reporters?: readonly number[];
+  /** Fewest quorums containing one process. */
   readonly min: number;
+  /** Most quorums containing one process. */
   readonly max: number;
+  /** Mean of `counts`. */
   readonly mean: number;
 }
 

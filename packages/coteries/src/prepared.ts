@@ -28,11 +28,38 @@ export interface QuorumRef {
 
 /** A structural defect: a quorum that is not a non-empty set of processes `0..n-1`. */
 export type StructuralViolation =
-  | { readonly kind: 'bad-n'; readonly n: unknown }
-  | { readonly kind: 'no-quorums' }
-  | { readonly kind: 'empty'; readonly quorum: QuorumRef }
-  | { readonly kind: 'out-of-range'; readonly quorum: QuorumRef; readonly process: unknown }
-  | { readonly kind: 'duplicate-member'; readonly quorum: QuorumRef; readonly process: ProcessId };
+  | {
+      /** n is not an integer ≥ 1. */
+      readonly kind: 'bad-n';
+      /** The n given. */
+      readonly n: unknown;
+    }
+  | {
+      /** The list of quorums is empty. */
+      readonly kind: 'no-quorums';
+    }
+  | {
+      /** A quorum has no member. */
+      readonly kind: 'empty';
+      /** The empty quorum. */
+      readonly quorum: QuorumRef;
+    }
+  | {
+      /** A member is not a process id `0..n-1`. */
+      readonly kind: 'out-of-range';
+      /** The quorum it is in. */
+      readonly quorum: QuorumRef;
+      /** The offending member. */
+      readonly process: unknown;
+    }
+  | {
+      /** A process is listed twice in one quorum. */
+      readonly kind: 'duplicate-member';
+      /** The quorum it is in. */
+      readonly quorum: QuorumRef;
+      /** The repeated process. */
+      readonly process: ProcessId;
+    };
 
 export interface Prepared {
   readonly n: number;
