@@ -243,7 +243,14 @@ export interface ClusterConfig {
   /** The initial configuration, one state per process (default every process OutCS). */
   initial?: ('InCS' | 'OutCS')[] | undefined;
   /** The bounds the shared-log check verifies: l ≤ |InCS| ≤ k (default mutual exclusion, 0 and 1). */
-  bounds?: { l: number; k: number } | undefined;
+  bounds?:
+    | {
+        /** Least number of processes InCS, an integer ≥ 0. */
+        l: number;
+        /** Greatest number of processes InCS, an integer ≥ 1 (l < k ≤ n). */
+        k: number;
+      }
+    | undefined;
   /** The problem the shared-log check verifies, instead of `bounds` (h-out-of-k, group, local). */
   spec?: ClusterSpecConfig | undefined;
   /** What each member does. */
@@ -436,7 +443,12 @@ export interface LocalClusterOptions {
   /** The initial configuration, one state per process (default every process OutCS). */
   readonly initial?: readonly CSState[];
   /** The bounds the shared-log check verifies: l ≤ |InCS| ≤ k (default mutual exclusion, 0 and 1). */
-  readonly bounds?: { l: number; k: number };
+  readonly bounds?: {
+    /** Least number of processes InCS. */
+    l: number;
+    /** Greatest number of processes InCS (l < k ≤ n). */
+    k: number;
+  };
   /** The problem the shared-log check verifies, instead of `bounds`. */
   readonly spec?: ClusterSpecConfig;
   /** What each member does. */

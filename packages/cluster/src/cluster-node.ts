@@ -49,7 +49,9 @@ async function loadWorkload(spec: string): Promise<ClusterWorkload> {
  * connection with `peer` is lost (`detail`: why) and re-established (`detail`: `resumed`, …).
  */
 export interface ClusterNodeProgress {
+  /** The member's process id. */
   readonly id: ProcessId;
+  /** What happened (see above). */
   readonly event: 'ready' | 'entry-done' | 'exit-done' | 'rounds-done' | 'peer-down' | 'peer-up';
   /** The round (1-based) for CS events. */
   readonly round?: number;
