@@ -22,7 +22,12 @@ export interface MessageSource<M> {
 export function splitEntryArgs<Req>(
   takesRequest: boolean,
   args: readonly unknown[],
-): { req: Req; opts: CSCallOptions | undefined } {
+): {
+  /** The request (`undefined` for objects that take none). */
+  req: Req;
+  /** The call's options, if given. */
+  opts: CSCallOptions | undefined;
+} {
   if (takesRequest) return { req: args[0] as Req, opts: args[1] as CSCallOptions | undefined };
   return { req: undefined as Req, opts: args[0] as CSCallOptions | undefined };
 }

@@ -5,8 +5,11 @@ import { AbortError } from './errors.js';
  * message handler (synchronous, atomic) resolves it; the waiting method awaits it.
  */
 export class Deferred<T = void> {
+  /** The promise the waiting method awaits. */
   readonly promise: Promise<T>;
+  /** Fulfils `promise` with `value`; does nothing once settled. */
   resolve!: (value: T) => void;
+  /** Rejects `promise` with `reason`; does nothing once settled. */
   reject!: (reason: unknown) => void;
   #settled = false;
 

@@ -70,6 +70,7 @@ export class TransportError extends CritsecError {
  * already tests `err.name === 'AbortError'` for `fetch` or `timers/promises` handles it too.
  */
 export class AbortError extends Error {
+  /** `'ABORT_ERR'`, as Node's own abort errors. */
   readonly code = 'ABORT_ERR';
   constructor(message = 'The operation was aborted', options?: { cause?: unknown }) {
     super(message, options);

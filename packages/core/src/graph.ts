@@ -6,7 +6,9 @@ import { isValidN, type ProcessId } from './process.js';
  * `neighbors[i]`, sorted, without `i`. Symmetric by construction.
  */
 export interface Graph {
+  /** Number of processes. */
   readonly n: number;
+  /** `neighbors[i]` = N_i: i's neighbours, sorted ascending, without i. */
   readonly neighbors: readonly (readonly ProcessId[])[];
 }
 

@@ -5,6 +5,7 @@ import type { ProcessId } from './process.js';
  * declares its messages as a discriminated union on `type` with a runtime validator.
  */
 export interface Message {
+  /** The message's kind, the discriminant its protocol's schema switches on. */
   readonly type: string;
   readonly [field: string]: unknown;
 }

@@ -7,9 +7,13 @@ import { type CSState, countInCS, isValidN, type ProcessId } from './process.js'
  * `0 ≤ l < k ≤ n`. Mutual exclusion is (0,1), k-mutual exclusion (0,k), l-mutual inclusion (l,n).
  */
 export interface GlobalSpec {
+  /** The discriminant. */
   readonly kind: 'global';
+  /** Number of processes. */
   readonly n: number;
+  /** Least number of processes InCS. */
   readonly l: number;
+  /** Greatest number of processes InCS. */
   readonly k: number;
 }
 
@@ -18,10 +22,15 @@ export interface GlobalSpec {
  * `l_i ≤ |InCS ∩ (N_i ∪ {i})| ≤ k_i`, with `0 ≤ l_i < k_i ≤ |N_i| + 1`.
  */
 export interface LocalSpec {
+  /** The discriminant. */
   readonly kind: 'local';
+  /** Number of processes. */
   readonly n: number;
+  /** The communication graph; N_i is `graph.neighbors[i]`. */
   readonly graph: Graph;
+  /** l_i per process. */
   readonly l: readonly number[];
+  /** k_i per process. */
   readonly k: readonly number[];
 }
 
@@ -30,8 +39,11 @@ export interface LocalSpec {
  * `h ∈ 1..k` of them; the units held by processes InCS never exceed `k`. `Req` is `h`.
  */
 export interface HOutOfKSpec {
+  /** The discriminant. */
   readonly kind: 'h-out-of-k';
+  /** Number of processes. */
   readonly n: number;
+  /** Number of identical units. */
   readonly k: number;
 }
 
@@ -41,8 +53,11 @@ export interface HOutOfKSpec {
  * group.
  */
 export interface GroupSpec {
+  /** The discriminant. */
   readonly kind: 'group';
+  /** Number of processes. */
   readonly n: number;
+  /** Number of groups. */
   readonly m: number;
 }
 
