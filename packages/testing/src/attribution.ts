@@ -47,18 +47,33 @@ export class MessageAttribution<K = string> {
   sent = 0;
   /** Messages delivered to them (each once, however many handlers). */
   delivered = 0;
-  /** Sent, per `channel TYPE` (the root channel has no prefix). */
-  readonly byType = new Map<string, number>();
-  /** Sent, per invocation key (messages sent outside any invocation are not in it). */
-  readonly byKey = new Map<K, number>();
+  /** Counts by `channel TYPE` and by key, boxed: one lookup a send, no `Map.set`. */
+  readonly #byType = new Map<string, { n: number }>();
+  readonly #byKey = new Map<K, { n: number }>();
   readonly #als = new AsyncLocalStorage<K | null>();
   readonly #listeners: ((key: K, to: ProcessId, msg: Message) => void)[] = [];
   readonly #seen = new WeakSet<object>();
   /** The context carrier's last message counted (see {@link received}). */
   #last: unknown;
+  /**
+   * The store read by the send in progress ({@link AttributedEndpoint.send}), for the causal
+   * context's `capture` of that same send: one `AsyncLocalStorage` read a send, not two.
+   */
+  #sending = false;
+  #sendingStore: K | null | undefined;
 
   constructor(options: { readonly carrier?: AttributionCarrier } = {}) {
     this.carrier = options.carrier ?? 'envelope';
+  }
+
+  /** Sent, per `channel TYPE` (the root channel has no prefix): a copy of the counts so far. */
+  get byType(): Map<string, number> {
+    return unbox(this.#byType);
+  }
+
+  /** Sent, per invocation key (messages sent outside any invocation are not in it): a copy. */
+  get byKey(): Map<K, number> {
+    return unbox(this.#byKey);
   }
 
   /** Runs `fn` as (part of) invocation `key` (`null`: of none); returns what `fn` returns. */
@@ -97,7 +112,8 @@ export class MessageAttribution<K = string> {
   causalContext(): CausalContext {
     const als = this.#als;
     return {
-      capture: () => als.getStore(),
+      // inside a wrapped endpoint's send, the store it has just read (the same, synchronously)
+      capture: () => (this.#sending ? this.#sendingStore : als.getStore()),
       run: (ctx, fn) => {
         if (ctx === undefined) als.exit(fn);
         else als.run(ctx as K | null, fn);
@@ -115,14 +131,42 @@ export class MessageAttribution<K = string> {
     return new AttributedEndpoint(inner, this, '');
   }
 
-  /** @internal Counts and charges one send. */
-  charge(rel: string, to: ProcessId, msg: Message, key: K | null): void {
+  /**
+   * @internal Sends `msg` through `inner` as the current invocation (read once: the causal
+   * context's `capture` of this send gets the same store), then counts and charges it.
+   */
+  send(inner: Endpoint, rel: string, to: ProcessId, msg: Message): void {
+    const store = this.#als.getStore();
+    const key = store ?? null;
+    if (this.carrier === 'envelope') {
+      const envelope: Envelope<K> = { type: typeOf(msg), a: key, m: msg };
+      inner.send(to, envelope as unknown as Message);
+    } else {
+      this.#sending = true;
+      this.#sendingStore = store;
+      try {
+        inner.send(to, msg);
+      } finally {
+        this.#sending = false;
+        this.#sendingStore = undefined;
+      }
+    }
+    this.#charge(rel, to, msg, key);
+  }
+
+  /** Counts and charges one send. */
+  #charge(rel: string, to: ProcessId, msg: Message, key: K | null): void {
     this.sent++;
     const type = rel === '' ? typeOf(msg) : `${rel} ${typeOf(msg)}`;
-    this.byType.set(type, (this.byType.get(type) ?? 0) + 1);
+    const t = this.#byType.get(type);
+    if (t === undefined) this.#byType.set(type, { n: 1 });
+    else t.n++;
     if (key === null) return;
-    this.byKey.set(key, (this.byKey.get(key) ?? 0) + 1);
-    for (const l of this.#listeners) l(key, to, msg);
+    const k = this.#byKey.get(key);
+    if (k === undefined) this.#byKey.set(key, { n: 1 });
+    else k.n++;
+    const listeners = this.#listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!(key, to, msg);
   }
 
   /**
@@ -143,6 +187,13 @@ export class MessageAttribution<K = string> {
       this.delivered++;
     }
   }
+}
+
+/** A copy of boxed counts. */
+function unbox<K>(boxes: ReadonlyMap<K, { readonly n: number }>): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const [key, box] of boxes) out.set(key, box.n);
+  return out;
 }
 
 class AttributedEndpoint<K> implements Endpoint {
@@ -170,13 +221,7 @@ class AttributedEndpoint<K> implements Endpoint {
   }
 
   send(to: ProcessId, msg: Message): void {
-    const a = this.#attribution;
-    const key = a.current();
-    if (a.carrier === 'envelope') {
-      const envelope: Envelope<K> = { type: typeOf(msg), a: key, m: msg };
-      this.#inner.send(to, envelope as unknown as Message);
-    } else this.#inner.send(to, msg);
-    a.charge(this.#rel, to, msg, key);
+    this.#attribution.send(this.#inner, this.#rel, to, msg);
   }
 
   onMessage(fn: (from: ProcessId, msg: Message) => void): () => void {

@@ -115,9 +115,13 @@ export async function runWorkload<Req>(
   const net = cluster.net;
   const attribution = cluster.attribution;
   let current: InvocationRecord | undefined;
-  const offSend = net.onSend(() => {
-    if (kind === 'sequential' && current !== undefined) current.messages++;
-  });
+  // only the sequential workload counts sends here (a listener makes every send build its event)
+  const offSend =
+    kind === 'sequential'
+      ? net.onSend(() => {
+          if (current !== undefined) current.messages++;
+        })
+      : undefined;
   const rngs = Array.from({ length: cluster.n }, (_, i) => net.rng(`workload/${i}`));
   const objects = cluster.objects;
   const engine: WorkloadEngine<Req> = new WorkloadEngine(
@@ -164,7 +168,7 @@ export async function runWorkload<Req>(
       },
     });
   }
-  offSend();
+  offSend?.();
   offCharge?.();
   return summarize(
     cluster as SimCluster<unknown>,

@@ -56,11 +56,37 @@ export type QueuedEvent = LinkEvent | TimerEvent;
 /** Where the link stack and the timers put events: the delivery policy holds them. */
 export interface EventSink {
   enqueue(ev: QueuedEvent): void;
+  /**
+   * Queues a message arriving at `time`: the same as `enqueue` of the message event with these
+   * fields, which a sink may keep without making the object (the scheduler's in-order lane).
+   */
+  enqueueMessage(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void;
 }
 
 /** The top of the link stack: where a message sent by a process enters. */
 export interface LinkTop {
   send(m: MsgEvent): void;
+  /**
+   * The same as `send` of the message event with these fields (sent at `time`, number `seq`),
+   * for a sender that does not need the object: a stack may carry the fields without making it.
+   */
+  sendMessage(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void;
 }
 
 /** The bottom of the link stack: where the delivery policy hands an event whose time has come. */
@@ -71,4 +97,6 @@ export interface LinkBottom {
 /** The process-facing end a message leaves the link stack by (the one deliver path). */
 export interface Deliverer {
   deliver(m: Envelope): void;
+  /** The same as `deliver` of the envelope with these fields (no object needed). */
+  deliverMessage(from: ProcessId, to: ProcessId, channel: string, msg: Message, ctx: unknown): void;
 }

@@ -60,7 +60,7 @@ export interface FaultyLinkOptions {
   readonly arrivals: Arrivals;
   readonly scheduler: Scheduler;
   /** Where frames wait for their arrival (the delivery policy). */
-  readonly sink: EventSink;
+  readonly sink: Pick<EventSink, 'enqueue'>;
   readonly counters: FrameCounters;
   /** The session layer above. */
   readonly up: FrameReceiver;
@@ -72,7 +72,7 @@ export class FaultyLink implements LinkBottom {
   readonly #rng: Rng;
   readonly #arrivals: Arrivals;
   readonly #scheduler: Scheduler;
-  readonly #sink: EventSink;
+  readonly #sink: Pick<EventSink, 'enqueue'>;
   readonly #counters: FrameCounters;
   readonly #up: FrameReceiver;
 

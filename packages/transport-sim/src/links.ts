@@ -8,7 +8,7 @@
  * - faults on: {@link SessionLinks} over {@link FaultyLink} — the reliable-FIFO session layer of
  *   `@critsec/transport` over raw frames that are lost, doubled and reordered.
  */
-import type { ProcessId, Rng } from '@critsec/core';
+import type { Message, ProcessId, Rng } from '@critsec/core';
 import type { SessionStats } from '@critsec/transport';
 import { Arrivals } from './arrival.js';
 import type { FrameCounters } from './counters.js';
@@ -45,6 +45,20 @@ class DirectLinks implements LinkTop, LinkBottom {
     this.#sink.enqueue(m);
   }
 
+  /** {@link send} of the message with these fields, without the event object. */
+  sendMessage(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    const at = this.#arrivals !== undefined ? this.#arrivals.at(from, to, channel) : time;
+    this.#sink.enqueueMessage(at, seq, from, to, channel, msg, ctx);
+  }
+
   /** A message arrives: delivered. */
   arrive(ev: LinkEvent): void {
     this.#up.deliver(ev as MsgEvent);
@@ -74,7 +88,8 @@ export function createLinkStack(o: LinkStackOptions): LinkStack {
     new Arrivals({ n: o.n, clock: o.scheduler, rng: o.rng, delay: o.delay, linkDelay: o.linkDelay, fifo });
   if (o.faults === undefined) {
     const timed = o.mode === 'timed' ? arrivals(o.fifo) : undefined;
-    if (timed?.constant) o.scheduler.messagesInOrder();
+    // direct links: a message's arrival is its delivery, so the lane hands it straight up
+    if (timed?.constant) o.scheduler.messagesInOrder(o.up);
     const direct = new DirectLinks(timed, o.sink, o.up);
     return { top: direct, bottom: direct, sessions: () => [] };
   }

@@ -8,7 +8,7 @@
  * at n = 10,000), with no copying and no doubled capacity.
  */
 import type { Message, ProcessId } from '@critsec/core';
-import type { MsgEvent } from './events.js';
+import type { Deliverer, MsgEvent } from './events.js';
 
 /** Messages per block. */
 const BLOCK = 16_384;
@@ -50,16 +50,32 @@ export class MessageLane {
     return this.#length;
   }
 
-  /** True when `e` goes after the last message queued (or the lane is empty): it may join. */
-  fits(e: MsgEvent): boolean {
+  /**
+   * True when a message of arrival `time` and creation number `seq` goes after the last message
+   * queued (or the lane is empty): it may join.
+   */
+  fits(time: number, seq: number): boolean {
     if (this.#length === 0) return true;
     const b = this.#blocks[this.#blocks.length - 1]!;
     const t = b.time[this.#tail - 1]!;
-    return t < e.time || (t === e.time && b.seq[this.#tail - 1]! < e.seq);
+    return t < time || (t === time && b.seq[this.#tail - 1]! < seq);
   }
 
   /** Queues `e` at the end (call {@link fits} first). Keeps its fields, not the object. */
   push(e: MsgEvent): void {
+    this.pushFields(e.time, e.seq, e.from, e.to, e.channel, e.msg, e.ctx);
+  }
+
+  /** Queues the message with these fields at the end (call {@link fits} first). */
+  pushFields(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
     if (this.#tail === BLOCK) {
       this.#blocks.push(this.#spare ?? newBlock());
       this.#spare = undefined;
@@ -67,13 +83,13 @@ export class MessageLane {
     }
     const b = this.#blocks[this.#blocks.length - 1]!;
     const i = this.#tail++;
-    b.time[i] = e.time;
-    b.seq[i] = e.seq;
-    b.from[i] = e.from;
-    b.to[i] = e.to;
-    b.channel[i] = e.channel;
-    b.msg[i] = e.msg;
-    b.ctx[i] = e.ctx;
+    b.time[i] = time;
+    b.seq[i] = seq;
+    b.from[i] = from;
+    b.to[i] = to;
+    b.channel[i] = channel;
+    b.msg[i] = msg;
+    b.ctx[i] = ctx;
     this.#length++;
   }
 
@@ -90,9 +106,32 @@ export class MessageLane {
   /** Takes the first message out, as a new event object. */
   shift(): MsgEvent | undefined {
     if (this.#length === 0) return undefined;
+    const ev = at(this.#blocks[0]!, this.#head);
+    this.#drop();
+    return ev;
+  }
+
+  /**
+   * Takes the first message out and delivers it to `up` (`deliverMessage`), without making an
+   * event object: the lane is emptied of it before `up` runs (which may queue more).
+   */
+  shiftTo(up: Deliverer): void {
+    if (this.#length === 0) return;
+    const b = this.#blocks[0]!;
+    const i = this.#head;
+    const from = b.from[i]! as ProcessId;
+    const to = b.to[i]! as ProcessId;
+    const channel = b.channel[i]!;
+    const msg = b.msg[i]!;
+    const ctx = b.ctx[i];
+    this.#drop();
+    up.deliverMessage(from, to, channel, msg, ctx);
+  }
+
+  /** Forgets the first message (read already). */
+  #drop(): void {
     const b = this.#blocks[0]!;
     const i = this.#head++;
-    const ev = at(b, i);
     b.channel[i] = undefined;
     b.msg[i] = undefined;
     b.ctx[i] = undefined;
@@ -105,7 +144,6 @@ export class MessageLane {
       this.#spare = this.#blocks.shift();
       this.#head = 0;
     }
-    return ev;
   }
 
   /** Every queued message, in order, as event objects. */

@@ -11,7 +11,7 @@
  * Either way an event whose turn has come goes to the bottom of the link stack (a message or a
  * frame) or to the inbox (a timer).
  */
-import { type Message, TransportError } from '@critsec/core';
+import { type Message, type ProcessId, TransportError } from '@critsec/core';
 import type { EventSink, LinkBottom, MsgEvent, QueuedEvent, SimMessage, TimerEvent } from './events.js';
 import { LinkKeys } from './link-keys.js';
 import { type Inbox, nextTurn } from './ports.js';
@@ -102,6 +102,18 @@ export class TimedPolicy extends PolicyBase implements DeliveryPolicy {
     this.scheduler.push(ev);
   }
 
+  enqueueMessage(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    this.scheduler.pushMessage(time, seq, from, to, channel, msg, ctx);
+  }
+
   /**
    * Delivers events in time order until nothing is left, `until` (time units) is passed,
    * `maxEvents` were processed, `stopWhen()` returns true (checked after each instant), or
@@ -145,7 +157,9 @@ export class TimedPolicy extends PolicyBase implements DeliveryPolicy {
             break outer;
           }
           events++;
-          this.dispatch(s.pop()!);
+          // a message of the in-order lane is delivered by the scheduler itself (no event object)
+          const ev = s.take();
+          if (ev !== undefined) this.dispatch(ev);
         }
         await nextTurn();
         inbox.throwErrors();
@@ -215,6 +229,18 @@ export class ControlledPolicy extends PolicyBase implements DeliveryPolicy {
       this.#links.set(key, q);
     }
     q.items.push(m);
+  }
+
+  enqueueMessage(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    this.enqueue({ kind: 'message', time, seq, from, to, channel, msg, ctx });
   }
 
   /** @throws TransportError (rejects): the clock is the caller's in controlled mode. */

@@ -82,18 +82,17 @@ export class Outbox {
     if (this.#serialize && msg !== undefined) msg = JSON.parse(JSON.stringify(msg)) as Message;
     this.#counters.countSend(channel, type);
     this.#tracer.send(from, to, channel, msg);
-    const ev: MsgEvent = {
-      kind: 'message',
-      time: this.#scheduler.now,
-      seq: this.#scheduler.nextSeq(),
-      from,
-      to,
-      channel,
-      msg,
-      ctx: this.#context?.capture(),
-    };
-    this.#stack.send(ev);
+    const time = this.#scheduler.now;
+    const seq = this.#scheduler.nextSeq();
+    const ctx = this.#context?.capture();
     const listeners = this.#listeners;
+    if (listeners.length === 0) {
+      // nobody needs the event object: the stack may carry the fields (the in-order lane does)
+      this.#stack.sendMessage(time, seq, from, to, channel, msg, ctx);
+      return;
+    }
+    const ev: MsgEvent = { kind: 'message', time, seq, from, to, channel, msg, ctx };
+    this.#stack.send(ev);
     for (let i = 0; i < listeners.length; i++) listeners[i]!(ev);
   }
 
@@ -134,10 +133,11 @@ export class Inbox {
   readonly #errors: unknown[] = [];
   /** The delivery `#runCurrent` makes (one function for every delivery, no closure each). */
   #receive: Receiver | undefined;
-  #m: Envelope | undefined;
+  #from: ProcessId = 0;
+  #channel = '';
+  #msg: Message | undefined;
   readonly #runCurrent = (): void => {
-    const m = this.#m!;
-    this.#receive!(m.from, m.channel, m.msg);
+    this.#receive!(this.#from, this.#channel, this.#msg!);
   };
 
   constructor(o: InboxOptions) {
@@ -156,19 +156,26 @@ export class Inbox {
 
   /** Delivers a message to its receiver: counted, traced, run under the sender's context. */
   deliver(m: Envelope): void {
+    this.deliverMessage(m.from, m.to, m.channel, m.msg, m.ctx);
+  }
+
+  /** {@link deliver} of the envelope with these fields (the in-order lane has no object). */
+  deliverMessage(from: ProcessId, to: ProcessId, channel: string, msg: Message, ctx: unknown): void {
     this.#counters.delivered++;
-    this.#tracer.deliver(m);
-    const receive = this.#receivers[m.to];
+    this.#tracer.deliver(from, to, channel, msg);
+    const receive = this.#receivers[to];
     if (receive === undefined) return;
     if (this.#context !== undefined) {
       // read at once by #runCurrent, so a delivery nested in a handler cannot disturb it
       this.#receive = receive;
-      this.#m = m;
-      this.#invoke(m.ctx, this.#runCurrent);
+      this.#from = from;
+      this.#channel = channel;
+      this.#msg = msg;
+      this.#invoke(ctx, this.#runCurrent);
       return;
     }
     try {
-      receive(m.from, m.channel, m.msg);
+      receive(from, channel, msg);
     } catch (err) {
       this.#errors.push(err);
     }

@@ -4,8 +4,9 @@
  * instant, and the time-ordered queue where timed events wait. It decides nothing: the delivery
  * policy (`policy.ts`) picks what happens next.
  */
+import type { Message, ProcessId } from '@critsec/core';
 import { EventQueue } from './event-queue.js';
-import type { MsgEvent, QueuedEvent, TimerEvent } from './events.js';
+import type { Deliverer, MsgEvent, QueuedEvent, TimerEvent } from './events.js';
 import { MessageLane } from './message-lane.js';
 
 /**
@@ -17,6 +18,8 @@ export class Scheduler extends EventQueue<QueuedEvent> {
   #seq = 0;
   readonly #lane = new MessageLane();
   #inOrder = false;
+  /** Where a lane message goes when its turn comes (see {@link messagesInOrder}). */
+  #laneUp: Deliverer | undefined;
 
   /** Current virtual time (time units; in controlled mode, the number of events delivered). */
   get now(): number {
@@ -42,9 +45,14 @@ export class Scheduler extends EventQueue<QueuedEvent> {
    * Messages will mostly be queued in (time, seq) order (a constant delay on every link): from
    * now on they go by the in-order lane. Under drawn delays they stay in the heap, where a lane
    * would only add a test per message.
+   *
+   * @param up where a message of the lane goes when its turn comes ({@link take}): the lane is
+   *   for direct links, where a message's arrival is its delivery. Without it, {@link take}
+   *   returns lane messages as event objects, like {@link pop}.
    */
-  messagesInOrder(): void {
+  messagesInOrder(up?: Deliverer): void {
     this.#inOrder = true;
+    this.#laneUp = up;
   }
 
   /**
@@ -53,8 +61,36 @@ export class Scheduler extends EventQueue<QueuedEvent> {
    * join the heap. Either way events come out by (time, seq).
    */
   override push(ev: QueuedEvent): void {
-    if (this.#inOrder && ev.kind === 'message' && this.#lane.fits(ev)) this.#lane.push(ev);
+    if (this.#inOrder && ev.kind === 'message' && this.#lane.fits(ev.time, ev.seq)) this.#lane.push(ev);
     else super.push(ev);
+  }
+
+  /** {@link push} of the message event with these fields; the lane keeps them without the object. */
+  pushMessage(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    if (this.#inOrder && this.#lane.fits(time, seq))
+      this.#lane.pushFields(time, seq, from, to, channel, msg, ctx);
+    else super.push({ kind: 'message', time, seq, from, to, channel, msg, ctx });
+  }
+
+  /**
+   * The first event has its turn: a message of the in-order lane is taken out and delivered to
+   * the `up` of {@link messagesInOrder} at once (no event object made), and `undefined` returned;
+   * any other first event (or a lane message when there is no `up`) is taken out and returned,
+   * for the policy to dispatch. `undefined` too when nothing is queued.
+   */
+  take(): QueuedEvent | undefined {
+    if (!this.#laneFirst()) return super.pop();
+    if (this.#laneUp === undefined) return this.#lane.shift();
+    this.#lane.shiftTo(this.#laneUp);
+    return undefined;
   }
 
   /** Events queued (heap and lane). */

@@ -9,7 +9,7 @@
  * takes those data frames and answers with acks. A retransmission timer (`'retransmit'`, every
  * `retransmitEvery` time units) runs while a link has unacknowledged messages.
  */
-import type { ProcessId, Rng } from '@critsec/core';
+import type { Message, ProcessId, Rng } from '@critsec/core';
 import { ReliableLink, type SessionFrame, type SessionStats } from '@critsec/transport';
 import type { Arrivals } from './arrival.js';
 import type { FrameCounters } from './counters.js';
@@ -66,6 +66,19 @@ export class SessionLinks implements LinkTop, FrameReceiver {
     const session = this.#session(m.from, m.to);
     session.link.send(m);
     this.#arm(session);
+  }
+
+  /** {@link send} of the message event with these fields (the session link keeps the object). */
+  sendMessage(
+    time: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    this.send({ kind: 'message', time, seq, from, to, channel, msg, ctx });
   }
 
   /** A raw frame from → to got through: into `to`'s session link for peer `from`. */

@@ -12,7 +12,6 @@
  * algorithms see.
  */
 import type { Message, ProcessId } from '@critsec/core';
-import type { SimMessage } from './events.js';
 
 /** Writes trace lines to a sink, or nothing when tracing is off. */
 export class Tracer {
@@ -39,16 +38,16 @@ export class Tracer {
   }
 
   /** A message reaches its receiver (counted, before its handler runs). */
-  deliver(m: SimMessage): void {
+  deliver(from: ProcessId, to: ProcessId, channel: string, msg: Message): void {
     if (this.#sink !== undefined) {
       this.#sink(
         JSON.stringify({
           t: this.#clock.now,
           e: 'deliver',
-          from: m.from,
-          to: m.to,
-          ch: m.channel,
-          type: (m.msg as Message | null)?.type,
+          from,
+          to,
+          ch: channel,
+          type: (msg as Message | null)?.type,
         }),
       );
     }

@@ -23,6 +23,14 @@ const timer = (time: number, seq: number): TimerEvent => ({
   cancelled: false,
 });
 
+/** An event as the receiver sees it (a lane message delivered by fields has no object). */
+const seen = (e: QueuedEvent): string =>
+  e.kind === 'timer'
+    ? `timer ${e.label}`
+    : e.kind === 'message'
+      ? JSON.stringify([e.from, e.to, e.channel, e.msg, e.ctx])
+      : 'frame';
+
 /** Events taken out of a scheduler fed by a seeded mix of messages and timers, and pops. */
 function drive(seed: number, constantShare: number) {
   const rng = createRng(seed);
@@ -106,4 +114,53 @@ describe('Scheduler queue (heap and in-order message lane)', () => {
     s.clear();
     expect([s.size, s.nextTime(), s.pop()]).toEqual([0, undefined, undefined]);
   });
+
+  it.each([
+    [5, 0.5],
+    [6, 1],
+  ])(
+    'take() delivers lane messages to up without objects, in the order pop() gives (seed %i, constant share %f)',
+    (seed, share) => {
+      // the same seeded mix fed by push()/pop() and by pushMessage()/take()
+      const reference = drive(seed, share).popped.map(seen);
+      const rng = createRng(seed);
+      const s = new Scheduler();
+      const out: string[] = [];
+      s.messagesInOrder({
+        deliver: () => {
+          throw new Error('the lane delivers by fields');
+        },
+        deliverMessage: (from, to, channel, msg, ctx) =>
+          out.push(seen({ kind: 'message', time: s.now, seq: -1, from, to, channel, msg, ctx })),
+      });
+      const take = () => {
+        const before = out.length;
+        const e = s.take();
+        if (e !== undefined) out.push(seen(e));
+        return out.length > before;
+      };
+      let seq = 0;
+      for (let step = 0; step < 20_000; step++) {
+        if (rng.next() < 0.45) {
+          const r = rng.next();
+          const delay = r < share ? 1 : Math.floor(rng.next() * 5);
+          const time = s.now + delay;
+          if (rng.next() < 0.8) {
+            const m = message(time, seq++);
+            s.pushMessage(m.time, m.seq, m.from, m.to, m.channel, m.msg, m.ctx);
+          } else s.push(timer(time, seq++));
+        } else if (s.size > 0) {
+          const t = s.nextTime()!;
+          s.advanceTo(t);
+          take();
+        }
+      }
+      while (s.size > 0) {
+        s.advanceTo(s.nextTime()!);
+        take();
+      }
+      expect(take()).toBe(false);
+      expect(out).toEqual(reference);
+    },
+  );
 });

@@ -95,8 +95,22 @@ class Mux {
     link.setReceiver((from, channel, msg) => this.receive(from, channel, msg));
   }
 
+  /** The channel received on last and its node: most messages come on the channel of the one before. */
+  #lastPath: string | undefined;
+  #lastNode: ChannelNode | undefined;
+
   receive(from: ProcessId, channel: string, msg: Message): void {
-    const node = this.closed ? undefined : this.nodes.get(channel);
+    let node: ChannelNode | undefined;
+    if (this.closed) node = undefined;
+    else if (channel === this.#lastPath) node = this.#lastNode;
+    else {
+      node = this.nodes.get(channel);
+      // only a node that exists is remembered (channels are never removed)
+      if (node !== undefined) {
+        this.#lastPath = channel;
+        this.#lastNode = node;
+      }
+    }
     const handlers = node?.handlers;
     if (handlers === undefined || handlers.length === 0) {
       this.undeliverable++;

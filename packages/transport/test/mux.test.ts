@@ -140,4 +140,34 @@ describe('defineProtocol (validation at the boundary)', () => {
     receive!(7, '', { type: 'RELEASE' });
     expect(errors).toEqual(['demo: message from unknown process 7']);
   });
+
+  it('routes every message by its own channel, whatever came before (no stale route)', () => {
+    const undeliverable: string[] = [];
+    const { a, b, flush } = pair({ onUndeliverable: (u) => undeliverable.push(`${u.channel}:${u.reason}`) });
+    const got: string[] = [];
+    b.channel('x').onMessage((_f, m) => got.push(`x:${m.type}`));
+    for (const [ch, type] of [
+      ['x', 'A'],
+      ['x', 'B'],
+      ['y', 'C'],
+      ['x', 'D'],
+      ['', 'E'],
+      ['x', 'F'],
+    ] as const)
+      (ch === '' ? a : a.channel(ch)).send(1, { type });
+    flush();
+    // a channel listened on only after a message for it was dropped: the next one is delivered
+    b.channel('y').onMessage((_f, m) => got.push(`y:${m.type}`));
+    a.channel('y').send(1, { type: 'G' });
+    a.channel('x').send(1, { type: 'H' });
+    flush();
+    expect(got).toEqual(['x:A', 'x:B', 'x:D', 'x:F', 'y:G', 'x:H']);
+    expect(undeliverable).toEqual(['y:no-handler', ':no-handler']);
+    expect(b.undeliverable).toBe(2);
+    b.close();
+    a.channel('x').send(1, { type: 'I' });
+    flush();
+    expect(got).toHaveLength(6);
+    expect(undeliverable.at(-1)).toBe('x:closed');
+  });
 });
