@@ -65,14 +65,25 @@ export function defaultInitial(spec: ProblemSpec): CSState[] {
  * Build it with {@link createCluster}.
  */
 export class SimCluster<Req = void> {
+  /** The simulated network the objects talk over. */
   readonly net: SimNetwork;
+  /** The CS object of each process, by id. */
   readonly objects: readonly CSObject<Req>[];
+  /** The safety monitor fed by every object's `statechange`. */
   readonly monitor: SafetyMonitor;
+  /** The problem the monitor checks. */
   readonly spec: ProblemSpec;
+  /** The run's seed (network delays; the workload forks from it). */
   readonly seed: number;
+  /** The initial configuration, one state per process. */
   readonly initial: readonly CSState[];
   /** `error` events the objects reported (dropped messages, listener failures). */
-  readonly errors: { process: number; error: Error }[] = [];
+  readonly errors: {
+    /** The object's process. */
+    process: number;
+    /** The error it reported. */
+    error: Error;
+  }[] = [];
   /** The first safety violation, once one happened (the network is stopped then). */
   firstViolation: Violation | null = null;
   /**

@@ -52,11 +52,19 @@ export interface CSComplianceSetup<Req = void> {
   readonly delays?: readonly DelayModel[];
   /** Workload think/hold means in time units (defaults 2 / 1). */
   readonly think?: number;
+  /** Mean hold time InCS before an exit, time units (default 1). */
   readonly hold?: number;
   /** Abort test: `false` to skip for algorithms that document they cannot abort; seeds default 200. */
   readonly abort?:
     | false
-    | { readonly seeds?: number; readonly probability?: number; readonly within?: number };
+    | {
+        /** Seeded runs (default 200). */
+        readonly seeds?: number;
+        /** Probability that an entry is aborted. */
+        readonly probability?: number;
+        /** The abort comes after a delay uniform in [0, within] time units. */
+        readonly within?: number;
+      };
   /** Rare paths (`reach` labels) that must each be taken at least once across the safety seeds. */
   readonly coverage?: readonly string[];
   /** Timeout of each registered test, in milliseconds (default 300,000). */
@@ -90,7 +98,10 @@ export interface CSComplianceContext<Req = void> {
   /** The prefix of every test title: `name (spec)`. */
   readonly title: string;
   /** The rare-path collector, started by the first safety test and read by the coverage test. */
-  readonly reached: { collector?: ReachCollector };
+  readonly reached: {
+    /** The collector, once the first safety test started it. */
+    collector?: ReachCollector;
+  };
 }
 
 /** Resolves a setup's defaults (see {@link CSComplianceContext}). */

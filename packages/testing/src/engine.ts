@@ -15,7 +15,9 @@ import type { WorkloadClock } from './clock.js';
 
 /** One `entry` or `exit` call of a workload. Times are in the clock's unit. */
 export interface InvocationRecord {
+  /** The calling process. */
   readonly process: ProcessId;
+  /** Which call. */
   readonly op: 'entry' | 'exit';
   /** 0-based round of the process. */
   readonly round: number;
@@ -39,6 +41,7 @@ export interface InvocationRecord {
 
 /** One process the engine drives. */
 export interface WorkloadProcess {
+  /** The process's id. */
   readonly id: ProcessId;
   /** Its state now: the next call is `entry` when OutCS, `exit` when InCS. */
   state(): CSState;
@@ -90,6 +93,7 @@ export interface AbortDraw {
 
 /** Settings of a {@link WorkloadEngine}. Durations are in the clock's unit. */
 export interface EngineOptions<Req = unknown> {
+  /** The clock of sleeps and record times (the simulator's time units, or ms). */
   readonly clock: WorkloadClock;
   /** Counted rounds per process (one entry and one exit each, from the initial state). */
   readonly rounds: number;
@@ -151,10 +155,13 @@ export class WorkloadEngine<Req = unknown> {
   completed = 0;
   /** Uncounted calls completed, and calls withdrawn (give-up, end of the run). */
   extraCalls = 0;
+  /** Calls withdrawn (give-up, end of the run). */
   withdrawn = 0;
   /** Why the run failed, if it did. */
   failure: string | null = null;
+  /** The processes the engine drives. */
   readonly processes: readonly WorkloadProcess[];
+  /** The options it was made with. */
   readonly options: EngineOptions<Req>;
   readonly #done = new Map<ProcessId, number>();
   #allFinished: boolean;
@@ -194,7 +201,12 @@ export class WorkloadEngine<Req = unknown> {
     op: 'entry' | 'exit',
     req: Req | undefined,
     signal: AbortSignal | undefined,
-  ): { rec: InvocationRecord; call: Promise<unknown> } {
+  ): {
+    /** The call's record (its `end` is set when it settles). */
+    rec: InvocationRecord;
+    /** The call's promise, as `invoke` returned it. */
+    call: Promise<unknown>;
+  } {
     const d = this.done(p.id);
     const rec: InvocationRecord = {
       process: p.id,
@@ -251,7 +263,16 @@ export class WorkloadEngine<Req = unknown> {
   }
 
   /** The processes that did not complete their counted rounds. */
-  stuck(): { process: ProcessId; state: CSState; pending: 'entry' | 'exit' | null; done: number }[] {
+  stuck(): {
+    /** The process. */
+    process: ProcessId;
+    /** Its state now. */
+    state: CSState;
+    /** Its call in flight, or `null`. */
+    pending: 'entry' | 'exit' | null;
+    /** Counted calls it completed. */
+    done: number;
+  }[] {
     return this.processes
       .filter((p) => this.done(p.id) < this.expected)
       .map((p) => ({ process: p.id, state: p.state(), pending: p.pending(), done: this.done(p.id) }));

@@ -29,8 +29,11 @@ export interface ExploreOptions<Req = void> {
 
 /** A schedule that broke something: the choice indices that replay it. */
 export interface ExploreFailure {
+  /** A safety violation, or a deadlock: no event pending while some process has not finished. */
   readonly kind: 'violation' | 'deadlock';
+  /** The choice index at every step: replays the schedule. */
   readonly path: readonly number[];
+  /** What went wrong, in words. */
   readonly message: string;
 }
 
@@ -46,6 +49,7 @@ export interface ExploreResult {
   readonly deduplicated: boolean;
   /** The longest schedule, in events. */
   readonly maxDepth: number;
+  /** The schedules that broke something. */
   readonly failures: readonly ExploreFailure[];
 }
 

@@ -78,12 +78,17 @@ export interface ExtremeValueOptions<Req = void> {
 
 /** One forged delivery that broke the rule, with everything needed to replay it. */
 export interface ForgedFailure extends ForgedSite {
+  /** The run's seed. */
   readonly seed: number;
   /** Index of the replaced message among all sends of the run (0-based). */
   readonly sendIndex: number;
+  /** Sender of the forged message. */
   readonly from: ProcessId;
+  /** Its receiver. */
   readonly to: ProcessId;
+  /** The extreme value put in the field. */
   readonly value: number;
+  /** How strictly the field was judged: `'clock'` or `'tag'`. */
   readonly fieldClass: ForgedFieldClass;
   /** What went wrong. */
   readonly why: string;

@@ -33,6 +33,7 @@ export type CallLogEvent =
 export interface CallLogRecord {
   /** The process. */
   readonly p: ProcessId;
+  /** The event. */
   readonly e: CallLogEvent;
   /** For `entry-called` of an object that takes a request: the request (units h, a group). */
   readonly q?: unknown;
@@ -58,6 +59,7 @@ export interface LogViolation {
 
 /** Settings of a {@link LogMonitor}. */
 export interface LogMonitorOptions {
+  /** The problem checked. */
   readonly spec: ProblemSpec;
   /** The initial configuration (default: every process OutCS); `spec.n` states. */
   readonly initial?: readonly CSState[];
@@ -71,6 +73,7 @@ export interface LogMonitorOptions {
 export interface CallLogCheck {
   /** No violation and no out-of-order event. */
   readonly ok: boolean;
+  /** Records read. */
   readonly records: number;
   /** Violations found (the first `keep`). */
   readonly violations: readonly LogViolation[];

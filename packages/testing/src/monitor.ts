@@ -40,6 +40,7 @@ export interface SafetyMonitorOptions {
  * `LogMonitor`.
  */
 export class SafetyMonitor {
+  /** The problem checked. */
   readonly spec: ProblemSpec;
   readonly #states: CSState[];
   readonly #requests: unknown[];

@@ -11,8 +11,11 @@ import { type InvocationRecord, runWorkload, type WorkloadResult } from './workl
 
 /** One process's k-th completed entry with its k-th completed exit. */
 export interface ExitEntryPair {
+  /** The process. */
   readonly process: ProcessId;
+  /** The pair's entry. */
   readonly entry: InvocationRecord;
+  /** The pair's exit. */
   readonly exit: InvocationRecord;
 }
 
@@ -41,6 +44,7 @@ export function exitEntryPairs(records: readonly InvocationRecord[]): ExitEntryP
 
 /** The messages of one exit+entry pair of one process, by `'<channel> <type>'`. */
 export interface PairCost {
+  /** The pair's process. */
   readonly process: ProcessId;
   /** Messages of the pair. */
   readonly total: number;
@@ -65,7 +69,12 @@ export function channelTotal(pair: PairCost, channel: string): number {
 export async function sequentialPairs(
   cluster: SimCluster<void>,
   rounds: number,
-): Promise<{ result: WorkloadResult; pairs: PairCost[] }> {
+): Promise<{
+  /** The sequential workload's result. */
+  result: WorkloadResult;
+  /** The cost of every exit+entry pair, in order. */
+  pairs: PairCost[];
+}> {
   const sent: string[] = [];
   const off = cluster.net.onSend((m) => sent.push(`${m.channel} ${m.msg.type}`));
   const result = await runWorkload(cluster, { kind: 'sequential', rounds });

@@ -10,8 +10,11 @@ import type { WorkloadEngine, WorkloadProcess } from './engine.js';
 
 /** A move of the sequential workload. */
 export interface SequentialMove<Req = unknown> {
+  /** The process that moves. */
   readonly process: ProcessId;
+  /** Its call. */
   readonly op: 'entry' | 'exit';
+  /** The entry's request (`undefined` for an exit or an object that takes none). */
   readonly request: Req | undefined;
   /** False for a move of a process that finished its counted rounds. */
   readonly counted: boolean;

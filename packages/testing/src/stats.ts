@@ -2,10 +2,15 @@ import type { InvocationRecord } from './engine.js';
 
 /** mean / p99 / max of a sample (all 0 for an empty one). */
 export interface Distribution {
+  /** Sample size. */
   readonly count: number;
+  /** Mean. */
   readonly mean: number;
+  /** Median (nearest rank). */
   readonly p50: number;
+  /** 99th percentile (nearest rank). */
   readonly p99: number;
+  /** Largest value. */
   readonly max: number;
 }
 

@@ -21,7 +21,9 @@ export interface TransportUnderTest {
 
 /** What {@link transportCompliance} needs. */
 export interface TransportComplianceSetup {
+  /** The transport's name, in test titles. */
   readonly name: string;
+  /** The runner's `it`, to register the tests. */
   readonly it: TransportTestFn;
   /** Creates `n` connected endpoints. */
   setup(n: number): Promise<TransportUnderTest>;

@@ -30,7 +30,12 @@ export interface WorkloadOptions<Req = void> {
    * Withdraws a fraction of entries: each entry is aborted with `probability`, after a delay
    * uniform in [0, within] time units; an aborted entry is retried after a think time.
    */
-  readonly abort?: { readonly probability: number; readonly within: number };
+  readonly abort?: {
+    /** Probability that an entry is aborted. */
+    readonly probability: number;
+    /** The abort comes after a delay uniform in [0, within] time units. */
+    readonly within: number;
+  };
   /** Event budget of the run (default 5,000,000): exceeding it reports the processes still busy. */
   readonly maxEvents?: number;
   /** Virtual-time budget (default unbounded). */
@@ -41,33 +46,53 @@ export interface WorkloadOptions<Req = void> {
 
 /** A process that did not finish its rounds. */
 export interface StuckProcess {
+  /** The process. */
   readonly process: ProcessId;
+  /** Its state when the run ended. */
   readonly state: CSState;
+  /** Its call in flight, or `null`. */
   readonly pending: 'entry' | 'exit' | null;
+  /** Counted calls it completed. */
   readonly completedInvocations: number;
+  /** Counted calls it should have completed (2 × rounds). */
   readonly expectedInvocations: number;
 }
 
 /** What a workload run produced. */
 export interface WorkloadResult {
+  /** The run's seed. */
   readonly seed: number;
+  /** The workload. */
   readonly kind: 'concurrent' | 'sequential';
   /** Every process finished its rounds, nothing broke. */
   readonly ok: boolean;
+  /** The first safety violation, or `null`. */
   readonly violation: Violation | null;
   /** Processes that did not finish (deadlock, starvation, budget). */
   readonly stuck: readonly StuckProcess[];
   /** Why the run ended early, if it did. */
   readonly failure: string | null;
+  /** Every call made, in the order made. */
   readonly records: readonly InvocationRecord[];
+  /** Entries completed. */
   readonly entries: number;
+  /** Exits completed. */
   readonly exits: number;
+  /** Calls aborted by the workload. */
   readonly aborted: number;
+  /** Simulated time at the end, time units. */
   readonly simulatedTime: number;
+  /** Simulator events processed. */
   readonly events: number;
+  /** The network's message counters. */
   readonly messages: SimCounters;
   /** Waiting time (time units) of completed entries and exits. */
-  readonly waiting: { readonly entry: Distribution; readonly exit: Distribution };
+  readonly waiting: {
+    /** From `entry()` called to InCS. */
+    readonly entry: Distribution;
+    /** From `exit()` called to OutCS. */
+    readonly exit: Distribution;
+  };
   /**
    * Messages per exit+entry pair (the k-th completed entry with the k-th completed exit of a
    * process). Exact in sequential mode. In concurrent mode the distribution needs
@@ -228,6 +253,7 @@ function summarize(
 
 /** A workload that failed: safety violation, stuck processes, or an unexpected rejection. */
 export class WorkloadFailure extends Error {
+  /** The failed run's result. */
   readonly result: WorkloadResult;
   constructor(label: string, result: WorkloadResult) {
     super(describeFailure(label, result));
