@@ -18,8 +18,11 @@ export interface SimCounters {
 
 /** Counters of the raw frame layer under `FaultOptions` (all frame counts). */
 export interface FaultCounters {
+  /** Frames handed to the faulty link. */
   readonly framesSent: number;
+  /** Frames the link dropped. */
   readonly framesDropped: number;
+  /** Frames the link delivered twice. */
   readonly framesDuplicated: number;
   /** Data frames the session layer sent again. */
   readonly retransmitted: number;

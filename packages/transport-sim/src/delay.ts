@@ -8,10 +8,30 @@ import { ConfigurationError, type Rng } from '@critsec/core';
  * - `exponential`: exponential with the given mean.
  */
 export type DelayModel =
-  | { readonly kind: 'unit' }
-  | { readonly kind: 'constant'; readonly delay: number }
-  | { readonly kind: 'uniform'; readonly min: number; readonly max: number }
-  | { readonly kind: 'exponential'; readonly mean: number };
+  | {
+      /** Exactly 1 time unit. */
+      readonly kind: 'unit';
+    }
+  | {
+      /** Exactly `delay`. */
+      readonly kind: 'constant';
+      /** The delay, time units. */
+      readonly delay: number;
+    }
+  | {
+      /** Uniform in [min, max]. */
+      readonly kind: 'uniform';
+      /** Shortest delay, time units. */
+      readonly min: number;
+      /** Longest delay, time units. */
+      readonly max: number;
+    }
+  | {
+      /** Exponential. */
+      readonly kind: 'exponential';
+      /** Mean delay, time units. */
+      readonly mean: number;
+    };
 
 /** Every message takes exactly 1 time unit. */
 export const unitDelay: DelayModel = Object.freeze({ kind: 'unit' });

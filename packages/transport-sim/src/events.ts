@@ -9,10 +9,13 @@ import type { SimEvent } from './event-queue.js';
 
 /** A message in flight. */
 export interface SimMessage {
+  /** The sender. */
   readonly from: ProcessId;
+  /** The receiver. */
   readonly to: ProcessId;
   /** Channel path (`''` is the root channel). */
   readonly channel: string;
+  /** The message. */
   readonly msg: Message;
 }
 

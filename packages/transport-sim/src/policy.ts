@@ -19,8 +19,16 @@ import type { Scheduler } from './scheduler.js';
 
 /** One deliverable event in controlled mode. */
 export type PendingEvent =
-  | ({ readonly kind: 'message' } & SimMessage)
-  | { readonly kind: 'timer'; readonly label: string };
+  | ({
+      /** A message's delivery. */
+      readonly kind: 'message';
+    } & SimMessage)
+  | {
+      /** A timer's expiry. */
+      readonly kind: 'timer';
+      /** The timer's label. */
+      readonly label: string;
+    };
 
 /** Everything queued in controlled mode: a state fingerprint for schedule exploration. */
 export interface SimSnapshot {
