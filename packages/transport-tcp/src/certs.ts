@@ -17,6 +17,7 @@ export function processUri(id: ProcessId): string {
 
 /** PEM credentials of one process. */
 export interface ProcessCredentials {
+  /** The process's id (its certificate's URI names it). */
   readonly id: ProcessId;
   /** The process certificate (PEM), signed by the cluster CA. */
   readonly cert: string;
@@ -51,7 +52,12 @@ export interface DevCertificateOptions {
    * Issue from an existing CA (PEM certificate and PKCS#8 key, e.g. a previous result's `ca`
    * and `caKey`) instead of making a new one — to add processes to a running cluster.
    */
-  readonly ca?: { readonly cert: string; readonly key: string };
+  readonly ca?: {
+    /** The CA certificate (PEM). */
+    readonly cert: string;
+    /** The CA's private key (PKCS#8 PEM). */
+    readonly key: string;
+  };
 }
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;

@@ -11,8 +11,11 @@ import { checkPeers, checkSession, checkShapes, checkTls, intOption, shown } fro
 
 /** One process of the cluster: its id and where it listens. */
 export interface TcpPeer {
+  /** The process's id, 0 … n−1. */
   readonly id: ProcessId;
+  /** Host name or address it listens on. */
   readonly host: string;
+  /** TCP port it listens on. */
   readonly port: number;
 }
 

@@ -30,18 +30,39 @@ export type CloseReason = FrameErrorKind | 'heartbeat-timeout' | 'protocol' | 'r
 /** Events of a `TcpTransport`. */
 export interface TcpTransportEvents {
   /** A connection with `peer` completed its handshake (`kind` from the session layer). */
-  connected: { peer: ProcessId; kind: 'new' | 'resumed' | 'reset'; resent: number };
+  connected: {
+    /** The peer. */
+    peer: ProcessId;
+    /** A new session, the old one resumed, or a fresh one after the peer restarted (`onPeerRestart: 'reset'`). */
+    kind: 'new' | 'resumed' | 'reset';
+    /** Messages the peer had not acknowledged, sent again on this connection. */
+    resent: number;
+  };
   /** The connection with `peer` is gone (it will be redialled by the lower id). */
-  disconnected: { peer: ProcessId; reason: string };
+  disconnected: {
+    /** The peer. */
+    peer: ProcessId;
+    /** Why the connection was lost, closed or replaced, in words. */
+    reason: string;
+  };
   /** A connection was refused (counted in `stats.refused`). */
-  refused: { peer: ProcessId | undefined; reason: RefusalReason; detail: string };
+  refused: {
+    /** The peer, when known (an outgoing connection, or a hello that named one). */
+    peer: ProcessId | undefined;
+    /** Why. */
+    reason: RefusalReason;
+    /** Details in words. */
+    detail: string;
+  };
   /** A non-fatal problem: an invalid message dropped, a handler that threw, a peer refusing us. */
   error: Error;
 }
 
 /** Per-peer counters. */
 export interface TcpPeerStats {
+  /** The peer's id. */
   readonly id: ProcessId;
+  /** Whether a connection with it is established now. */
   readonly connected: boolean;
   /** Completed handshakes with this peer. */
   readonly connections: number;

@@ -34,6 +34,7 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 export interface TcpTransport {
   /** The process's root endpoint; hand it (or its channels) to CS objects. */
   readonly endpoint: RootEndpoint;
+  /** This process's id. */
   readonly self: ProcessId;
   /** This incarnation's session id. */
   readonly session: string;
