@@ -3,7 +3,7 @@ import type { Message, ProcessId } from '@critsec/core';
 /**
  * What a network gives one process, below channels: unicast of `(channel, message)` pairs,
  * reliable and FIFO per (sender, receiver, channel). A transport implements this;
- * {@link createEndpoint} builds the channel tree of an {@link Endpoint} on top of it.
+ * {@link createEndpoint} builds the channel tree of an `Endpoint` (`@critsec/core`) on top of it.
  */
 export interface Link {
   /** This process. */

@@ -3,9 +3,13 @@ import type { Link } from './link.js';
 
 /** Why a message reached no handler. */
 export interface UndeliverableMessage {
+  /** The sender. */
   readonly from: ProcessId;
+  /** The channel path it was sent on (`''` is the root channel). */
   readonly channel: string;
+  /** The message. */
   readonly msg: Message;
+  /** No handler listens on that channel, or the endpoint is closed. */
   readonly reason: 'no-handler' | 'closed';
 }
 

@@ -10,7 +10,9 @@ export type SessionFrame<P> =
   | {
       /** A payload; `seq` starts at 1 per direction and session. */
       t: 'data';
+      /** The frame's sequence number. */
       seq: number;
+      /** The payload. */
       p: P;
       /**
        * Optional piggybacked cumulative acknowledgement (as in an `ack` frame): every `seq ≤ ack`
@@ -21,6 +23,7 @@ export type SessionFrame<P> =
   | {
       /** Cumulative acknowledgement: every `seq ≤ ack` was delivered. */
       t: 'ack';
+      /** Every `seq ≤ ack` of the other direction was delivered. */
       ack: number;
     };
 
@@ -29,6 +32,7 @@ export type SessionFrame<P> =
  * {@link SessionFrame}; the peer passes it to `ReliableLink.handshake`.
  */
 export interface SessionHello {
+  /** The discriminant. */
   readonly t: 'hello';
   /** The sender's session (incarnation) id. */
   readonly session: string;
@@ -109,6 +113,7 @@ export type HandshakeResult =
   | {
       /** `'new'`: first contact; `'resumed'`: same peer session; `'reset'`: peer restarted, started over. */
       readonly ok: true;
+      /** How the sessions met (see `ok`). */
       readonly kind: 'new' | 'resumed' | 'reset';
       /** Data frames resent by the handshake. */
       readonly resent: number;
@@ -116,6 +121,7 @@ export type HandshakeResult =
   | {
       /** Refused: nothing changed; the owner should close the connection. */
       readonly ok: false;
+      /** Why it was refused: the peer restarted (under `onPeerRestart: 'refuse'`), a malformed hello, or a hello inconsistent with this side's state. */
       readonly kind: 'peer-restarted' | 'malformed' | 'inconsistent';
       /** Why, for logs and for the peer. */
       readonly reason: string;
