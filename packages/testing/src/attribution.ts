@@ -47,8 +47,13 @@ export class MessageAttribution<K = string> {
   sent = 0;
   /** Messages delivered to them (each once, however many handlers). */
   delivered = 0;
-  /** Counts by `channel TYPE` and by key, boxed: one lookup a send, no `Map.set`. */
-  readonly #byType = new Map<string, { n: number }>();
+  /**
+   * Counts by channel (relative path) then type, and by key, boxed: no `Map.set` and no string
+   * built a send (each wrapped endpoint holds its channel's map).
+   */
+  readonly #byChannel = new Map<string, Map<string, { n: number }>>();
+  /** Every `channel TYPE` counted, with its box, in the order first sent (for {@link byType}). */
+  readonly #typeOrder: [string, { n: number }][] = [];
   readonly #byKey = new Map<K, { n: number }>();
   readonly #als = new AsyncLocalStorage<K | null>();
   readonly #listeners: ((key: K, to: ProcessId, msg: Message) => void)[] = [];
@@ -68,7 +73,9 @@ export class MessageAttribution<K = string> {
 
   /** Sent, per `channel TYPE` (the root channel has no prefix): a copy of the counts so far. */
   get byType(): Map<string, number> {
-    return unbox(this.#byType);
+    const out = new Map<string, number>();
+    for (const [key, box] of this.#typeOrder) out.set(key, (out.get(key) ?? 0) + box.n);
+    return out;
   }
 
   /** Sent, per invocation key (messages sent outside any invocation are not in it): a copy. */
@@ -135,7 +142,7 @@ export class MessageAttribution<K = string> {
    * @internal Sends `msg` through `inner` as the current invocation (read once: the causal
    * context's `capture` of this send gets the same store), then counts and charges it.
    */
-  send(inner: Endpoint, rel: string, to: ProcessId, msg: Message): void {
+  send(inner: Endpoint, rel: string, counts: Map<string, { n: number }>, to: ProcessId, msg: Message): void {
     const store = this.#als.getStore();
     const key = store ?? null;
     if (this.carrier === 'envelope') {
@@ -151,16 +158,29 @@ export class MessageAttribution<K = string> {
         this.#sendingStore = undefined;
       }
     }
-    this.#charge(rel, to, msg, key);
+    this.#charge(rel, counts, to, msg, key);
+  }
+
+  /** @internal The per-type counts of the channel at relative path `rel` (one map per path). */
+  countsOf(rel: string): Map<string, { n: number }> {
+    let counts = this.#byChannel.get(rel);
+    if (counts === undefined) {
+      counts = new Map();
+      this.#byChannel.set(rel, counts);
+    }
+    return counts;
   }
 
   /** Counts and charges one send. */
-  #charge(rel: string, to: ProcessId, msg: Message, key: K | null): void {
+  #charge(rel: string, counts: Map<string, { n: number }>, to: ProcessId, msg: Message, key: K | null): void {
     this.sent++;
-    const type = rel === '' ? typeOf(msg) : `${rel} ${typeOf(msg)}`;
-    const t = this.#byType.get(type);
-    if (t === undefined) this.#byType.set(type, { n: 1 });
-    else t.n++;
+    const type = typeOf(msg);
+    const t = counts.get(type);
+    if (t === undefined) {
+      const box = { n: 1 };
+      counts.set(type, box);
+      this.#typeOrder.push([rel === '' ? type : `${rel} ${type}`, box]);
+    } else t.n++;
     if (key === null) return;
     const k = this.#byKey.get(key);
     if (k === undefined) this.#byKey.set(key, { n: 1 });
@@ -200,12 +220,15 @@ class AttributedEndpoint<K> implements Endpoint {
   readonly #inner: Endpoint;
   readonly #attribution: MessageAttribution<K>;
   readonly #rel: string;
+  /** This channel's per-type counts in the attribution. */
+  readonly #counts: Map<string, { n: number }>;
   readonly #children = new Map<string, AttributedEndpoint<K>>();
 
   constructor(inner: Endpoint, attribution: MessageAttribution<K>, rel: string) {
     this.#inner = inner;
     this.#attribution = attribution;
     this.#rel = rel;
+    this.#counts = attribution.countsOf(rel);
   }
 
   get self(): ProcessId {
@@ -221,7 +244,7 @@ class AttributedEndpoint<K> implements Endpoint {
   }
 
   send(to: ProcessId, msg: Message): void {
-    this.#attribution.send(this.#inner, this.#rel, to, msg);
+    this.#attribution.send(this.#inner, this.#rel, this.#counts, to, msg);
   }
 
   onMessage(fn: (from: ProcessId, msg: Message) => void): () => void {
