@@ -162,7 +162,13 @@ export class MessageAttribution<K = string> {
   }
 
   /** @internal The per-type counts of the channel at relative path `rel` (one map per path). */
-  countsOf(rel: string): Map<string, { n: number }> {
+  countsOf(rel: string): Map<
+    string,
+    {
+      /** Messages of that type sent on the channel. */
+      n: number;
+    }
+  > {
     let counts = this.#byChannel.get(rel);
     if (counts === undefined) {
       counts = new Map();
