@@ -114,5 +114,5 @@ export {
   type RunSummary,
   type Spread,
 } from './summary.js';
-export type { SimulationRecorder } from './report-recording.js';
+export type { CallRecord, SimulationRecorder, SimulationRecording, StateChange } from './report-recording.js';
 export { openTraceFile, type TraceFile } from './trace-file.js';

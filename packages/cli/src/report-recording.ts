@@ -9,19 +9,27 @@ import type { InvocationRecord, SimCluster, WorkloadResult } from '@critsec/test
 
 /** One state change of one process, at a simulated time (time units). */
 export interface StateChange {
+  /** The process. */
   readonly p: ProcessId;
+  /** Its new state. */
   readonly s: CSState;
+  /** When, time units. */
   readonly t: number;
 }
 
 /** One call of the workload, as the report uses it (times in time units). */
 export interface CallRecord {
+  /** The calling process. */
   readonly p: ProcessId;
+  /** Which call. */
   readonly op: 'entry' | 'exit';
+  /** When it was called. */
   readonly start: number;
   /** `NaN` for a call still pending when the run ended. */
   readonly end: number;
+  /** Messages attributed to it. */
   readonly messages: number;
+  /** Whether the workload aborted it. */
   readonly aborted: boolean;
   /** A call made after the process finished its rounds (not counted in the summary). */
   readonly extra: boolean;
@@ -29,9 +37,13 @@ export interface CallRecord {
 
 /** Everything the simulation report plots, besides the summary. */
 export interface SimulationRecording {
+  /** The problem the run solved. */
   readonly spec: ProblemSpec;
+  /** The initial configuration, one state per process. */
   readonly initial: readonly CSState[];
+  /** Every state change, in order. */
   readonly changes: readonly StateChange[];
+  /** Every call of the workload, in the order made. */
   readonly calls: readonly CallRecord[];
   /** Simulated time at the end of the run (time units; ms for a cluster). */
   readonly end: number;
