@@ -17,9 +17,9 @@ import { ackFrame, dataFrame, isObject } from './wire.js';
  * sent as an ack frame of its own. Acks only free the sender's resend buffer (and end `flush()`),
  * so waiting costs nothing but that; in a request/reply exchange the reply carries it.
  */
-export const ACK_DELAY_MS = 5;
+const ACK_DELAY_MS = 5;
 /** Data frames received after which the ack is sent at once rather than after `ACK_DELAY_MS`. */
-export const ACK_EVERY_FRAMES = 32;
+const ACK_EVERY_FRAMES = 32;
 
 /** A connection carrying a {@link Peer}. */
 export type PeerConnection = Connection<Peer>;
