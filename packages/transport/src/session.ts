@@ -355,9 +355,6 @@ export class ReliableLink<P> {
     }
     let failure: { err: unknown } | undefined;
     let first = true;
-    // Owed from the moment `nextExpected` moves: a data frame that `deliver` sends back (a reply)
-    // carries it under `piggybackAcks` and settles it.
-    this.#ackPending = true;
     while (first || this.#ahead.has(this.#nextExpected)) {
       let payload = p;
       if (!first) {
@@ -366,6 +363,9 @@ export class ReliableLink<P> {
       }
       first = false;
       this.#nextExpected++;
+      // Owed from the moment `nextExpected` moves, before `deliver`: a data frame it sends back
+      // (a reply) carries the ack under `piggybackAcks` and settles it — up to this payload only.
+      this.#ackPending = true;
       this.#stats.delivered++;
       try {
         this.#deliver(payload);

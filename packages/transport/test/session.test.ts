@@ -258,6 +258,33 @@ describe('ReliableLink (reliable FIFO session layer)', () => {
     expect(inFlight[1]).toEqual([{ t: 'data', seq: 4, p: 4, ack: 3 }]);
   });
 
+  it('a reply to the first of several payloads delivered at once leaves the ack of the rest owed', () => {
+    const inFlight: Frame[] = [];
+    const a = new ReliableLink<number>({
+      transmit: () => {},
+      deliver: () => {},
+      autoAck: false,
+      piggybackAcks: true,
+    });
+    const b: ReliableLink<number> = new ReliableLink<number>({
+      transmit: (f) => inFlight.push(f),
+      deliver: (p) => {
+        if (p === 1) b.send(100); // replies to the first only
+      },
+      autoAck: false,
+      piggybackAcks: true,
+    });
+    for (let i = 1; i <= 3; i++) a.send(i);
+    b.receive({ t: 'data', seq: 3, p: 3 });
+    b.receive({ t: 'data', seq: 2, p: 2 });
+    b.receive({ t: 'data', seq: 1, p: 1 }); // delivers 1 (reply), then 2 and 3
+    expect(inFlight).toEqual([{ t: 'data', seq: 1, p: 100, ack: 1 }]);
+    expect(b.ackPending).toBe(true);
+    b.flushAck();
+    expect(inFlight.at(-1)).toEqual({ t: 'ack', ack: 3 });
+    expect(a.unacked).toBe(3);
+  });
+
   it('without piggybackAcks data frames carry no ack (the simulator traces rely on it), but one is read', () => {
     const { a, b, inFlight } = lossyPair();
     a.send(1);
