@@ -4,11 +4,20 @@
  * the snapshot `inspect()` returns and the choice of conflict rules.
  */
 import type { ProcessId } from '@critsec/core';
-import { defineProtocol, timestampSchema } from '@critsec/transport';
+import { defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 
 const tagged = <T extends string>(type: T) =>
   v.object({ type: v.literal(type), req: timestampSchema, ts: timestampSchema });
+
+const maekawaSchema = v.variant('type', [
+  tagged('REQUEST'),
+  tagged('LOCKED'),
+  tagged('FAILED'),
+  tagged('INQUIRE'),
+  tagged('RELINQUISH'),
+  tagged('RELEASE'),
+]);
 
 /**
  * Maekawa's messages. `req` is the tag of the request a message belongs to (the request's
@@ -22,20 +31,22 @@ const tagged = <T extends string>(type: T) =>
  * - `RELINQUISH` holder → arbiter: the lock is yours again (yield).
  * - `RELEASE` requester → arbiter: unlock after the CS, or withdraw an aborted request.
  */
-export const maekawaProtocol = defineProtocol(
-  'maekawa',
-  v.variant('type', [
-    tagged('REQUEST'),
-    tagged('LOCKED'),
-    tagged('FAILED'),
-    tagged('INQUIRE'),
-    tagged('RELINQUISH'),
-    tagged('RELEASE'),
-  ]),
-);
+export const maekawaProtocol: Protocol<MaekawaMessage> = defineProtocol('maekawa', maekawaSchema);
 
 /** A Maekawa message (see {@link maekawaProtocol}). */
-export type MaekawaMessage = v.InferOutput<typeof maekawaProtocol.schema>;
+export type MaekawaMessage = {
+  /** The message's name (see {@link maekawaProtocol}). */
+  type: 'REQUEST' | 'LOCKED' | 'FAILED' | 'INQUIRE' | 'RELINQUISH' | 'RELEASE';
+  /** The tag of the request the message belongs to: the request's timestamp (0 … `CLOCK_MAX`). */
+  req: number;
+  /** The sender's Lamport clock (0 … `CLOCK_MAX`); for REQUEST, the request's timestamp. */
+  ts: number;
+};
+
+/** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: SameType<v.InferOutput<typeof maekawaSchema>, MaekawaMessage> = true;
+void schemaMatchesType;
 
 /**
  * The rare paths of Maekawa's algorithm, marked with `reach()` from `@critsec/core` so a test can

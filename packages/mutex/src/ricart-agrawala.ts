@@ -44,25 +44,44 @@ import {
   type ProcessId,
   reach,
 } from '@critsec/core';
-import { defineProtocol, tick, timestampSchema, witness } from '@critsec/transport';
+import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { initialHolders } from './initial.js';
 import { beats } from './request-queue.js';
+
+const raSchema = v.variant('type', [
+  v.object({ type: v.literal('REQUEST'), ts: timestampSchema }),
+  v.object({ type: v.literal('REPLY'), req: timestampSchema }),
+]);
 
 /**
  * Ricart–Agrawala's messages: `REQUEST` carries the request's sequence number `ts` (its priority
  * is `(ts, sender)`); `REPLY` carries the tag `req` (the `ts`) of the request it answers.
  */
-export const ricartAgrawalaProtocol = defineProtocol(
+export const ricartAgrawalaProtocol: Protocol<RicartAgrawalaMessage> = defineProtocol(
   'ricart-agrawala',
-  v.variant('type', [
-    v.object({ type: v.literal('REQUEST'), ts: timestampSchema }),
-    v.object({ type: v.literal('REPLY'), req: timestampSchema }),
-  ]),
+  raSchema,
 );
 
 /** A Ricart–Agrawala message. */
-export type RicartAgrawalaMessage = v.InferOutput<typeof ricartAgrawalaProtocol.schema>;
+export type RicartAgrawalaMessage =
+  | {
+      /** A request to enter. */
+      type: 'REQUEST';
+      /** The request's sequence number (its priority is `(ts, sender)`). */
+      ts: number;
+    }
+  | {
+      /** The permission to enter. */
+      type: 'REPLY';
+      /** The tag (`ts`) of the request it answers. */
+      req: number;
+    };
+
+/** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemaMatchesType: SameType<v.InferOutput<typeof raSchema>, RicartAgrawalaMessage> = true;
+void schemaMatchesType;
 
 /** Protocol variables of one process, as returned by `inspect()`. */
 export interface RicartAgrawalaSnapshot {
