@@ -31,6 +31,6 @@ export type { FaultCounters, SimCounters } from './counters.js';
 export type { SimMessage } from './events.js';
 export type { FaultOptions } from './faulty-link.js';
 export { SimNetwork, type SimNetworkOptions } from './network.js';
-export type { PendingEvent, RunResult } from './policy.js';
+export type { PendingEvent, RunOptions, RunResult, SimSnapshot } from './policy.js';
 export type { CausalContext } from './ports.js';
 export { createRng, type Rng } from '@critsec/core';
