@@ -49,6 +49,14 @@ export class Arrivals {
     return this.#constant;
   }
 
+  /**
+   * The delay of one transmission sent now, under a constant delay ({@link constant}): the
+   * arrival time {@link at} gives is now plus this (the same draws, if the model draws).
+   */
+  delay(): number {
+    return sampleDelay(this.#delay, this.#rng);
+  }
+
   /** The delay model of the link from → to (the per-link override, else the default). */
   model(from: ProcessId, to: ProcessId): DelayModel {
     return this.#linkDelay?.(from, to) ?? this.#delay;

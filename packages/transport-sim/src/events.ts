@@ -72,17 +72,12 @@ export interface EventSink {
     msg: Message,
     ctx: unknown,
   ): void;
-}
-
-/** The top of the link stack: where a message sent by a process enters. */
-export interface LinkTop {
-  send(m: MsgEvent): void;
   /**
-   * The same as `send` of the message event with these fields (sent at `time`, number `seq`),
-   * for a sender that does not need the object: a stack may carry the fields without making it.
+   * {@link enqueueMessage} of a message arriving `delay` time units from now (the sum made where
+   * it is stored: no arrival time to box on the way).
    */
-  sendMessage(
-    time: number,
+  enqueueMessageIn(
+    delay: number,
     seq: number,
     from: ProcessId,
     to: ProcessId,
@@ -90,6 +85,16 @@ export interface LinkTop {
     msg: Message,
     ctx: unknown,
   ): void;
+}
+
+/** The top of the link stack: where a message sent by a process enters. */
+export interface LinkTop {
+  send(m: MsgEvent): void;
+  /**
+   * The same as `send` of the message event with these fields (sent now, number `seq`), for a
+   * sender that does not need the object: a stack may carry the fields without making it.
+   */
+  sendMessage(seq: number, from: ProcessId, to: ProcessId, channel: string, msg: Message, ctx: unknown): void;
 }
 
 /** The bottom of the link stack: where the delivery policy hands an event whose time has come. */

@@ -47,7 +47,6 @@ class DirectLinks implements LinkTop, LinkBottom {
 
   /** {@link send} of the message with these fields, without the event object. */
   sendMessage(
-    time: number,
     seq: number,
     from: ProcessId,
     to: ProcessId,
@@ -55,8 +54,11 @@ class DirectLinks implements LinkTop, LinkBottom {
     msg: Message,
     ctx: unknown,
   ): void {
-    const at = this.#arrivals !== undefined ? this.#arrivals.at(from, to, channel) : time;
-    this.#sink.enqueueMessage(at, seq, from, to, channel, msg, ctx);
+    const arrivals = this.#arrivals;
+    if (arrivals === undefined) this.#sink.enqueueMessageIn(0, seq, from, to, channel, msg, ctx);
+    else if (arrivals.constant)
+      this.#sink.enqueueMessageIn(arrivals.delay(), seq, from, to, channel, msg, ctx);
+    else this.#sink.enqueueMessage(arrivals.at(from, to, channel), seq, from, to, channel, msg, ctx);
   }
 
   /** A message arrives: delivered. */

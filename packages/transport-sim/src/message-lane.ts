@@ -8,6 +8,7 @@
  * at n = 10,000), with no copying and no doubled capacity.
  */
 import type { Message, ProcessId } from '@critsec/core';
+import type { SimEvent } from './event-queue.js';
 import type { Deliverer, MsgEvent } from './events.js';
 
 /** Messages per block. */
@@ -93,14 +94,26 @@ export class MessageLane {
     this.#length++;
   }
 
+  /** True when the first message arrives at `time` (time units); false when empty. */
+  headIs(time: number): boolean {
+    return this.#length > 0 && this.#blocks[0]!.time[this.#head] === time;
+  }
+
+  /**
+   * True when there is a first message and it goes before `e` by (time, seq), or `e` is
+   * `undefined`. (Compares here: no arrival time leaves the lane as a number to box.)
+   */
+  firstBefore(e: SimEvent | undefined): boolean {
+    if (this.#length === 0) return false;
+    if (e === undefined) return true;
+    const b = this.#blocks[0]!;
+    const t = b.time[this.#head]!;
+    return t < e.time || (t === e.time && b.seq[this.#head]! < e.seq);
+  }
+
   /** Arrival time of the first message (time units); `undefined` when empty. */
   headTime(): number | undefined {
     return this.#length === 0 ? undefined : this.#blocks[0]!.time[this.#head];
-  }
-
-  /** Creation number of the first message (only when not empty). */
-  headSeq(): number {
-    return this.#blocks[0]!.seq[this.#head]!;
   }
 
   /** Takes the first message out, as a new event object. */

@@ -122,6 +122,18 @@ export class TimedPolicy extends PolicyBase implements DeliveryPolicy {
     this.scheduler.pushMessage(time, seq, from, to, channel, msg, ctx);
   }
 
+  enqueueMessageIn(
+    delay: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    this.scheduler.pushMessageIn(delay, seq, from, to, channel, msg, ctx);
+  }
+
   /**
    * Delivers events in time order until nothing is left, `until` (time units) is passed,
    * `maxEvents` were processed, `stopWhen()` returns true (checked after each instant), or
@@ -159,7 +171,8 @@ export class TimedPolicy extends PolicyBase implements DeliveryPolicy {
           break;
         }
         s.advanceTo(t);
-        while (s.nextTime() === t) {
+        // nothing is ever queued before the current instant t (delays are ≥ 0)
+        while (s.hasEventAt(t)) {
           if (events >= maxEvents) {
             reason = 'maxEvents';
             break outer;
@@ -249,6 +262,18 @@ export class ControlledPolicy extends PolicyBase implements DeliveryPolicy {
     ctx: unknown,
   ): void {
     this.enqueue({ kind: 'message', time, seq, from, to, channel, msg, ctx });
+  }
+
+  enqueueMessageIn(
+    delay: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    this.enqueueMessage(this.scheduler.now + delay, seq, from, to, channel, msg, ctx);
   }
 
   /** @throws TransportError (rejects): the clock is the caller's in controlled mode. */

@@ -82,16 +82,15 @@ export class Outbox {
     if (this.#serialize && msg !== undefined) msg = JSON.parse(JSON.stringify(msg)) as Message;
     this.#counters.countSend(channel, type);
     this.#tracer.send(from, to, channel, msg);
-    const time = this.#scheduler.now;
     const seq = this.#scheduler.nextSeq();
     const ctx = this.#context?.capture();
     const listeners = this.#listeners;
     if (listeners.length === 0) {
       // nobody needs the event object: the stack may carry the fields (the in-order lane does)
-      this.#stack.sendMessage(time, seq, from, to, channel, msg, ctx);
+      this.#stack.sendMessage(seq, from, to, channel, msg, ctx);
       return;
     }
-    const ev: MsgEvent = { kind: 'message', time, seq, from, to, channel, msg, ctx };
+    const ev: MsgEvent = { kind: 'message', time: this.#scheduler.now, seq, from, to, channel, msg, ctx };
     this.#stack.send(ev);
     for (let i = 0; i < listeners.length; i++) listeners[i]!(ev);
   }

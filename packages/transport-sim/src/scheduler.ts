@@ -80,6 +80,19 @@ export class Scheduler extends EventQueue<QueuedEvent> {
     else super.push({ kind: 'message', time, seq, from, to, channel, msg, ctx });
   }
 
+  /** {@link pushMessage} of a message arriving `delay` time units from now. */
+  pushMessageIn(
+    delay: number,
+    seq: number,
+    from: ProcessId,
+    to: ProcessId,
+    channel: string,
+    msg: Message,
+    ctx: unknown,
+  ): void {
+    this.pushMessage(this.#now + delay, seq, from, to, channel, msg, ctx);
+  }
+
   /**
    * The first event has its turn: a message of the in-order lane is taken out and delivered to
    * the `up` of {@link messagesInOrder} at once (no event object made), and `undefined` returned;
@@ -96,6 +109,17 @@ export class Scheduler extends EventQueue<QueuedEvent> {
   /** Events queued (heap and lane). */
   override get size(): number {
     return super.size + this.#lane.size;
+  }
+
+  /**
+   * True when an event is queued for `time` (time units), given that none is queued for earlier
+   * — the timed policy's current instant: then the same as `nextTime() === time`, without a
+   * time to box for every event.
+   */
+  hasEventAt(time: number): boolean {
+    if (this.#lane.headIs(time)) return true;
+    const h = super.peek();
+    return h !== undefined && h.time === time;
   }
 
   /** Virtual time of the first event (time units), `undefined` when nothing is queued. */
@@ -135,10 +159,7 @@ export class Scheduler extends EventQueue<QueuedEvent> {
 
   /** The lane's first message goes before the heap's first event. */
   #laneFirst(): boolean {
-    const t = this.#lane.headTime();
-    if (t === undefined) return false;
-    const h = super.peek();
-    return h === undefined || t < h.time || (t === h.time && this.#lane.headSeq() < h.seq);
+    return this.#lane.firstBefore(super.peek());
   }
 
   /** A timer event due `delay` time units from now (not queued yet: the policy holds it). */

@@ -50,6 +50,7 @@ export class SessionLinks implements LinkTop, FrameReceiver {
   /** The one deliver path above (`Inbox.deliver`, bound). */
   readonly #deliver: (m: Envelope) => void;
   readonly #setTimer: SetTimer;
+  readonly #scheduler: Scheduler;
   readonly #every: number;
   readonly #sessions = new Map<number, Session>();
 
@@ -57,6 +58,7 @@ export class SessionLinks implements LinkTop, FrameReceiver {
     this.#n = o.n;
     this.#deliver = o.up.deliver.bind(o.up);
     this.#setTimer = o.setTimer;
+    this.#scheduler = o.scheduler;
     this.#every = o.faults.retransmitEvery ?? 4;
     this.raw = new FaultyLink({ ...o, up: this });
   }
@@ -70,7 +72,6 @@ export class SessionLinks implements LinkTop, FrameReceiver {
 
   /** {@link send} of the message event with these fields (the session link keeps the object). */
   sendMessage(
-    time: number,
     seq: number,
     from: ProcessId,
     to: ProcessId,
@@ -78,7 +79,7 @@ export class SessionLinks implements LinkTop, FrameReceiver {
     msg: Message,
     ctx: unknown,
   ): void {
-    this.send({ kind: 'message', time, seq, from, to, channel, msg, ctx });
+    this.send({ kind: 'message', time: this.#scheduler.now, seq, from, to, channel, msg, ctx });
   }
 
   /** A raw frame from → to got through: into `to`'s session link for peer `from`. */
