@@ -106,6 +106,7 @@ export class SharedLogWriter {
   readonly #inc: string | undefined;
   #closed = false;
 
+  /** Opens `path` for appending (O_APPEND) as process `options.process`, incarnation `options.incarnation`. */
   constructor(path: string, options: { process: ProcessId; incarnation?: string }) {
     this.#fd = openSync(path, 'a');
     this.#p = options.process;

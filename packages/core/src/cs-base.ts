@@ -80,6 +80,7 @@ export abstract class CSObjectBase<Req = void> implements CSObject<Req> {
   /** Run by `close()`, in registration order, before `doClose()`. */
   readonly #disposers: (() => void)[] = [];
 
+  /** Process `id`'s object in state `initial`; `options.takesRequest`: whether `entry` takes a request as its first argument (default false). */
   protected constructor(id: ProcessId, initial: CSState, options: { takesRequest?: boolean } = {}) {
     this.id = id;
     this.#state = initial;

@@ -13,6 +13,7 @@ export class Deferred<T = void> {
   reject!: (reason: unknown) => void;
   #settled = false;
 
+  /** A pending deferred. */
   constructor() {
     this.promise = new Promise<T>((resolve, reject) => {
       this.resolve = (v) => {

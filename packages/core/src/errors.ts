@@ -8,6 +8,7 @@
 export class CritsecError extends Error {
   /** A stable, machine-readable code (e.g. `'CSMIC'`, `'CONFIGURATION'`). */
   readonly code: string;
+  /** An error with the stable `code`, the `message` and, optionally, the underlying `cause`. */
   constructor(code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
@@ -21,6 +22,7 @@ export class CritsecError extends Error {
  * of the caller; the CS object rejects the call and sends nothing.
  */
 export class CSMICError extends CritsecError {
+  /** A CSMIC violation; `message` names the call and the state. */
   constructor(message: string) {
     super('CSMIC', message);
   }
@@ -31,6 +33,7 @@ export class CSMICError extends CritsecError {
  * graph that is not symmetric, an option out of range. Thrown before any message is sent.
  */
 export class ConfigurationError extends CritsecError {
+  /** A configuration error; `message` names the offending setting and what was expected. */
   constructor(message: string, options?: { cause?: unknown }) {
     super('CONFIGURATION', message, options);
   }
@@ -38,6 +41,7 @@ export class ConfigurationError extends CritsecError {
 
 /** A quorum system that breaks its defining property (empty quorum, non-intersecting pair, …). */
 export class CoterieError extends CritsecError {
+  /** A quorum-system error; `message` names the offending quorums. */
   constructor(message: string, options?: { cause?: unknown }) {
     super('COTERIE', message, options);
   }
@@ -51,6 +55,7 @@ export class CoterieError extends CritsecError {
 export class ProtocolError extends CritsecError {
   /** The sender of the offending message, when known. */
   readonly from: number | undefined;
+  /** A rejected message; `options.from` is its sender, when known. */
   constructor(message: string, options?: { from?: number; cause?: unknown }) {
     super('PROTOCOL', message, options);
     this.from = options?.from;
@@ -59,6 +64,7 @@ export class ProtocolError extends CritsecError {
 
 /** A transport failure: a closed endpoint, an unknown peer, an oversized frame, a refused connection. */
 export class TransportError extends CritsecError {
+  /** A transport failure; `message` says what failed. */
   constructor(message: string, options?: { cause?: unknown }) {
     super('TRANSPORT', message, options);
   }
@@ -72,6 +78,7 @@ export class TransportError extends CritsecError {
 export class AbortError extends Error {
   /** `'ABORT_ERR'`, as Node's own abort errors. */
   readonly code = 'ABORT_ERR';
+  /** An abort error; `options.cause` is the signal's reason. */
   constructor(message = 'The operation was aborted', options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'AbortError';

@@ -6,6 +6,7 @@ export class Emitter<Events extends { [K in keyof Events]: unknown }> {
   readonly #listeners = new Map<keyof Events, Set<(value: never) => void>>();
   readonly #onListenerError: (err: unknown) => void;
 
+  /** An emitter with no listeners; a listener's error goes to `onListenerError` (default: rethrown on a microtask). */
   constructor(onListenerError?: (err: unknown) => void) {
     this.#onListenerError =
       onListenerError ??

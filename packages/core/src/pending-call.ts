@@ -44,7 +44,7 @@ export class PendingCall {
   #last: Deferred | null = null;
   #offAbort: () => void = noop;
 
-  /** @param messages the `AbortError` messages for an abort and for a close. */
+  /** A call with no wait in progress. @param messages the `AbortError` messages for an abort and for a close. */
   constructor(messages: PendingCallMessages) {
     this.#messages = messages;
   }

@@ -84,6 +84,7 @@ export class LkcsCS extends CSObjectBase {
     MUTEX: null,
   };
 
+  /** Process `ctx.id` of LKCS under `plan` (use {@link lkcs}); `nomination` is for tests only. */
   constructor(ctx: ProcessContext, plan: LkcsPlan, nomination: LkcsNomination = 'one-per-type') {
     super(ctx.id, ctx.initial[ctx.id]!);
     const closed = `LKCS: P${ctx.id} was closed while waiting`;

@@ -125,6 +125,7 @@ export class LmutinCS extends CSObjectBase {
   /** The waiting `exit()` (Exit-Sequence until every grant of N_i ∪ {P_i} is here). */
   readonly #call: PendingCall;
 
+  /** Process `ctx.id` of LMUTIN on `graph` with its bound `l` (use {@link lmutin}); `internals` is for tests only. */
   constructor(ctx: ProcessContext, graph: Graph, l: number, internals: LmutinInternals) {
     super(ctx.id, ctx.initial[ctx.id]!);
     this.#call = new PendingCall(PendingCall.messages('LMUTIN', ctx.id, 'exit'));

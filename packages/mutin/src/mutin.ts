@@ -133,6 +133,7 @@ export class MutinCS extends CSObjectBase {
   });
   #phase: Phase = 'idle';
 
+  /** Process `ctx.id` of MUTIN(l) (use `mutin`, which validates the settings). */
   constructor(ctx: ProcessContext, settings: MutinSettings) {
     super(ctx.id, ctx.initial[ctx.id]!);
     this.l = settings.l;

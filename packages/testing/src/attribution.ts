@@ -67,6 +67,7 @@ export class MessageAttribution<K = string> {
   #sending = false;
   #sendingStore: K | null | undefined;
 
+  /** An attribution with nothing charged yet; `options.carrier` says how a key travels with a message. */
   constructor(options: { readonly carrier?: AttributionCarrier } = {}) {
     this.carrier = options.carrier ?? 'envelope';
   }

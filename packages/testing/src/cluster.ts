@@ -92,6 +92,7 @@ export class SimCluster<Req = void> {
    */
   readonly attribution: MessageAttribution<number> | undefined;
 
+  /** Builds the cluster (as {@link createCluster}). @throws ConfigurationError for an initial configuration of the wrong length or an unsafe one. */
   constructor(options: ClusterOptions<Req>) {
     const spec = options.spec;
     const n = spec.n;

@@ -168,6 +168,7 @@ export class WorkloadEngine<Req = unknown> {
   readonly #end = new AbortController();
   readonly #giveUp = new AbortController();
 
+  /** An engine for `processes`; nothing runs before `runConcurrent()` (or a caller driving `begin`). */
   constructor(processes: readonly WorkloadProcess[], options: EngineOptions<Req>) {
     this.processes = processes;
     this.options = options;

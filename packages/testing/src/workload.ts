@@ -255,6 +255,7 @@ function summarize(
 export class WorkloadFailure extends Error {
   /** The failed run's result. */
   readonly result: WorkloadResult;
+  /** The failure of the run `label` (named in the message with its seed). */
   constructor(label: string, result: WorkloadResult) {
     super(describeFailure(label, result));
     this.name = 'WorkloadFailure';

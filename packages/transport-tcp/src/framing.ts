@@ -20,6 +20,7 @@ export type FrameErrorKind = 'oversize' | 'bad-length' | 'undecodable';
 export class FrameError extends TransportError {
   /** What was wrong: the stream cannot be resynchronised after any of them. */
   readonly kind: FrameErrorKind;
+  /** A framing error of `kind`. */
   constructor(kind: FrameErrorKind, message: string) {
     super(message);
     this.kind = kind;
