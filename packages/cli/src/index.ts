@@ -5,9 +5,9 @@
  * - {@link resolveSimulation} + {@link runSimulation}: a cluster on the deterministic simulated
  *   network with the safety monitor on, summarized as a {@link RunSummary} (the `--json` shape);
  * - {@link resolveBench} + {@link runBench}: every algorithm × coterie beside the papers' bounds;
- * - {@link resolveClusterRun} + {@link runCluster}: the same over TCP/TLS between OS processes;
- *   {@link runNode}: one member of a real deployment;
- * - {@link paperBounds}: the bounds of Maekawa 1985, Ricart & Agrawala 1981 and Kamei & Kakugawa
+ * - {@link @critsec/cluster!index.resolveClusterRun} + {@link runCluster}: the same over TCP/TLS between OS processes;
+ *   {@link @critsec/cluster!index.runNode}: one member of a real deployment;
+ * - {@link @critsec/cluster!index.paperBounds}: the bounds of Maekawa 1985, Ricart & Agrawala 1981 and Kamei & Kakugawa
  *   2019 (MUTIN Lemmas 3–4, Theorem 4), with citations;
  * - {@link main}: the program itself (`main(['simulate', 'gcs', '--json'])` returns the exit code).
  *
