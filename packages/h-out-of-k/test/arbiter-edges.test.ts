@@ -4,7 +4,7 @@
  * `npm run test:mutation` (README, "Mutation score"). One arbiter P0 (every quorum {P0}), n = 4;
  * first requests all carry c = 1, so priority is decided by id (P1 before P2 before P3).
  */
-import { collectReached, hOutOfKSpec, isAbortError, type ReachCollector } from '@critsec/core';
+import { collectReached, hOutOfKSpec, isAbortError, ProtocolError, type ReachCollector } from '@critsec/core';
 import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type HOutOfKCS, hOutOfK } from '../src/index.js';
@@ -178,5 +178,31 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
     expect(inspectH(c, 1).requester).toEqual({ request: -1, seq: 1, h: 0, In: false, waiting: false, K: [] });
     await deliverAll(c.net);
     expect(inspectH(c, 0).arbiter).toEqual({ x: 3, Que: [] });
+  });
+
+  it('an OK from outside Q and a request from outside the reporters are dropped as ProtocolErrors', async () => {
+    const c = controlled(2);
+    c.monitor.setRequest(1, 1);
+    const e1 = c.objects[1]!.entry(1); // Q = {P0}
+    await c.net.settle();
+    c.net.endpoint(3).send(1, { type: 'OK', seq: 0, ts: 1 }); // P3 is no arbiter of P1
+    await deliver(c.net, 3, 1, 'OK');
+    expect(c.objects[1]!.state).toBe('OutCS');
+    expect(inspectH(c, 1).requester.K).toEqual([]);
+    c.net.endpoint(2).send(1, { type: 'request', h: 1, c: 1, seq: 0 }); // P1 arbitrates nobody
+    await deliver(c.net, 2, 1, 'request');
+    expect(inspectH(c, 1).arbiter).toEqual({ x: 2, Que: [] });
+    expect(queuedList(c.net).filter((m) => m.startsWith('1→2'))).toEqual([]);
+    expect(
+      c.errors.map(({ error, process }) => [process, error instanceof ProtocolError, error.message]),
+    ).toEqual([
+      [1, true, 'hOutOfK: P1 got OK from P3, which is not in its quorum Q = {0}'],
+      [1, true, 'hOutOfK: P1 got request(h = 1) from P2, whose quorum for 1 units does not contain P1'],
+    ]);
+    expect(c.errors.map(({ error }) => (error as ProtocolError).from)).toEqual([3, 2]);
+    await deliverAll(c.net);
+    await e1;
+    expect(c.objects[1]!.state).toBe('InCS');
+    expect(c.firstViolation).toBeNull();
   });
 });
