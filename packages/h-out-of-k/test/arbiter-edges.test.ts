@@ -189,9 +189,10 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
     await deliver(c.net, 3, 1, 'OK');
     expect(c.objects[1]!.state).toBe('OutCS');
     expect(inspectH(c, 1).requester.K).toEqual([]);
-    c.net.endpoint(2).send(1, { type: 'request', h: 1, c: 1, seq: 0 }); // P1 arbitrates nobody
+    c.net.endpoint(2).send(1, { type: 'request', h: 1, c: 50, seq: 0 }); // P1 arbitrates nobody
     await deliver(c.net, 2, 1, 'request');
     expect(inspectH(c, 1).arbiter).toEqual({ x: 2, Que: [] });
+    expect(inspectH(c, 1).c).toBe(51); // the request's c is witnessed even so: max(2, 50) + 1
     expect(queuedList(c.net).filter((m) => m.startsWith('1→2'))).toEqual([]);
     expect(
       c.errors.map(({ error, process }) => [process, error instanceof ProtocolError, error.message]),
@@ -204,5 +205,21 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
     await e1;
     expect(c.objects[1]!.state).toBe('InCS');
     expect(c.firstViolation).toBeNull();
+  });
+
+  it('a second request from a process already in Que is dropped as a ProtocolError from it', async () => {
+    const c = controlled(2);
+    c.monitor.setRequest(1, 1);
+    const e1 = c.objects[1]!.entry(1);
+    await c.net.settle();
+    await deliver(c.net, 1, 0, 'request');
+    c.net.endpoint(1).send(0, { type: 'request', h: 1, c: 9, seq: 5 });
+    await deliver(c.net, 1, 0, 'request');
+    expect(c.errors).toHaveLength(1);
+    expect(c.errors[0]!.error).toBeInstanceOf(ProtocolError);
+    expect((c.errors[0]!.error as ProtocolError).from).toBe(1);
+    expect(inspectH(c, 0).arbiter).toEqual({ x: 1, Que: [[1, 1, 1, 'ok', 0]] });
+    await deliverAll(c.net);
+    await e1;
   });
 });
