@@ -33,7 +33,10 @@ export type PendingEvent =
 /** Everything queued in controlled mode: a state fingerprint for schedule exploration. */
 export interface SimSnapshot {
   /** Every non-empty link, in the order links were first used, with its messages in FIFO order. */
-  readonly links: readonly (SimMessage & { readonly queued: readonly Message[] })[];
+  readonly links: readonly (SimMessage & {
+    /** The link's messages in FIFO order (`msg` is the first of them). */
+    readonly queued: readonly Message[];
+  })[];
   /** The labels of pending timers, in the order they were set. */
   readonly timers: readonly string[];
 }
