@@ -19,6 +19,8 @@ export interface CSLease extends AsyncDisposable {
  * await using held = await lease(cs);
  * // … in the critical section …
  * ```
+ * `await using` needs TypeScript ≥ 5.2 or Node.js ≥ 24; on Node.js 20 and 22 in plain JavaScript
+ * call `release()` in a `finally` instead.
  * @throws whatever `cs.entry` rejects with (`CSMICError`, `AbortError`).
  */
 export async function lease<Req = void>(cs: CSObject<Req>, ...args: EntryArgs<Req>): Promise<CSLease> {
