@@ -3,16 +3,20 @@
  * constant delay, messages are sent in (time, seq) order, so they need no heap — a FIFO does,
  * O(1) a message. The lane keeps each message's fields in columns (typed arrays for the numbers,
  * plain arrays for the references) rather than the event object itself, so an in-flight message
- * costs 48 bytes and no object outlives its send. The columns come in fixed-size blocks, taken
- * and given back as the lane grows and shrinks: memory follows the messages in flight (millions
- * at n = 10,000), with no copying and no doubled capacity.
+ * costs 48 bytes and no object outlives its send. The columns come in blocks, taken and given
+ * back as the lane grows and shrinks: memory follows the messages in flight (millions at
+ * n = 10,000), with no copying. Block capacities start at {@link FIRST_BLOCK} and double up to
+ * {@link BLOCK}, so a network that carries a handful of messages (an exploration builds
+ * thousands of them) does not pay for a full block up front.
  */
 import type { Message, ProcessId } from '@critsec/core';
 import type { SimEvent } from './event-queue.js';
 import type { Deliverer, MsgEvent } from './events.js';
 
-/** Messages per block. */
+/** Largest block capacity (messages). */
 const BLOCK = 16_384;
+/** Capacity of a lane's first block (messages). */
+const FIRST_BLOCK = 64;
 
 /** One block of columns. */
 interface Block {
@@ -25,21 +29,21 @@ interface Block {
   readonly ctx: unknown[];
 }
 
-const newBlock = (): Block => ({
-  time: new Float64Array(BLOCK),
-  seq: new Float64Array(BLOCK),
-  from: new Int32Array(BLOCK),
-  to: new Int32Array(BLOCK),
-  channel: new Array(BLOCK).fill(undefined),
-  msg: new Array(BLOCK).fill(undefined),
-  ctx: new Array(BLOCK).fill(undefined),
+const newBlock = (capacity: number): Block => ({
+  time: new Float64Array(capacity),
+  seq: new Float64Array(capacity),
+  from: new Int32Array(capacity),
+  to: new Int32Array(capacity),
+  channel: new Array(capacity).fill(undefined),
+  msg: new Array(capacity).fill(undefined),
+  ctx: new Array(capacity).fill(undefined),
 });
 
 /** A FIFO of message events in (time, seq) order (a queue of column blocks). */
 export class MessageLane {
   /** The blocks in use, oldest first: the first message is `blocks[0]` at `head`. */
-  readonly #blocks: Block[] = [newBlock()];
-  /** One emptied block kept for the next growth. */
+  readonly #blocks: Block[] = [newBlock(FIRST_BLOCK)];
+  /** One emptied full-size block kept for the next growth. */
   #spare: Block | undefined;
   #head = 0;
   /** The next free index in the last block. */
@@ -77,12 +81,13 @@ export class MessageLane {
     msg: Message,
     ctx: unknown,
   ): void {
-    if (this.#tail === BLOCK) {
-      this.#blocks.push(this.#spare ?? newBlock());
+    let b = this.#blocks[this.#blocks.length - 1]!;
+    if (this.#tail === b.time.length) {
+      b = this.#spare ?? newBlock(Math.min(BLOCK, 2 * b.time.length));
+      this.#blocks.push(b);
       this.#spare = undefined;
       this.#tail = 0;
     }
-    const b = this.#blocks[this.#blocks.length - 1]!;
     const i = this.#tail++;
     b.time[i] = time;
     b.seq[i] = seq;
@@ -153,8 +158,10 @@ export class MessageLane {
       // one block left (head and tail in it): start it over
       this.#head = 0;
       this.#tail = 0;
-    } else if (this.#head === BLOCK) {
-      this.#spare = this.#blocks.shift();
+    } else if (this.#head === b.time.length) {
+      // kept for reuse only at full size, so the blocks after it keep their doubled capacity
+      const emptied = this.#blocks.shift()!;
+      if (emptied.time.length === BLOCK) this.#spare = emptied;
       this.#head = 0;
     }
   }
@@ -164,7 +171,7 @@ export class MessageLane {
     const out: MsgEvent[] = [];
     let k = this.#head;
     for (const b of this.#blocks) {
-      const end = b === this.#blocks[this.#blocks.length - 1] ? this.#tail : BLOCK;
+      const end = b === this.#blocks[this.#blocks.length - 1] ? this.#tail : b.time.length;
       for (; k < end; k++) out.push(at(b, k));
       k = 0;
     }
