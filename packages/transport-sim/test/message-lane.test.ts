@@ -3,8 +3,7 @@
  * boundaries (first block 64 messages, doubling to 16,384, full-size blocks reused), whatever the
  * interleaving of pushes and shifts.
  */
-import type { Message, ProcessId } from '@critsec/core';
-import { createRng } from '@critsec/testing';
+import { createRng, type Message, type ProcessId } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import { MessageLane } from '../src/message-lane.js';
 
