@@ -53,9 +53,7 @@ export {
   type ClusterTransportConfig,
   type ClusterWorkloadConfig,
   clusterProblemSpec,
-  createLocalCluster,
   type LoadedClusterConfig,
-  type LocalClusterOptions,
   loadClusterConfig,
   parseClusterConfig,
   problemSpecFor,
@@ -89,6 +87,7 @@ export {
   type LaunchClusterOptions,
   launchCluster,
 } from './launcher.js';
+export { createLocalCluster, type LocalClusterOptions } from './local-cluster.js';
 export {
   type ClusterHooks,
   type LocalClusterOutcome,
