@@ -1,18 +1,21 @@
 /*
  * `--coterie NAME` with `--n N` → a coterie of @critsec/coteries, with the size rules of each
  * construction checked up front so that a wrong size is a one-line usage error naming the sizes
- * that work.
+ * that work, and its memory (n · |Q|max memberships, footprint.ts) weighed against the heap
+ * before anything is built — here, once, for every family that builds a coterie.
  */
 import { ConfigurationError } from '@critsec/core';
 import {
   type Coterie,
   grid,
+  gridShape,
   MAX_PROJECTIVE_PLANE_ORDER,
   majority,
   projectivePlane,
   tree,
   wall,
 } from '@critsec/coteries';
+import { checkFootprint } from './footprint.js';
 
 /** The coterie constructions the CLI offers. */
 export const COTERIE_NAMES = ['majority', 'grid', 'projective-plane', 'tree', 'wall'] as const;
@@ -78,6 +81,33 @@ export function wallWidths(n: number): number[] {
 }
 
 /**
+ * An upper bound on the largest quorum |Q|max of coterie `name` over n processes, from the
+ * construction's closed form (no coterie is built), exact from n = 16 on and at most one above
+ * below it (minimality trims a few small cases, e.g. majority(2) = {{P0}}): majority ⌊n/2⌋ + 1, grid c + r − 1 (its {@link gridShape}),
+ * wall max over rows of width + rows below, tree log₂(n + 1), projective plane q + 1.
+ * For n a construction does not exist for (tree, projective plane) it is the value of the
+ * formula; the construction itself rejects such n.
+ */
+export function maxQuorumSize(name: CoterieName, n: number): number {
+  switch (name) {
+    case 'majority':
+      return Math.floor(n / 2) + 1;
+    case 'grid': {
+      const { columns, rows } = gridShape(n);
+      return columns + rows - 1;
+    }
+    case 'wall': {
+      const widths = wallWidths(n);
+      return Math.max(...widths.map((w, i) => w + widths.length - 1 - i));
+    }
+    case 'tree':
+      return Math.max(1, Math.ceil(Math.log2(n + 1)));
+    case 'projective-plane':
+      return Math.round((Math.sqrt(4 * n - 3) - 1) / 2) + 1;
+  }
+}
+
+/**
  * The size a construction can be built for that is nearest to the nominal `n` (the bench runs
  * every coterie "at" n = 16, 64, 256, 1024): projective planes take q² + q + 1 for a prime power
  * q, trees 2^h − 1; the others any n.
@@ -97,11 +127,14 @@ export function nearestCoterieSize(name: CoterieName, n: number): number {
 }
 
 /**
- * Builds coterie `name` over n processes.
- * @throws ConfigurationError naming the sizes that work when n does not fit the construction
- *   (projective plane: n = q² + q + 1 for a prime power q; tree: n = 2^h − 1).
+ * Builds coterie `name` over n processes, once {@link checkFootprint} has found that its n ·
+ * {@link maxQuorumSize} quorum memberships fit this process's heap.
+ * @throws ConfigurationError, before anything is built, when the estimated memory exceeds the
+ *   heap (naming n, the estimate and the ways out); naming the sizes that work when n does not
+ *   fit the construction (projective plane: n = q² + q + 1 for a prime power q; tree: n = 2^h − 1).
  */
 export function buildCoterie(name: CoterieName, n: number): Coterie {
+  checkFootprint({ n, memberships: n * maxQuorumSize(name, n), what: `the ${name} coterie` });
   switch (name) {
     case 'majority':
       return majority(n);

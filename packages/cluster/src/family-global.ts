@@ -11,7 +11,7 @@ import { mutin } from '@critsec/mutin';
 import { type MxName, paperBounds } from './bounds.js';
 import { ALGORITHM_TITLES, type GlobalAlgorithmName } from './catalog.js';
 import { buildCoterie, COTERIE_NAMES, type CoterieName, isCoterieName } from './coterie-choice.js';
-import { checkFootprint, maxQuorumSize } from './footprint.js';
+import { checkFootprint } from './footprint.js';
 import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
@@ -137,7 +137,7 @@ function globalFactory(
  *   algorithm, coterie or mx; n < 1; l ≥ k or k > n; an l or k that the algorithm fixes
  *   (mutex and ricart-agrawala solve (0,1), mutin (l,n), kmutex (0,k)); a coterie construction
  *   that does not exist for n; an initial configuration that is not safe; an n whose estimated
- *   memory exceeds this process's heap ({@link checkFootprint}).
+ *   memory exceeds this process's heap ({@link checkFootprint}, in `buildCoterie` for a coterie).
  */
 export function resolveGlobal(algorithm: GlobalAlgorithmName, input: ClusterInput): ResolvedCluster {
   const n = parseInteger('n', input.n ?? DEFAULT_N, 1);
@@ -151,7 +151,6 @@ export function resolveGlobal(algorithm: GlobalAlgorithmName, input: ClusterInpu
   if (algorithm !== 'ricart-agrawala') {
     coterieName = parseChoice('coterie', input.coterie ?? 'grid', COTERIE_NAMES);
     if (!isCoterieName(coterieName)) throw new Error('unreachable');
-    checkFootprint({ n, memberships: n * maxQuorumSize(coterieName, n), what: `the ${coterieName} coterie` });
     coterie = buildCoterie(coterieName, n);
   } else {
     checkFootprint({ n, memberships: n * n, what: 'Ricart–Agrawala (every process talks to every other)' });

@@ -10,7 +10,6 @@ import { type GroupQuorumSystem, groupFromCoterie, surficial, surficialSize } fr
 import { groupMutex, groupMutexBounds } from '@critsec/group-mutex';
 import { ALGORITHM_TITLES } from './catalog.js';
 import { buildCoterie } from './coterie-choice.js';
-import { checkFootprint, maxQuorumSize } from './footprint.js';
 import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
@@ -39,8 +38,9 @@ function surficialFor(n: number, m: number): GroupQuorumSystem {
  * messages per entry, delay 2, Theorems 5–6; Maekawa_S: 2c + 1 messages, delay c + 1, Theorem 9).
  *
  * @throws ConfigurationError for n < 1, m < 2 (surficial) or m < 1, an unknown variant or
- *   system, a coterie that does not exist for n, `--l`/`--k` given, or an initial
- *   configuration with a process InCS.
+ *   system, a coterie that does not exist for n or whose estimated memory exceeds this
+ *   process's heap (`buildCoterie`), `--l`/`--k` given, or an initial configuration with a
+ *   process InCS.
  */
 export function resolveGroupMutex(input: ClusterInput): ResolvedCluster {
   const n = parseInteger('n', input.n ?? DEFAULT_N, 1);
@@ -59,21 +59,11 @@ export function resolveGroupMutex(input: ClusterInput): ResolvedCluster {
       `--init ${init}: group-mutex starts every process OutCS (no group in session); leave --init out or give none`,
     );
   }
+  if (systemName === 'surficial' && m < 2) {
+    throw new ConfigurationError(`--m must be at least 2 for the surficial system, got ${m}`);
+  }
   const system =
-    systemName === 'surficial'
-      ? (() => {
-          if (m < 2)
-            throw new ConfigurationError(`--m must be at least 2 for the surficial system, got ${m}`);
-          return surficialFor(n, m);
-        })()
-      : (() => {
-          checkFootprint({
-            n,
-            memberships: n * maxQuorumSize(systemName, n),
-            what: `the ${systemName} coterie`,
-          });
-          return groupFromCoterie(buildCoterie(systemName, n), m);
-        })();
+    systemName === 'surficial' ? surficialFor(n, m) : groupFromCoterie(buildCoterie(systemName, n), m);
   const options = { system, variant } as const;
   const b = groupMutexBounds(options);
   const sizes = b.cMin === b.c ? `${b.c}` : `${b.cMin}–${b.c}`;

@@ -11,45 +11,16 @@
  * peak RSS, 2026-11-23) and `--coterie majority` resolution alone (50 M memberships, 2.5 GiB).
  */
 import { getHeapStatistics } from 'node:v8';
-import { gridShape } from '@critsec/coteries';
 import { ConfigurationError } from '@critsec/core';
-import { type CoterieName, wallWidths } from './coterie-choice.js';
 
 /** Bytes one quorum membership costs over a simulation (see the file comment). */
 export const BYTES_PER_MEMBERSHIP = 400;
-
-/**
- * An upper bound on the largest quorum |Q|max of coterie `name` over n processes, from the
- * construction's closed form (no coterie is built), exact from n = 16 on and at most one above
- * below it (minimality trims a few small cases, e.g. majority(2) = {{P0}}): majority ⌊n/2⌋ + 1, grid c + r − 1 (its {@link gridShape}),
- * wall max over rows of width + rows below, tree log₂(n + 1), projective plane q + 1.
- * For n a construction does not exist for (tree, projective plane) it is the value of the
- * formula; the construction itself rejects such n.
- */
-export function maxQuorumSize(name: CoterieName, n: number): number {
-  switch (name) {
-    case 'majority':
-      return Math.floor(n / 2) + 1;
-    case 'grid': {
-      const { columns, rows } = gridShape(n);
-      return columns + rows - 1;
-    }
-    case 'wall': {
-      const widths = wallWidths(n);
-      return Math.max(...widths.map((w, i) => w + widths.length - 1 - i));
-    }
-    case 'tree':
-      return Math.max(1, Math.ceil(Math.log2(n + 1)));
-    case 'projective-plane':
-      return Math.round((Math.sqrt(4 * n - 3) - 1) / 2) + 1;
-  }
-}
 
 /** What {@link checkFootprint} weighs. */
 export interface FootprintInput {
   /** Number of processes. */
   readonly n: number;
-  /** Quorum memberships: n · |Q|max, or n · n for Ricart–Agrawala. */
+  /** Quorum memberships: n · |Q|max (`maxQuorumSize` of coterie-choice.ts), or n · n for Ricart–Agrawala. */
   readonly memberships: number;
   /** The structure in words, for the message (`the grid coterie`, `Ricart–Agrawala`). */
   readonly what: string;

@@ -1,8 +1,8 @@
 import { ConfigurationError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import { resolveCluster } from '../src/algorithms.js';
-import { buildCoterie, COTERIE_NAMES, type CoterieName } from '../src/coterie-choice.js';
-import { BYTES_PER_MEMBERSHIP, checkFootprint, maxQuorumSize } from '../src/footprint.js';
+import { buildCoterie, COTERIE_NAMES, type CoterieName, maxQuorumSize } from '../src/coterie-choice.js';
+import { BYTES_PER_MEMBERSHIP, checkFootprint } from '../src/footprint.js';
 
 const SIZES: Record<CoterieName, number[]> = {
   majority: [1, 2, 3, 4, 9, 10, 25, 64],
@@ -49,6 +49,17 @@ describe('checkFootprint', () => {
       /^--n 40000 with the grid coterie: about 15,960,000 quorum memberships need about 5\.9 GiB, more than this process's heap limit of 4\.0 GiB; give a smaller --n, or raise the limit with NODE_OPTIONS=--max-old-space-size=7611 /,
     );
   });
+});
+
+describe('buildCoterie weighs the memory before building', () => {
+  // every family builds its coterie here, so the refusal is written once
+  it.each(['majority', 'grid', 'wall', 'projective-plane'] as const)(
+    '%s over a million processes',
+    (name) => {
+      expect(() => buildCoterie(name, 1_000_000)).toThrow(ConfigurationError);
+      expect(() => buildCoterie(name, 1_000_000)).toThrow(`--n 1000000 with the ${name} coterie: about `);
+    },
+  );
 });
 
 describe('resolveCluster refuses an n beyond the heap before building anything', () => {
