@@ -5,7 +5,6 @@
  *
  * | target          | a package gets it when it has                     |
  * |-----------------|---------------------------------------------------|
- * | `typecheck`     | `tsconfig.json`                                   |
  * | `lint`          | (every package)                                   |
  * | `test`          | `vitest.config.ts`                                |
  * | `build`         | `tsup.config.ts`                                  |
@@ -13,6 +12,12 @@
  *
  * `check-package` runs tools/check-package.mjs (the packed tarball: publint --strict, attw under its
  * default profile, LICENSE and repository/homepage/bugs/keywords, every exports target shipped).
+ *
+ * Type checking is one workspace target, `workspace:typecheck` (root `project.json`, root
+ * `tsconfig.json` over every package's sources, tests, benches and examples): one TypeScript
+ * program checks each file once, where seventeen per-package programs re-checked every sibling's
+ * sources they import through `@critsec/source` (116 CPU-s against 14). A package's own
+ * `tsconfig.json` stays for editors and TypeDoc; `npx tsc --noEmit -p packages/<name>` checks one.
  *
  * `npx nx show project <name> --json` shows the result for one package.
  */
@@ -28,7 +33,6 @@ export const createNodesV2 = [
       const has = (name) => existsSync(join(context.workspaceRoot, root, name));
       const manifest = JSON.parse(readFileSync(join(context.workspaceRoot, file), 'utf8'));
       const targets = { lint: {} };
-      if (has('tsconfig.json')) targets.typecheck = {};
       if (has('vitest.config.ts')) targets.test = {};
       if (has('tsup.config.ts')) {
         targets.build = {};

@@ -3,7 +3,9 @@
  * `npm run release:check` — publish every public package to a throwaway registry and use it the
  * way a new user would.
  *
- * 1. builds every package (`nx run-many -t build`, cached; `--no-build` skips it);
+ * 1. builds every package and checks each one's tarball (`nx run-many -t check-package`, which
+ *    builds first: publint --strict, attw, metadata — tools/check-package.mjs; cached;
+ *    `--no-build` skips both);
  * 2. starts verdaccio on 127.0.0.1 at a free port, its storage and config in a temporary
  *    directory; `@critsec/*` lives only there, every other name is proxied to the npm registry
  *    this machine is configured with (`npm config get registry`), so third-party dependencies
@@ -380,8 +382,8 @@ async function main() {
     (m) => !packages.some((p) => p.name === m),
   );
   if (!flag('--no-build')) {
-    log('building every package (nx run-many -t build, cached)');
-    must('npx', ['nx', 'run-many', '-t', 'build', '--output-style=stream-without-prefixes'], {
+    log('building every package and checking its tarball (nx run-many -t check-package, cached)');
+    must('npx', ['nx', 'run-many', '-t', 'check-package', '--output-style=stream-without-prefixes'], {
       cwd: root,
       stdio: 'inherit',
     });
