@@ -2,10 +2,21 @@
  * Message attribution (DESIGN.md 4; the message-complexity measure of the global-CS paper,
  * Sec. 3.3): every message a CS object sends is charged to the invocation that caused it —
  * directly (sent inside `entry()`/`exit()`), through promise continuations, or through a chain of
- * messages across processes. The key of the current invocation lives in an `AsyncLocalStorage`;
- * it travels with each message either in an envelope on the wire (`'envelope'`: real transports;
- * every process of the cluster must wrap its endpoint) or beside it, carried by the transport's
- * own causal context (`'context'`: the simulator's `CausalContext`, the message is unchanged).
+ * messages across processes. The key of the current invocation lives in an `AsyncLocalStorage`
+ * (an invocation's promise continuations keep it); it travels with each message either in an
+ * envelope on the wire (`'envelope'`: real transports; every process of the cluster must wrap its
+ * endpoint) or beside it, carried by the transport's own causal context (`'context'`: the
+ * simulator's `CausalContext`, the message is unchanged).
+ *
+ * The simulator's deliveries and timers do not enter the `AsyncLocalStorage`: handlers are
+ * synchronous and atomic (ARCHITECTURE.md §2), so the causal context sets a synchronous slot for
+ * the length of the call and restores it after (try/finally) — an `AsyncLocalStorage` `run` per
+ * delivery was a quarter of the simulator's time (issue 15). What reads the key (a send, a timer's
+ * capture, {@link MessageAttribution.current}) reads the slot while it is set; an invocation
+ * started inside a delivery ({@link MessageAttribution.run}) clears it for its own length, so
+ * the invocation's key is read from the storage, as its continuations will read it. A promise
+ * continuation a handler itself registers would not see the delivery's key (no handler of this
+ * repository registers one: they are synchronous; an invocation they start goes through `run`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Endpoint, Message, ProcessId } from '@critsec/core';
@@ -66,6 +77,12 @@ export class MessageAttribution<K = string> {
    */
   #sending = false;
   #sendingStore: K | null | undefined;
+  /**
+   * The synchronous slot: while `#inSlot`, the key of the delivery or timer the simulator is
+   * running (the causal context's `run`), read instead of the `AsyncLocalStorage`.
+   */
+  #inSlot = false;
+  #slot: K | null | undefined;
 
   /** An attribution with nothing charged yet; `options.carrier` says how a key travels with a message. */
   constructor(options: { readonly carrier?: AttributionCarrier } = {}) {
@@ -86,7 +103,14 @@ export class MessageAttribution<K = string> {
 
   /** Runs `fn` as (part of) invocation `key` (`null`: of none); returns what `fn` returns. */
   run<T>(key: K | null, fn: () => T): T {
-    return this.#als.run(key, fn);
+    if (!this.#inSlot) return this.#als.run(key, fn);
+    // an invocation started inside a delivery: its key is the storage's, for its continuations too
+    this.#inSlot = false;
+    try {
+      return this.#als.run(key, fn);
+    } finally {
+      this.#inSlot = true;
+    }
   }
 
   /**
@@ -101,7 +125,12 @@ export class MessageAttribution<K = string> {
 
   /** The invocation being run, or null. */
   current(): K | null {
-    return this.#als.getStore() ?? null;
+    return this.#store() ?? null;
+  }
+
+  /** The key being run: the synchronous slot's while it is set, else the storage's. */
+  #store(): K | null | undefined {
+    return this.#inSlot ? this.#slot : this.#als.getStore();
   }
 
   /** Calls `fn` for every message charged to an invocation; returns the unsubscribe. */
@@ -118,13 +147,21 @@ export class MessageAttribution<K = string> {
    * the key is captured at each send and timer and restored when the event runs.
    */
   causalContext(): CausalContext {
-    const als = this.#als;
     return {
       // inside a wrapped endpoint's send, the store it has just read (the same, synchronously)
-      capture: () => (this.#sending ? this.#sendingStore : als.getStore()),
+      capture: () => (this.#sending ? this.#sendingStore : this.#store()),
+      // the synchronous slot (see the module comment), restored after: a delivery is one call
       run: (ctx, fn) => {
-        if (ctx === undefined) als.exit(fn);
-        else als.run(ctx as K | null, fn);
+        const inSlot = this.#inSlot;
+        const slot = this.#slot;
+        this.#inSlot = true;
+        this.#slot = ctx as K | null | undefined;
+        try {
+          fn();
+        } finally {
+          this.#inSlot = inSlot;
+          this.#slot = slot;
+        }
       },
     };
   }
@@ -144,7 +181,7 @@ export class MessageAttribution<K = string> {
    * context's `capture` of this send gets the same store), then counts and charges it.
    */
   send(inner: Endpoint, rel: string, counts: Map<string, { n: number }>, to: ProcessId, msg: Message): void {
-    const store = this.#als.getStore();
+    const store = this.#store();
     const key = store ?? null;
     if (this.carrier === 'envelope') {
       const envelope: Envelope<K> = { type: typeOf(msg), a: key, m: msg };
