@@ -66,6 +66,9 @@ export class MessageAttribution<K = string> {
   /** Every `channel TYPE` counted, with its box, in the order first sent (for {@link byType}). */
   readonly #typeOrder: [string, { n: number }][] = [];
   readonly #byKey = new Map<K, { n: number }>();
+  /** The key last charged and its box: a multicast charges one key |Q| times in a row. */
+  #lastKey: K | null = null;
+  #lastBox: { n: number } | undefined;
   readonly #als = new AsyncLocalStorage<K | null>();
   readonly #listeners: ((key: K, to: ProcessId, msg: Message) => void)[] = [];
   readonly #seen = new WeakSet<object>();
@@ -226,9 +229,16 @@ export class MessageAttribution<K = string> {
       this.#typeOrder.push([rel === '' ? type : `${rel} ${type}`, box]);
     } else t.n++;
     if (key === null) return;
-    const k = this.#byKey.get(key);
-    if (k === undefined) this.#byKey.set(key, { n: 1 });
-    else k.n++;
+    if (key === this.#lastKey && this.#lastBox !== undefined) this.#lastBox.n++;
+    else {
+      let box = this.#byKey.get(key);
+      if (box === undefined) {
+        box = { n: 1 };
+        this.#byKey.set(key, box);
+      } else box.n++;
+      this.#lastKey = key;
+      this.#lastBox = box;
+    }
     const listeners = this.#listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!(key, to, msg);
   }
