@@ -1,0 +1,195 @@
+/**
+ * The arbiter half of li-LMUTIN and LKCS (Kamei & Kakugawa 2017, Algorithm 2 "On receipt of a
+ * Request / Release / Relinquish message", Algorithm 5 for one type, Algorithm 7's
+ * RequestByTrigger), driven directly with a recording sink: at most `limit` grants at a time, in
+ * timestamp order (ts, then the request's tag, then the process id); the latest grant is preempted
+ * when an earlier request waits, one preemption at a time; a Relinquish puts the request back and
+ * grants the earliest; a Release frees the grant (or withdraws a waiting request) and grants within
+ * the bound; the sidetrack's grant (ts 0) is given beyond the bound and never preempted. Requests
+ * and grants are named by their tag (the `'tagged'` rules, README).
+ */
+import { collectReached, type ReachCollector } from '@critsec/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Arbiter } from '../src/arbiter.js';
+
+function arbiter(limit: number): { a: Arbiter; log: string[] } {
+  const log: string[] = [];
+  const a = new Arbiter(
+    limit,
+    {
+      grant: (to, tag) => log.push(`Grant P${to}#${tag}`),
+      preempt: (to, tag) => log.push(`Preempt P${to}#${tag}`),
+    },
+    'tagged',
+    'arb',
+  );
+  return { a, log };
+}
+
+describe('Arbiter (Algorithm 2, tagged)', () => {
+  let reached: ReachCollector;
+  beforeEach(() => {
+    reached = collectReached();
+  });
+  afterEach(() => reached.stop());
+
+  it('grants up to the limit, queues the rest, preempts the latest grant only for an earlier request, one at a time', () => {
+    const { a, log } = arbiter(2);
+    a.onRequest(3, 5, 1);
+    a.onRequest(2, 4, 1);
+    expect(a.cond).toBe(false);
+    a.onRequest(4, 6, 1); // later than both grants: queued, nobody preempted
+    expect(log).toEqual(['Grant P3#1', 'Grant P2#1']);
+    a.onRequest(1, 3, 1); // earlier than the latest grant (P3, ts 5)
+    expect(log.at(-1)).toBe('Preempt P3#1');
+    a.onRequest(0, 2, 1); // a preemption is in progress: no second one
+    expect(log).toHaveLength(3);
+    expect(a.snapshot()).toEqual({
+      grantedTo: [
+        [2, 4, 1],
+        [3, 5, 1],
+      ],
+      pendingReq: [
+        [0, 2, 1],
+        [1, 3, 1],
+        [4, 6, 1],
+      ],
+      preemptingNow: [3, 1],
+    });
+    expect(reached.counts.get('arb:preempt')).toBe(1);
+  });
+
+  it('Relinquish of the preempted grant ends the preemption, queues it again and grants the earliest', () => {
+    const { a, log } = arbiter(2);
+    a.onRequest(3, 5, 1);
+    a.onRequest(2, 4, 1);
+    a.onRequest(1, 3, 1); // Preempt P3
+    a.onRelinquish(3, 2); // another tag: not this grant's
+    expect(a.snapshot().preemptingNow).toEqual([3, 1]);
+    a.onRelinquish(3, 1);
+    expect(log.slice(3)).toEqual(['Grant P1#1']);
+    expect(a.snapshot()).toEqual({
+      grantedTo: [
+        [1, 3, 1],
+        [2, 4, 1],
+      ],
+      pendingReq: [[3, 5, 1]],
+      preemptingNow: null,
+    });
+    expect(reached.counts.get('arb:relinquished')).toBe(1);
+    expect(reached.counts.get('arb:regrant-relinquisher')).toBeUndefined();
+  });
+
+  it('a relinquished request that is still the earliest is granted again', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(2, 4, 1);
+    a.onRequest(1, 3, 1); // Preempt P2
+    a.onRelease(1, 1); // P1 withdraws while the preemption is out
+    a.onRelinquish(2, 1);
+    expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#1']);
+    expect(reached.counts.get('arb:regrant-relinquisher')).toBe(1);
+  });
+
+  it('Release frees the grant of that tag and grants the earliest waiting ones within the bound; a wrong tag frees nothing', () => {
+    const { a, log } = arbiter(2);
+    a.onRequest(1, 1, 1);
+    a.onRequest(2, 2, 1);
+    a.onRequest(3, 3, 1); // queued (later than both)
+    a.onRequest(4, 4, 1);
+    a.onRelease(1, 7);
+    expect(a.snapshot().grantedTo.map(([p]) => p)).toEqual([1, 2]);
+    a.onRelease(1, 1);
+    a.onRelease(2, 1);
+    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Grant P3#1', 'Grant P4#1']);
+    expect(a.snapshot().pendingReq).toEqual([]);
+  });
+
+  it('Release of a request still waiting withdraws it (an aborted call), only with its own tag', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(1, 1, 1);
+    a.onRequest(2, 2, 1);
+    a.onRelease(2, 9);
+    expect(a.snapshot().pendingReq).toEqual([[2, 2, 1]]);
+    a.onRelease(2, 1);
+    expect(a.snapshot().pendingReq).toEqual([]);
+    expect(reached.counts.get('arb:cancel-pending')).toBe(1);
+    a.onRelease(1, 1);
+    expect(log).toEqual(['Grant P1#1']);
+    expect(a.snapshot().grantedTo).toEqual([]);
+  });
+
+  it('Release with no tag (Algorithm 5) frees whatever grant the process holds', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(1, 1, 4);
+    a.onRequest(2, 2, 1);
+    a.onRelease(1, null);
+    expect(log).toEqual(['Grant P1#4', 'Grant P2#1']);
+  });
+
+  it('the order is (ts, tag, P): a smaller tag wins a tie on ts, a smaller id a tie on both', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(0, 9, 1); // holds the one grant
+    a.onRequest(3, 5, 2);
+    a.onRequest(2, 5, 2);
+    a.onRequest(4, 5, 1);
+    expect(a.snapshot().pendingReq).toEqual([
+      [4, 5, 1],
+      [2, 5, 2],
+      [3, 5, 2],
+    ]);
+    expect(log.at(-1)).toBe('Preempt P0#1');
+    a.onRelinquish(0, 1);
+    a.onRelease(4, 1);
+    a.onRelease(2, 2);
+    expect(log.slice(2)).toEqual(['Grant P4#1', 'Grant P2#2', 'Grant P3#2']);
+  });
+
+  it('a replayed Request (tag ≤ the one held) is ignored; a newer one replaces the old request', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(1, 1, 3);
+    a.onRequest(1, 1, 3);
+    a.onRequest(1, 1, 2);
+    expect(log).toEqual(['Grant P1#3']);
+    expect(a.snapshot().grantedTo).toEqual([[1, 1, 3]]);
+    a.onRequest(1, 2, 4); // the old grant is released first, the new request granted
+    expect(log).toEqual(['Grant P1#3', 'Grant P1#4']);
+    expect(a.snapshot().grantedTo).toEqual([[1, 2, 4]]);
+  });
+
+  it('RequestByTrigger (Algorithm 7): the sidetrack grant (ts 0) beyond the bound, ending a preemption of that process', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(2, 4, 1);
+    a.onRequest(1, 3, 1); // Preempt P2
+    a.onRequestByTrigger(2);
+    expect(a.snapshot()).toEqual({
+      grantedTo: [[2, 0, 0]],
+      pendingReq: [[1, 3, 1]],
+      preemptingNow: null,
+    });
+    expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#0']);
+    a.onRequestByTrigger(1); // a second sidetrack grant: over the bound
+    expect(a.snapshot().grantedTo).toEqual([
+      [1, 0, 0],
+      [2, 0, 0],
+    ]);
+    expect(log.at(-1)).toBe('Grant P1#0'); // nobody preempted: ts 0 comes before every request
+    a.onRequest(3, 1, 1);
+    a.onRelease(2, null); // still one grant out, at the bound: nothing granted
+    expect(a.snapshot().pendingReq).toEqual([[3, 1, 1]]);
+    expect(log.at(-1)).toBe('Grant P1#0');
+    a.onRelease(1, null);
+    expect(log.at(-1)).toBe('Grant P3#1');
+  });
+
+  it('a Release that grants nothing over the bound lets an earlier waiting request preempt', () => {
+    const { a, log } = arbiter(2);
+    a.onRequest(2, 4, 1);
+    a.onRequest(4, 5, 1);
+    a.onRequestByTrigger(1); // three grants out, bound 2
+    a.onRequest(3, 2, 1); // earlier than the latest grant: Preempt P4
+    a.onRelease(4, 1); // P4 completed instead (crossing): still at the bound, nothing granted…
+    expect(a.snapshot().grantedTo.map(([p]) => p)).toEqual([1, 2]);
+    expect(log.filter((e) => e.startsWith('Preempt'))).toEqual(['Preempt P4#1', 'Preempt P2#1']); // …so P3 preempts P2
+    expect(a.snapshot().preemptingNow).toEqual([2, 1]);
+  });
+});
