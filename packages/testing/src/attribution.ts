@@ -66,6 +66,10 @@ export class MessageAttribution<K = string> {
   /** Every `channel TYPE` counted, with its box, in the order first sent (for {@link byType}). */
   readonly #typeOrder: [string, { n: number }][] = [];
   readonly #byKey = new Map<K, { n: number }>();
+  /** The channel and type last counted and its box: a multicast counts one type |Q| times in a row. */
+  #lastCounts: Map<string, { n: number }> | undefined;
+  #lastType = '';
+  #lastTypeBox: { n: number } | undefined;
   /** The key last charged and its box: a multicast charges one key |Q| times in a row. */
   #lastKey: K | null = null;
   #lastBox: { n: number } | undefined;
@@ -222,12 +226,18 @@ export class MessageAttribution<K = string> {
   #charge(rel: string, counts: Map<string, { n: number }>, to: ProcessId, msg: Message, key: K | null): void {
     this.sent++;
     const type = typeOf(msg);
-    const t = counts.get(type);
-    if (t === undefined) {
-      const box = { n: 1 };
-      counts.set(type, box);
-      this.#typeOrder.push([rel === '' ? type : `${rel} ${type}`, box]);
-    } else t.n++;
+    if (counts === this.#lastCounts && type === this.#lastType) this.#lastTypeBox!.n++;
+    else {
+      let t = counts.get(type);
+      if (t === undefined) {
+        t = { n: 1 };
+        counts.set(type, t);
+        this.#typeOrder.push([rel === '' ? type : `${rel} ${type}`, t]);
+      } else t.n++;
+      this.#lastCounts = counts;
+      this.#lastType = type;
+      this.#lastTypeBox = t;
+    }
     if (key === null) return;
     if (key === this.#lastKey && this.#lastBox !== undefined) this.#lastBox.n++;
     else {

@@ -46,6 +46,10 @@ export class MessageCounters {
   /** The channel counted last and its entry: most sends go on the channel of the send before. */
   #lastChannel: string | undefined;
   #last: ChannelCount | undefined;
+  /** The type last counted, in which channel, and its box: a multicast counts one type |Q| times in a row. */
+  #lastType = '';
+  #lastTypeOf: ChannelCount | undefined;
+  #lastBox: { n: number } | undefined;
 
   /** Counts one message sent on `channel` with `type` (`'(malformed)'` for a forged message). */
   countSend(channel: string, type: string): void {
@@ -58,9 +62,18 @@ export class MessageCounters {
     this.#lastChannel = channel;
     this.#last = c;
     c.sent++;
-    const t = c.types.get(type);
-    if (t === undefined) c.types.set(type, { n: 1 });
-    else t.n++;
+    if (type === this.#lastType && c === this.#lastTypeOf) {
+      this.#lastBox!.n++;
+      return;
+    }
+    let t = c.types.get(type);
+    if (t === undefined) {
+      t = { n: 1 };
+      c.types.set(type, t);
+    } else t.n++;
+    this.#lastType = type;
+    this.#lastTypeOf = c;
+    this.#lastBox = t;
   }
 
   /** A copy of the counts so far. */
