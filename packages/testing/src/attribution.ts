@@ -10,8 +10,8 @@
  *
  * The simulator's deliveries and timers do not enter the `AsyncLocalStorage`: handlers are
  * synchronous and atomic (ARCHITECTURE.md §2), so the causal context sets a synchronous slot for
- * the length of the call and restores it after (try/finally) — an `AsyncLocalStorage` `run` per
- * delivery was a quarter of the simulator's time (issue 15). What reads the key (a send, a timer's
+ * the length of the call and restores it after (try/finally), instead of an `AsyncLocalStorage`
+ * `run` per delivery (issue 15: the simulator's hot path). What reads the key (a send, a timer's
  * capture, {@link MessageAttribution.current}) reads the slot while it is set; an invocation
  * started inside a delivery ({@link MessageAttribution.run}) clears it for its own length, so
  * the invocation's key is read from the storage, as its continuations will read it. A promise
