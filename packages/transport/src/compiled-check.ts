@@ -12,8 +12,9 @@
  *
  * Our own code, not a library's, by measurement (issue 15; `critsec simulate mutex --n 1024
  * --coterie grid --json`, 3 alternating runs each on 2 shared cores at load 4.7–5.7, medians of
- * `performance.messagesPerCpuSecond`): valibot's `is` 835,932; ajv 8 over
- * `@valibot/to-json-schema` 1,020,924; this check 1,201,556. ajv also needed shims to give
+ * `performance.messagesPerCpuSecond`): before issue 15 (valibot's `is`) 835,932; with
+ * `@critsec/testing`'s attribution slot, ajv 8 over `@valibot/to-json-schema` 1,020,924 and
+ * this check 1,201,556. ajv also needed shims to give
  * valibot's verdict (an array carrying the fields passes valibot's `object`, not JSON Schema's;
  * `safeInteger` converts to an unbounded `integer`) and the same cross-check still found inputs
  * where they disagree (`undefined` items of an array of optional entries).
