@@ -114,6 +114,22 @@ describe('MessageAttribution (context carrier) over the simulator', () => {
     expect(a.byKey.size).toBe(0);
   });
 
+  it('counts each delivery once, however many handlers, and a handler gets the message as it was sent', async () => {
+    const { a, net, e0, e1 } = setup();
+    const got: unknown[] = [];
+    e1.onMessage((_from, msg) => got.push(msg));
+    e1.onMessage((_from, msg) => got.push(msg));
+    const msg = { type: 'PING', n: 1 };
+    a.run(1, () => {
+      e0.send(1, msg);
+      e0.send(1, { type: 'PONG' });
+    });
+    await net.run();
+    expect(got[0]).toBe(msg);
+    expect(got).toHaveLength(4);
+    expect([a.sent, a.delivered]).toEqual([2, 2]);
+  });
+
   it('a delivery that throws leaves no key behind', async () => {
     const { a, net, e0, e1 } = setup();
     e1.onMessage(() => {

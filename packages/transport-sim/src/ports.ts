@@ -22,6 +22,11 @@ export interface CausalContext {
   capture(): unknown;
   /** Runs the delivery of an event inside the captured context. */
   run(ctx: unknown, fn: () => void): void;
+  /**
+   * Told of each message delivered to a process that has a receiver, just before its delivery
+   * runs (e.g. to count deliveries without wrapping every process's handler). Optional.
+   */
+  delivered?(msg: unknown): void;
 }
 
 /** A process's receiver, installed by its endpoint's multiplexer (`Link.setReceiver`). */
@@ -128,6 +133,8 @@ export class Inbox {
   readonly #counters: MessageCounters;
   readonly #tracer: Tracer;
   readonly #context: CausalContext | undefined;
+  /** The context's `delivered`, bound once (or undefined). */
+  readonly #delivered: ((msg: unknown) => void) | undefined;
   readonly #receivers: (Receiver | undefined)[];
   readonly #errors: unknown[] = [];
   /** The delivery `#runCurrent` makes (one function for every delivery, no closure each). */
@@ -145,6 +152,8 @@ export class Inbox {
     this.#counters = o.counters;
     this.#tracer = o.tracer;
     this.#context = o.context;
+    const context = o.context;
+    this.#delivered = context?.delivered === undefined ? undefined : (msg) => context.delivered!(msg);
     this.#receivers = new Array(o.n);
   }
 
@@ -165,6 +174,7 @@ export class Inbox {
     const receive = this.#receivers[to];
     if (receive === undefined) return;
     if (this.#context !== undefined) {
+      this.#delivered?.(msg);
       // read at once by #runCurrent, so a delivery nested in a handler cannot disturb it
       this.#receive = receive;
       this.#from = from;
