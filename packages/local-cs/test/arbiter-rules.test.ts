@@ -167,6 +167,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
       preemptingNow: null,
     });
     expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#0']);
+    expect(reached.counts.get('arb:sidetrack-grant')).toBe(1);
     a.onRequestByTrigger(1); // a second sidetrack grant: over the bound
     expect(a.snapshot().grantedTo).toEqual([
       [1, 0, 0],
@@ -191,5 +192,13 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     expect(a.snapshot().grantedTo.map(([p]) => p)).toEqual([1, 2]);
     expect(log.filter((e) => e.startsWith('Preempt'))).toEqual(['Preempt P4#1', 'Preempt P2#1']); // …so P3 preempts P2
     expect(a.snapshot().preemptingNow).toEqual([2, 1]);
+  });
+  it('RequestByTrigger of another process leaves a preemption in progress alone (no second Preempt)', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(2, 4, 1);
+    a.onRequest(1, 3, 1); // Preempt P2
+    a.onRequestByTrigger(3);
+    expect(a.snapshot().preemptingNow).toEqual([2, 1]);
+    expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P3#0']); // P2 is not asked twice
   });
 });

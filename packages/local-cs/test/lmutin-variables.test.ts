@@ -5,6 +5,7 @@
  * (ts, tag, P), nGrants ascending), with requests delivered against that order. star(3): P0 is the
  * centre, P1..P3 the leaves. Controlled mode.
  */
+import { collectReached } from '@critsec/core';
 import { createCluster, deliver, type SimCluster } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { localBounds } from '../src/config.js';
@@ -51,7 +52,13 @@ describe('LMUTIN inspect(): orders', () => {
     });
     for (const i of [3, 2, 1, 0]) void c.objects[i]!.exit();
     await c.net.settle();
-    for (const j of [3, 2, 1, 0]) await deliver(c.net, j, 0, 'Request');
+    const reached = collectReached();
+    try {
+      for (const j of [3, 2, 1, 0]) await deliver(c.net, j, 0, 'Request');
+      expect(reached.counts.get('lmutin:preempt')).toBe(1); // the arbiter's coverage mark is LMUTIN's
+    } finally {
+      reached.stop();
+    }
     expect(inspect(c, 0)).toMatchObject({
       grantedTo: [
         [2, 1, 1],
