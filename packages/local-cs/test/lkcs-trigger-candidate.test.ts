@@ -95,6 +95,7 @@ describe('LKCS leader: the candidate when pendingReq[at] is empty (Algorithm 6)'
     // P4 withdraws its MUTIN request and asks for MUTEX instead: Waiting_LDR = 4 + 1 = 5 again,
     // MUTIN's pendingReq is empty, MUTEX is exhausted, MUTEX's trigger (P0) is still out
     await to0(c, 4, 'Release', 'MUTIN', 2, 12);
+    expect(reached.counts.get('lkcs-MUTIN:cancel-pending')).toBe(1); // MUTIN's arbiter withdrew it
     expect(triggers(c)).toEqual(['0→0 Trigger']);
     await to0(c, 4, 'Request', 'MUTEX', 3, 13);
     const leader = inspect(c, 0);
