@@ -39,6 +39,7 @@ describe('LKCS requester: unsolicited Preempt and Trigger', () => {
     expect(before.waiting).toBeNull();
     expect(before.nGrants).toEqual({ MUTIN: [], MUTEX: [0, 1, 2, 3, 4] });
     expect(before.request).toEqual({ MUTIN: 0, MUTEX: 0 });
+    expect(before.triggered).toEqual({ MUTIN: false, MUTEX: false }); // Algorithm 3
     c.net.endpoint(2).send(1, { type: 'Preempt', at: 'MUTEX', req: 0, ts: 1 });
     await deliver(c.net, 2, 1, 'Preempt');
     c.net.endpoint(0).send(1, { type: 'Trigger', at: 'MUTIN', req: 0, ts: 1 });
