@@ -4,27 +4,13 @@
  * `npm run test:mutation` (README, "Mutation score"). One arbiter P0 (every quorum {P0}), n = 4;
  * first requests all carry c = 1, so priority is decided by id (P1 before P2 before P3).
  */
-import { collectReached, hOutOfKSpec, isAbortError, ProtocolError, type ReachCollector } from '@critsec/core';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { collectReached, isAbortError, ProtocolError, type ReachCollector } from '@critsec/core';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HOutOfKCS, hOutOfK } from '../src/index.js';
-import { fixedArbiter, inspectH } from './helpers.js';
+import type { HOutOfKCS } from '../src/index.js';
+import { cycle, fixedCluster, inspectH } from './helpers.js';
 
 const n = 4;
-
-function controlled(k: number): SimCluster<number> {
-  return createCluster({
-    factory: hOutOfK({ k, arbiter: fixedArbiter(n, k, [0]) }),
-    spec: hOutOfKSpec(k, n),
-    mode: 'controlled',
-  });
-}
-
-/** entry(h) on P`i`, exit() as soon as it is InCS. */
-function cycle(c: SimCluster<number>, i: number, h: number): Promise<void> {
-  c.monitor.setRequest(i, h);
-  return c.objects[i]!.entry(h).then(() => c.objects[i]!.exit());
-}
 
 describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   let reached: ReachCollector;
@@ -35,7 +21,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   const mark = (name: string) => reached.counts.get(`h-out-of-k:${name}`) ?? 0;
 
   it('k = 2: an OK within the first k units is never cancelled (Σ = k exactly is inside the prefix)', async () => {
-    const c = controlled(2);
+    const c = fixedCluster(n, 2, [0]);
     const done = [cycle(c, 1, 1), cycle(c, 2, 1), cycle(c, 3, 1)];
     await c.net.settle();
     await deliver(c.net, 1, 0, 'request');
@@ -59,7 +45,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   });
 
   it('k = 2: one request cancels two OKs at once (multi-cancel); NewChance blocks before later entries', async () => {
-    const c = controlled(2);
+    const c = fixedCluster(n, 2, [0]);
     const done = [cycle(c, 2, 1), cycle(c, 3, 1), cycle(c, 1, 2)];
     await c.net.settle();
     await deliver(c.net, 2, 0, 'request');
@@ -86,7 +72,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   });
 
   it('k = 2: NewChance blocked at the last entry of Que is no newchance-blocked', async () => {
-    const c = controlled(2);
+    const c = fixedCluster(n, 2, [0]);
     const p1 = cycle(c, 1, 1);
     const p2 = cycle(c, 2, 2);
     const ac = new AbortController();
@@ -116,7 +102,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   });
 
   it('k = 3: a request that fits is granted past a waiting one (grant-bypass), with a single cancel', async () => {
-    const c = controlled(3);
+    const c = fixedCluster(n, 3, [0]);
     const done = [cycle(c, 3, 2), cycle(c, 1, 2), cycle(c, 2, 1)];
     await c.net.settle();
     await deliver(c.net, 3, 0, 'request'); // P3 holds 2: x = 1
@@ -140,7 +126,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   });
 
   it('k = 2: a request beyond the first k units gets no OK, even with x ≥ h (its own units count)', async () => {
-    const c = controlled(2);
+    const c = fixedCluster(n, 2, [0]);
     const done = [cycle(c, 3, 1), cycle(c, 1, 2), cycle(c, 2, 1)];
     await c.net.settle();
     await deliver(c.net, 3, 0, 'request'); // P3 holds 1: x = 1
@@ -162,7 +148,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   });
 
   it('units is h while InCS and 0 otherwise; exit forgets the request (inspect)', async () => {
-    const c = controlled(3);
+    const c = fixedCluster(n, 3, [0]);
     const cs = c.objects[1] as unknown as HOutOfKCS;
     expect(cs.units).toBe(0);
     c.monitor.setRequest(1, 2);
@@ -181,7 +167,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   });
 
   it('an OK from outside Q and a request from outside the reporters are dropped as ProtocolErrors', async () => {
-    const c = controlled(2);
+    const c = fixedCluster(n, 2, [0]);
     c.monitor.setRequest(1, 1);
     const e1 = c.objects[1]!.entry(1); // Q = {P0}
     await c.net.settle();
@@ -208,7 +194,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
   });
 
   it('a second request from a process already in Que is dropped as a ProtocolError from it', async () => {
-    const c = controlled(2);
+    const c = fixedCluster(n, 2, [0]);
     c.monitor.setRequest(1, 1);
     const e1 = c.objects[1]!.entry(1);
     await c.net.settle();

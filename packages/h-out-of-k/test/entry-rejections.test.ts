@@ -4,23 +4,14 @@
  * granted or in flight go back with `release`), or closed while waiting (a closed object sends
  * nothing more). One arbiter P0, n = 4, k = 2, controlled mode.
  */
-import { hOutOfKSpec, isAbortError } from '@critsec/core';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { isAbortError } from '@critsec/core';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
-import { hOutOfK } from '../src/index.js';
-import { fixedArbiter, inspectH } from './helpers.js';
-
-function controlled(): SimCluster<number> {
-  return createCluster({
-    factory: hOutOfK({ k: 2, arbiter: fixedArbiter(4, 2, [0]) }),
-    spec: hOutOfKSpec(2, 4),
-    mode: 'controlled',
-  });
-}
+import { fixedCluster, inspectH } from './helpers.js';
 
 describe('an entry that does not complete rejects with AbortError naming hOutOfK, the process and entry()', () => {
   it('aborted by its signal: "hOutOfK: P1 entry() aborted", and the granted units come back', async () => {
-    const c = controlled();
+    const c = fixedCluster(4, 2, [0]);
     const ac = new AbortController();
     c.monitor.setRequest(1, 2);
     const e = c.objects[1]!.entry(2, { signal: ac.signal });
@@ -36,7 +27,7 @@ describe('an entry that does not complete rejects with AbortError naming hOutOfK
   });
 
   it('closed while waiting: "hOutOfK: P2 was closed while waiting in entry()", and nothing more is sent', async () => {
-    const c = controlled();
+    const c = fixedCluster(4, 2, [0]);
     const ac = new AbortController();
     c.monitor.setRequest(2, 1);
     const e = c.objects[2]!.entry(1, { signal: ac.signal });

@@ -5,19 +5,10 @@
  * `statechange` events, InCS then OutCS, each while its call is still in flight. One arbiter
  * pair {P0, P1} for every quorum, n = 3, k = 2, controlled mode.
  */
-import { type CSState, hOutOfKSpec } from '@critsec/core';
-import { createCluster, deliver, deliverAll, type SimCluster } from '@critsec/testing';
+import type { CSState } from '@critsec/core';
+import { deliver, deliverAll, type SimCluster } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
-import { hOutOfK } from '../src/index.js';
-import { fixedArbiter } from './helpers.js';
-
-function controlled(): SimCluster<number> {
-  return createCluster({
-    factory: hOutOfK({ k: 2, arbiter: fixedArbiter(3, 2, [0, 1]) }),
-    spec: hOutOfKSpec(2, 3),
-    mode: 'controlled',
-  });
-}
+import { fixedCluster } from './helpers.js';
 
 /** Starts delivering the pending `from→to type` message; its handler has run when this returns. */
 function startDelivery(c: SimCluster<number>, from: number, to: number, type: string): Promise<void> {
@@ -30,7 +21,7 @@ function startDelivery(c: SimCluster<number>, from: number, to: number, type: st
 
 describe('the state flips in the handler of the last OK and at the exit() call', () => {
   it('InCS when the last OK is handled, OutCS when exit() is called; two statechange events a round', async () => {
-    const c = controlled();
+    const c = fixedCluster(3, 2, [0, 1]);
     const cs = c.objects[2]!;
     const seen: [CSState, string | null][] = [];
     cs.on('statechange', (s) => seen.push([s, cs.pending]));

@@ -6,31 +6,13 @@
  * the next OK), so only a forged message gets here. n = 4, k = 2, every quorum {P0, P1}; controlled
  * mode; first requests all carry c = 1, so priority is decided by id.
  */
-import { collectReached, hOutOfKSpec, ProtocolError, type ReachCollector } from '@critsec/core';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { collectReached, ProtocolError, type ReachCollector } from '@critsec/core';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hOutOfK } from '../src/index.js';
-import { fixedArbiter, inspectH } from './helpers.js';
+import { cycle, fixedCluster, inspectH } from './helpers.js';
 
 const n = 4;
 const k = 2;
-
-function controlled(): SimCluster<number> {
-  return createCluster({
-    factory: hOutOfK({ k, arbiter: fixedArbiter(n, k, [0, 1]) }),
-    spec: hOutOfKSpec(k, n),
-    mode: 'controlled',
-  });
-}
-
-/** entry(h) on P`i`, exit() as soon as it is InCS; `order` records who entered. */
-function cycle(c: SimCluster<number>, i: number, h: number, order: number[]): Promise<void> {
-  c.monitor.setRequest(i, h);
-  return c.objects[i]!.entry(h).then(() => {
-    order.push(i);
-    return c.objects[i]!.exit();
-  });
-}
 
 describe('forged answers to a waiting request', () => {
   let reached: ReachCollector;
@@ -40,7 +22,7 @@ describe('forged answers to a waiting request', () => {
   afterEach(() => reached.stop());
 
   it('a second OK from the same arbiter does not count as the missing OK of another', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0, 1]);
     const order: number[] = [];
     const p2 = cycle(c, 2, 1, order); // Q = {P0, P1}
     await c.net.settle();
@@ -59,7 +41,7 @@ describe('forged answers to a waiting request', () => {
   });
 
   it('a second cancel from the same arbiter is not answered again, and the request still enters', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0, 1]);
     const order: number[] = [];
     const p2 = cycle(c, 2, 1, order); // (1, P2, 1)
     const p0 = cycle(c, 0, 2, order); // (2, P0, 1): higher priority
@@ -82,7 +64,7 @@ describe('forged answers to a waiting request', () => {
   });
 
   it('an OK from outside Q is a ProtocolError naming the whole quorum', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0, 1]);
     const order: number[] = [];
     const p2 = cycle(c, 2, 1, order);
     await c.net.settle();

@@ -27,6 +27,28 @@ export function fixedArbiter(n: number, k: number, q: readonly ProcessId[]): HKA
   );
 }
 
+/** A controlled-mode cluster of n processes running h-out-of-k over {@link fixedArbiter}`(n, k, q)`. */
+export function fixedCluster(n: number, k: number, q: readonly ProcessId[]): SimCluster<number> {
+  return createCluster({
+    factory: hOutOfK({ k, arbiter: fixedArbiter(n, k, q) }),
+    spec: hOutOfKSpec(k, n),
+    mode: 'controlled',
+  });
+}
+
+/**
+ * entry(h) on P`i`, then exit() as soon as it is InCS; resolves after the exit. `order`, if
+ * given, records who entered, in order.
+ */
+export function cycle(c: SimCluster<number>, i: number, h: number, order?: number[]): Promise<void> {
+  const cs = c.objects[i]!;
+  c.monitor.setRequest(i, h);
+  return cs.entry(h).then(() => {
+    order?.push(i);
+    return cs.exit();
+  });
+}
+
 /** The object's `inspect()`. */
 export function inspectH(cluster: SimCluster<number>, i: ProcessId): HOutOfKSnapshot {
   return (cluster.objects[i] as unknown as { inspect(): HOutOfKSnapshot }).inspect();

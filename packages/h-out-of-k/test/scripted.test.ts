@@ -7,7 +7,7 @@ import { collectReached, hOutOfKSpec, isAbortError, type ReachCollector } from '
 import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hOutOfK } from '../src/index.js';
-import { fixedArbiter, inspectH } from './helpers.js';
+import { cycle, fixedArbiter, inspectH } from './helpers.js';
 
 const n = 3;
 const k = 2;
@@ -15,16 +15,6 @@ const arbiter = fixedArbiter(n, k, [0, 1]);
 
 function controlled(): SimCluster<number> {
   return createCluster({ factory: hOutOfK({ k, arbiter }), spec: hOutOfKSpec(k, n), mode: 'controlled' });
-}
-
-/** entry(h) on P`i`, then exit() as soon as it is InCS; resolves after the exit. */
-function cycle(cluster: SimCluster<number>, i: number, h: number, order: number[]): Promise<void> {
-  const cs = cluster.objects[i]!;
-  cluster.monitor.setRequest(i, h);
-  return cs.entry(h).then(() => {
-    order.push(i);
-    return cs.exit();
-  });
 }
 
 describe('h-out-of-k OK/cancel crossings, scripted (controlled mode)', () => {

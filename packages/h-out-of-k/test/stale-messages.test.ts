@@ -7,28 +7,14 @@
  * so it must count exactly these messages and nothing else. One arbiter P0 (every quorum {P0}),
  * n = 4, k = 2; controlled mode; first requests all carry c = 1, so priority is decided by id.
  */
-import { collectReached, hOutOfKSpec, type ReachCollector } from '@critsec/core';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { collectReached, type ReachCollector } from '@critsec/core';
+import { deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HOutOfKMessage, hOutOfK } from '../src/index.js';
-import { fixedArbiter, inspectH } from './helpers.js';
+import type { HOutOfKMessage } from '../src/index.js';
+import { cycle, fixedCluster, inspectH } from './helpers.js';
 
 const n = 4;
 const k = 2;
-
-function controlled(): SimCluster<number> {
-  return createCluster({
-    factory: hOutOfK({ k, arbiter: fixedArbiter(n, k, [0]) }),
-    spec: hOutOfKSpec(k, n),
-    mode: 'controlled',
-  });
-}
-
-/** entry(h) on P`i`, exit() as soon as it is InCS. */
-function cycle(c: SimCluster<number>, i: number, h: number): Promise<void> {
-  c.monitor.setRequest(i, h);
-  return c.objects[i]!.entry(h).then(() => c.objects[i]!.exit());
-}
 
 describe('a stale or forged message about another request changes nothing', () => {
   let reached: ReachCollector;
@@ -59,14 +45,14 @@ describe('a stale or forged message about another request changes nothing', () =
   }
 
   it('release and cancelled from a process with no entry in Que', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0]);
     await expectIgnored(c, 2, 0, { type: 'release', seq: 0, ts: 1 });
     await expectIgnored(c, 2, 0, { type: 'cancelled', seq: 0, ts: 1 });
     expect(inspectH(c, 0).arbiter).toEqual({ x: k, Que: [] });
   });
 
   it('release of another seq leaves the granted entry and its units in place', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0]);
     const p1 = cycle(c, 1, 2);
     await c.net.settle();
     await deliver(c.net, 1, 0, 'request');
@@ -78,7 +64,7 @@ describe('a stale or forged message about another request changes nothing', () =
   });
 
   it('cancelled of another seq for an entry in status cancel: no units come back, nobody else is granted', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0]);
     const done = [cycle(c, 3, 1), cycle(c, 1, 2)];
     await c.net.settle();
     await deliver(c.net, 3, 0, 'request'); // P3 holds 1: x = 1
@@ -99,7 +85,7 @@ describe('a stale or forged message about another request changes nothing', () =
   });
 
   it('cancelled of the current seq for an entry in status ok (no cancel was sent): the OK is not re-sent', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0]);
     const done = [cycle(c, 1, 1), cycle(c, 3, 2)];
     await c.net.settle();
     await deliver(c.net, 1, 0, 'request'); // P1 holds 1: x = 1
@@ -119,7 +105,7 @@ describe('a stale or forged message about another request changes nothing', () =
   });
 
   it('a cancel of an earlier request arriving InCS is stale, not a cancel-after-entry', async () => {
-    const c = controlled();
+    const c = fixedCluster(n, k, [0]);
     const first = cycle(c, 1, 1);
     await deliverAll(c.net);
     await first; // seq 0: entered and left
