@@ -15,7 +15,6 @@ import {
   hOutOfKSpec,
   localSpec,
   type ProblemSpec,
-  type ProcessId,
 } from '@critsec/core';
 import * as v from 'valibot';
 import type { TcpTransportOptions } from '@critsec/transport-tcp';
@@ -388,44 +387,5 @@ export function loadClusterConfig(path: string): LoadedClusterConfig {
     path: abs,
     resolve: (p) => (isAbsolute(p) ? p : join(dir, p)),
     initial: config.initial ?? Array.from({ length: config.n }, (): CSState => 'OutCS'),
-  };
-}
-
-/**
- * The {@link TcpTransportOptions} of process `id` in a loaded configuration (reads its certificate files).
- * @throws ConfigurationError naming the configuration key and the file when a CA, certificate or
- *   key file cannot be read.
- */
-export function transportOptionsFor(loaded: LoadedClusterConfig, id: ProcessId): TcpTransportOptions {
-  const { config } = loaded;
-  const me = config.processes.find((p) => p.id === id);
-  if (me === undefined) {
-    throw new ConfigurationError(`process ${id} is not in the cluster (ids 0 … ${config.n - 1})`);
-  }
-  const peers = config.processes.map(({ id, host, port }) => ({ id, host, port }));
-  const t = config.transport ?? {};
-  // the transport keys are TcpTransportOptions' own: copy those set (the transport validates them)
-  const set = Object.fromEntries(Object.entries(t).filter(([, value]) => value !== undefined));
-  const base: TcpTransportOptions = { self: id, peers, ...set };
-  if (config.insecure === true) return { ...base, insecure: true };
-  const index = config.processes.indexOf(me);
-  const read = (key: string, p: string) => {
-    const file = loaded.resolve(p);
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (err) {
-      const why = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-      throw new ConfigurationError(`cluster config ${loaded.path}: ${key}: cannot read ${file} (${why})`, {
-        cause: err,
-      });
-    }
-  };
-  return {
-    ...base,
-    tls: {
-      ca: read('ca', config.ca!),
-      cert: read(`processes[${index}].cert`, me.cert!),
-      key: read(`processes[${index}].key`, me.key!),
-    },
   };
 }

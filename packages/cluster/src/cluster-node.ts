@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
-import { type LoadedClusterConfig, loadClusterConfig, transportOptionsFor } from './cluster-config.js';
+import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
+import { transportOptionsFor } from './transport-options.js';
 import { type Barrier, barrier, heldChannel } from './member-channels.js';
 import {
   callWithDeadline,

@@ -57,8 +57,8 @@ export {
   loadClusterConfig,
   parseClusterConfig,
   problemSpecFor,
-  transportOptionsFor,
 } from './cluster-config.js';
+export { transportOptionsFor } from './transport-options.js';
 export {
   type ClusterNodeProgress,
   type ClusterNodeReport,
