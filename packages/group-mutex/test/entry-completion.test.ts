@@ -20,15 +20,6 @@ function controlled(variant: 'M' | 'S'): SimCluster<number> {
   });
 }
 
-/** Starts delivering the pending `from→to type` message; the handler has run when this returns. */
-function startDelivery(c: SimCluster<number>, from: number, to: number, type: string): Promise<void> {
-  const i = c.net
-    .pending()
-    .findIndex((e) => e.kind === 'message' && e.from === from && e.to === to && e.msg.type === type);
-  expect(i).toBeGreaterThanOrEqual(0);
-  return c.net.deliver(i);
-}
-
 describe('the flip to InCS happens in the handler of the completing message', () => {
   it('Maekawa_M: InCS when the last LOCKED is handled (C.4)', async () => {
     const c = controlled('M');
@@ -38,7 +29,7 @@ describe('the flip to InCS happens in the handler of the completing message', ()
     await deliver(c.net, 1, 3, 'REQUEST');
     await deliver(c.net, 2, 1, 'LOCKED');
     expect(c.objects[1]!.state).toBe('OutCS');
-    const last = startDelivery(c, 3, 1, 'LOCKED');
+    const last = deliver(c.net, 3, 1, 'LOCKED');
     expect(c.objects[1]!.state).toBe('InCS'); // no continuation has run yet
     await last;
     await p1;
@@ -51,7 +42,7 @@ describe('the flip to InCS happens in the handler of the completing message', ()
     await deliver(c.net, 1, 2, 'REQUEST');
     await deliver(c.net, 2, 3, 'REQUEST');
     expect(c.objects[1]!.state).toBe('OutCS');
-    const grant = startDelivery(c, 3, 1, 'GRANT');
+    const grant = deliver(c.net, 3, 1, 'GRANT');
     expect(c.objects[1]!.state).toBe('InCS');
     await grant;
     await p1;

@@ -6,18 +6,9 @@
  * pair {P0, P1} for every quorum, n = 3, k = 2, controlled mode.
  */
 import type { CSState } from '@critsec/core';
-import { deliver, deliverAll, type SimCluster } from '@critsec/testing';
+import { deliver, deliverAll } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { fixedCluster } from './helpers.js';
-
-/** Starts delivering the pending `from→to type` message; its handler has run when this returns. */
-function startDelivery(c: SimCluster<number>, from: number, to: number, type: string): Promise<void> {
-  const i = c.net
-    .pending()
-    .findIndex((e) => e.kind === 'message' && e.from === from && e.to === to && e.msg.type === type);
-  expect(i).toBeGreaterThanOrEqual(0);
-  return c.net.deliver(i);
-}
 
 describe('the state flips in the handler of the last OK and at the exit() call', () => {
   it('InCS when the last OK is handled, OutCS when exit() is called; two statechange events a round', async () => {
@@ -32,7 +23,7 @@ describe('the state flips in the handler of the last OK and at the exit() call',
     await deliver(c.net, 2, 1, 'request');
     await deliver(c.net, 0, 2, 'OK');
     expect(cs.state).toBe('OutCS');
-    const last = startDelivery(c, 1, 2, 'OK');
+    const last = deliver(c.net, 1, 2, 'OK');
     expect(cs.state).toBe('InCS'); // no continuation has run yet
     expect(seen).toEqual([['InCS', 'entry']]);
     await last;
