@@ -60,6 +60,15 @@ function writeCluster(
 }
 
 /**
+ * With `BENCH_MEMBER_PROF=<dir>` in the environment, each member runs under `--cpu-prof` and
+ * writes its CPU profile into `<dir>` (`NODE_OPTIONS` may not carry `--cpu-prof`).
+ */
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_MEMBER_PROF;
+  return dir === undefined || dir === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
+/**
  * Runs `alg` as n OS processes over mutual TLS; per running member, its timed rounds.
  * @throws TransportError when the run fails (a member's error output attached).
  */
@@ -80,7 +89,7 @@ export async function runOsCluster(
     const run = launchCluster({
       configPath: loaded.path,
       entry: MEMBER_ENTRY,
-      execArgv: ['--conditions=@critsec/source', '--import', 'tsx'],
+      execArgv: ['--conditions=@critsec/source', '--import', 'tsx', ...profileArgs()],
       timeoutMs: 300_000,
       onOutput: (id, stream, line) => {
         if (stream === 'stderr' && stderr.length < 20) stderr.push(`P${id}: ${line}`);

@@ -84,14 +84,20 @@ function startBarrier(ctx: ClusterWorkloadContext): Promise<void> {
   const others = ctx.control.peers.filter((p) => p !== ctx.id);
   return new Promise((resolve) => {
     const seen = new Set<number>();
-    const off = ctx.control.onMessage((from, msg) => {
-      if (msg.type !== 'GO') return;
+    // GOs that arrived before this subscription are handed over inside `onMessage` itself, so
+    // the unsubscribe may be needed before `onMessage` has returned it.
+    let off: (() => void) | undefined;
+    let done = false;
+    off = ctx.control.onMessage((from, msg) => {
+      if (done || msg.type !== 'GO') return;
       seen.add(from);
       if (seen.size === others.length) {
-        off();
+        done = true;
+        off?.();
         resolve();
       }
     });
+    if (done) off();
     for (const p of others) ctx.control.send(p, { type: 'GO' });
     if (others.length === 0) resolve();
   });
