@@ -19,6 +19,7 @@ import { busiestProcesses, machineLine, uptime, versionOf } from '../src/machine
 import { redisReady } from '../src/redis-lock.js';
 import { findBinary, INSTALL_HINT, type RunningServer, startServer } from '../src/servers.js';
 import { type BenchSystem, critsecSystems, echoSystem, etcdSystem, redisSystem } from '../src/systems.js';
+import { stopCpuClocks } from '../src/cpu.js';
 import { markdownTable, resultOf, type SystemSample } from '../src/table.js';
 import { checkTargets, formatTargets } from '../src/targets.js';
 import { startEchoServer } from '../src/tcp-echo.js';
@@ -91,9 +92,9 @@ async function main(): Promise<void> {
   const tlsEcho = await startEchoServer(certs.dir);
   try {
     const systems: BenchSystem[] = [...critsecSystems(N, certs, scale)];
-    if (etcd) systems.push(etcdSystem(N, etcd.port, versionOf('etcd', /etcd Version: (\S+)/), scale));
-    if (redis) systems.push(redisSystem(N, redis.port, versionOf('redis-server', /v=(\S+)/), scale));
-    systems.push(echoSystem(N, tlsEcho.port, scale, certs.dir), echoSystem(N, echo.port, scale));
+    if (etcd) systems.push(etcdSystem(N, etcd, versionOf('etcd', /etcd Version: (\S+)/), scale));
+    if (redis) systems.push(redisSystem(N, redis, versionOf('redis-server', /v=(\S+)/), scale));
+    systems.push(echoSystem(N, tlsEcho, scale, certs.dir), echoSystem(N, echo, scale));
     const only = values.only?.toLowerCase();
     if (only !== undefined)
       systems.splice(0, systems.length, ...systems.filter((s) => s.label.toLowerCase().includes(only)));
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
     await tlsEcho.stop();
     await redis?.stop();
     await etcd?.stop();
+    stopCpuClocks();
     certs.remove();
   }
 }

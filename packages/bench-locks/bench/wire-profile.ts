@@ -106,7 +106,7 @@ try {
     await runClients(clients, { warmup, rounds: 0 });
     await Promise.all(transports.map((t) => t.flush()));
     const before = snapshot(transports);
-    const timed = await runClients(clients, { warmup: 0, rounds: ROUNDS });
+    const { timed } = await runClients(clients, { warmup: 0, rounds: ROUNDS });
     await Promise.all(transports.map((t) => t.flush()));
     const after = snapshot(transports);
     const total = ROUNDS * clients.length;

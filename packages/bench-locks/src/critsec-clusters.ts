@@ -18,9 +18,10 @@ import {
 import { TransportError } from '@critsec/core';
 import { type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { BENCH_ALGORITHM, type BenchAlgorithm, benchAlgorithm } from './algorithm.js';
-import { type Round, type RoundCounts, runClients } from './drive.js';
-import { csRound } from './member-workload.js';
-import type { TimedRound } from './stats.js';
+import { cpuClock } from './cpu.js';
+import { type ClientsRun, type Round, type RoundCounts, runClients } from './drive.js';
+import { csRound, type MemberRounds } from './member-workload.js';
+import type { SystemSample } from './table.js';
 
 /** `uncontended`: one client (the algorithm's driver); `contended`: every process. */
 export type Mode = 'uncontended' | 'contended';
@@ -69,7 +70,9 @@ function profileArgs(): string[] {
 }
 
 /**
- * Runs `alg` as n OS processes over mutual TLS; per running member, its timed rounds.
+ * Runs `alg` as n OS processes over mutual TLS: per running member, its timed rounds, and
+ * (contended) the members' CPU time per timed round — each member measures its own over its
+ * timed rounds (`process.cpuUsage`).
  * @throws TransportError when the run fails (a member's error output attached).
  */
 export async function runOsCluster(
@@ -78,7 +81,7 @@ export async function runOsCluster(
   mode: Mode,
   counts: RoundCounts,
   certs: Certificates,
-): Promise<TimedRound[][]> {
+): Promise<ClientsRun> {
   const dir = mkdtempSync(join(tmpdir(), 'critsec-bench-os-'));
   try {
     const out = join(dir, 'out');
@@ -98,10 +101,17 @@ export async function runOsCluster(
     const result = await run.done;
     if (!result.ok)
       throw new TransportError(`${alg.label}, ${n} OS processes: ${result.reason}\n${stderr.join('\n')}`);
-    return Array.from(
+    const members = Array.from(
       { length: n },
-      (_, id) => JSON.parse(readFileSync(join(out, `m${id}.json`), 'utf8')) as TimedRound[],
-    ).filter((rounds) => rounds.length > 0);
+      (_, id) => JSON.parse(readFileSync(join(out, `m${id}.json`), 'utf8')) as MemberRounds,
+    ).filter((m) => m.rounds.length > 0);
+    const rounds = members.reduce((sum, m) => sum + m.rounds.length, 0);
+    const cpuMs = members.reduce((sum, m) => sum + m.cpuMs, 0);
+    return {
+      timed: members.map((m) => m.rounds),
+      // uncontended, only the driver measures (the arbiters it uses run no rounds)
+      cpuMsPerRound: mode === 'contended' ? cpuMs / rounds : undefined,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -110,7 +120,8 @@ export async function runOsCluster(
 /**
  * Runs `alg` with its n processes in this process (n `tcpTransport`s over mutual TLS on
  * loopback, the same configuration as the OS-process run): uncontended, then contended, on one
- * cluster. Returns per mode the timed rounds of each running process.
+ * cluster. Returns per mode the timed rounds of each running process, and the CPU time of this
+ * process per contended round.
  * @throws TransportError when the processes do not connect within 30 s.
  */
 export async function runInProcessCluster(
@@ -118,7 +129,7 @@ export async function runInProcessCluster(
   n: number,
   counts: Record<Mode, RoundCounts>,
   certs: Certificates,
-): Promise<Record<Mode, TimedRound[][]>> {
+): Promise<SystemSample> {
   const dir = mkdtempSync(join(tmpdir(), 'critsec-bench-in-'));
   const transports: TcpTransport[] = [];
   const objects: { close(): Promise<void> }[] = [];
@@ -136,8 +147,12 @@ export async function runInProcessCluster(
     await Promise.all(transports.map((t) => t.start()));
     await Promise.all(transports.map((t) => t.ready({ timeoutMs: 30_000 })));
     const uncontended = await runClients([rounds[alg.driver]!], counts.uncontended);
-    const contended = await runClients(rounds, counts.contended);
-    return { uncontended, contended };
+    const contended = await runClients(rounds, counts.contended, cpuClock());
+    return {
+      uncontended: uncontended.timed,
+      contended: contended.timed,
+      contendedCpuMs: contended.cpuMsPerRound,
+    };
   } finally {
     for (const o of objects) await o.close();
     for (const t of transports) await t.close();

@@ -4,6 +4,7 @@
  * event loop. A round is whatever the client does once: acquire + release of a lock, entry +
  * exit of a CS object, or one round trip.
  */
+import type { CpuClock } from './cpu.js';
 import { now, type TimedRound } from './stats.js';
 
 /** One round of a client (acquire and release, or one round trip); rejects on failure. */
@@ -29,7 +30,33 @@ export async function runRounds(round: Round, counts: RoundCounts): Promise<Time
   return timed;
 }
 
-/** Runs every client concurrently; per client, its timed rounds. */
-export function runClients(rounds: readonly Round[], counts: RoundCounts): Promise<TimedRound[][]> {
-  return Promise.all(rounds.map((r) => runRounds(r, counts)));
+/** The timed rounds of each client, and the CPU they cost. */
+export interface ClientsRun {
+  /** Per client, its timed rounds. */
+  readonly timed: TimedRound[][];
+  /**
+   * CPU time per timed round, ms (all clients' timed rounds together, measured by the `clock`
+   * given to {@link runClients}; `undefined` without one).
+   */
+  readonly cpuMsPerRound: number | undefined;
+}
+
+/**
+ * Runs every client concurrently: first all their warm-up rounds, then, once every client has
+ * warmed up, all their timed rounds — with `clock`, the CPU time of the timed phase is measured.
+ */
+export async function runClients(
+  rounds: readonly Round[],
+  counts: RoundCounts,
+  clock?: CpuClock,
+): Promise<ClientsRun> {
+  await Promise.all(rounds.map((r) => runRounds(r, { warmup: counts.warmup, rounds: 0 })));
+  const before = await clock?.();
+  const timed = await Promise.all(rounds.map((r) => runRounds(r, { warmup: 0, rounds: counts.rounds })));
+  const after = await clock?.();
+  const total = timed.reduce((sum, t) => sum + t.length, 0);
+  return {
+    timed,
+    cpuMsPerRound: before === undefined || after === undefined ? undefined : (after - before) / total,
+  };
 }

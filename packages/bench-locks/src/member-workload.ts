@@ -5,7 +5,7 @@
  * have finished (then withdraws its call in flight). A round is entry + exit (exit + entry for a member that starts
  * InCS), called on the CS object directly — not through the runtime's logged `ctx.entry`, so
  * the figure is the protocol's and the transport's, without the shared-log appends and the
- * progress messages of the safety check. Each member writes its timed rounds as JSON to
+ * progress messages of the safety check. Each member writes its timed rounds and the CPU time they cost it as JSON to
  * `<out>/m<id>.json` and then finishes (the runtime's DONE and BYE barriers).
  */
 import { writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { ClusterWorkload, ClusterWorkloadContext } from '@critsec/cluster';
 import { ConfigurationError, type CSCallOptions, type CSObject, isAbortError } from '@critsec/core';
 import { runRounds } from './drive.js';
+import type { TimedRound } from './stats.js';
 
 /** `workload.settings` of a bench cluster. */
 interface BenchWorkloadSettings {
@@ -23,6 +24,14 @@ interface BenchWorkloadSettings {
   readonly warmup: number;
   /** Directory the members write their rounds into. */
   readonly out: string;
+}
+
+/** What a member writes into `<out>/m<id>.json`. */
+export interface MemberRounds {
+  /** Its timed rounds (none for an idle member of an uncontended run). */
+  readonly rounds: TimedRound[];
+  /** The CPU time (user + system) this process spent during its timed rounds, ms. */
+  readonly cpuMs: number;
 }
 
 function isSettings(x: unknown): x is BenchWorkloadSettings {
@@ -117,10 +126,13 @@ export const benchWorkload: ClusterWorkload = async (ctx) => {
   const runs = settings.mode === 'contended' || ctx.id === settings.driver;
   // Contended, the members start together (launch skew would otherwise leave some alone).
   if (settings.mode === 'contended') await startBarrier(ctx);
-  const rounds = runs
-    ? await runRounds(csRound(ctx.cs), { warmup: settings.warmup, rounds: ctx.workload.rounds })
-    : [];
-  writeFileSync(join(settings.out, `m${ctx.id}.json`), JSON.stringify(rounds));
+  const round = csRound(ctx.cs);
+  if (runs) await runRounds(round, { warmup: settings.warmup, rounds: 0 });
+  const before = process.cpuUsage();
+  const rounds = runs ? await runRounds(round, { warmup: 0, rounds: ctx.workload.rounds }) : [];
+  const cpu = process.cpuUsage(before);
+  const result: MemberRounds = { rounds, cpuMs: (cpu.user + cpu.system) / 1000 };
+  writeFileSync(join(settings.out, `m${ctx.id}.json`), JSON.stringify(result));
   const allFinished = ctx.finish();
   if (settings.mode === 'contended') await cycleUntil(ctx.cs, allFinished);
   await allFinished;

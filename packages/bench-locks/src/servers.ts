@@ -17,6 +17,8 @@ export const INSTALL_HINT = 'apt-get install -y etcd-server redis-server   (Debi
 export interface RunningServer {
   /** The loopback port of its client API. */
   readonly port: number;
+  /** Its process id (for its CPU time). */
+  readonly pid: number;
   /** Stops it (SIGTERM, then SIGKILL after 3 s) and removes its data directory. */
   stop(): Promise<void>;
 }
@@ -71,7 +73,7 @@ export async function startServer(
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const server: RunningServer = { port, stop: () => stopChild(child, dir) };
+  const server: RunningServer = { port, pid: child.pid ?? Number.NaN, stop: () => stopChild(child, dir) };
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) {

@@ -4,6 +4,7 @@
  * (e.g. 0.2 for `--quick`) shrinks them all.
  */
 import { gcsGrid, maekawaGrid } from './algorithm.js';
+import { cpuClock } from './cpu.js';
 import { type Certificates, runInProcessCluster, runOsCluster } from './critsec-clusters.js';
 import { type RoundCounts, runClients } from './drive.js';
 import { etcdLockClient } from './etcd-lock.js';
@@ -23,19 +24,36 @@ interface Counts {
   readonly contended: RoundCounts;
 }
 
-const counts = (scale: number, unc: number, cont: number): Counts => {
+/**
+ * `unc` uncontended and `cont` contended timed rounds per client, scaled by `scale`, each after
+ * `warmup` untimed ones (not scaled: compiling the code takes the same rounds in a quick run) or,
+ * by default, a tenth of the timed ones.
+ */
+const counts = (scale: number, unc: number, cont: number, warmup?: number): Counts => {
   const c = (x: number) => Math.max(5, Math.round(x * scale));
   return {
-    uncontended: { warmup: c(unc / 10), rounds: c(unc) },
-    contended: { warmup: c(cont / 10), rounds: c(cont) },
+    uncontended: { warmup: warmup ?? c(unc / 10), rounds: c(unc) },
+    contended: { warmup: warmup ?? c(cont / 10), rounds: c(cont) },
   };
 };
 
-/** n clients made by `make`: the first alone, then all together; every client closed at the end. */
+/**
+ * Untimed rounds per client before the timed ones of the critsec rows. Each OS-process cluster
+ * is fresh (new processes, so V8 compiles the member's code anew): measured at n = 5, a member
+ * that has run only 60 rounds spends about three times the CPU per contended entry of one that
+ * has run 3,000 (README, "Warm-up"). The in-process row gets the same, for a like comparison.
+ */
+const CRITSEC_WARMUP = { maekawa: 2000, gcs: 600 } as const;
+
+/**
+ * n clients made by `make`: the first alone, then all together; every client closed at the end.
+ * The contended CPU time is this process's (the clients') and that of the server `serverPid`.
+ */
 async function runLockClients(
   n: number,
   make: (i: number) => Promise<LockClient>,
   c: Counts,
+  serverPid: number,
 ): Promise<SystemSample> {
   const clients: LockClient[] = [];
   try {
@@ -44,8 +62,13 @@ async function runLockClients(
     const contended = await runClients(
       clients.map((x) => x.round),
       c.contended,
+      cpuClock([serverPid]),
     );
-    return { uncontended, contended };
+    return {
+      uncontended: uncontended.timed,
+      contended: contended.timed,
+      contendedCpuMs: contended.cpuMsPerRound,
+    };
   } finally {
     for (const x of clients) await x.close();
   }
@@ -55,31 +78,52 @@ async function runLockClients(
 export function critsecSystems(n: number, certs: Certificates, scale: number): BenchSystem[] {
   const maekawa = maekawaGrid(n);
   const gcs = gcsGrid(n);
-  const os = (alg: typeof maekawa, c: Counts) => async (): Promise<SystemSample> => ({
-    uncontended: await runOsCluster(alg, n, 'uncontended', c.uncontended, certs),
-    contended: await runOsCluster(alg, n, 'contended', c.contended, certs),
-  });
+  const os = (alg: typeof maekawa, c: Counts) => async (): Promise<SystemSample> => {
+    const uncontended = await runOsCluster(alg, n, 'uncontended', c.uncontended, certs);
+    const contended = await runOsCluster(alg, n, 'contended', c.contended, certs);
+    return {
+      uncontended: uncontended.timed,
+      contended: contended.timed,
+      contendedCpuMs: contended.cpuMsPerRound,
+    };
+  };
+  const maekawaCounts = counts(scale, 3000, 1000, CRITSEC_WARMUP.maekawa);
   return [
-    { label: `${maekawa.label}, ${n} OS processes, mTLS`, run: os(maekawa, counts(scale, 3000, 600)) },
+    { label: `${maekawa.label}, ${n} OS processes, mTLS`, run: os(maekawa, maekawaCounts) },
     {
       label: `${maekawa.label}, one process, mTLS`,
-      run: () => runInProcessCluster(maekawa, n, counts(scale, 3000, 1000), certs),
+      run: () => runInProcessCluster(maekawa, n, maekawaCounts, certs),
     },
-    { label: `${gcs.label}, ${n} OS processes, mTLS`, run: os(gcs, counts(scale, 800, 200)) },
+    {
+      label: `${gcs.label}, ${n} OS processes, mTLS`,
+      run: os(gcs, counts(scale, 800, 200, CRITSEC_WARMUP.gcs)),
+    },
   ];
 }
 
-/** The etcd lock row, against the member on `port`. */
-export function etcdSystem(n: number, port: number, version: string, scale: number): BenchSystem {
+/** The etcd lock row, against the member `server` (its client port and process id). */
+export function etcdSystem(
+  n: number,
+  server: { readonly port: number; readonly pid: number },
+  version: string,
+  scale: number,
+): BenchSystem {
+  const { port, pid } = server;
   return {
     label: `etcd ${version} lock (etcd3 client, lease + txn), 1 member`,
     run: () =>
-      runLockClients(n, async () => etcdLockClient(port, 'critsec-bench-lock'), counts(scale, 300, 80)),
+      runLockClients(n, async () => etcdLockClient(port, 'critsec-bench-lock'), counts(scale, 300, 80), pid),
   };
 }
 
-/** The single-Redis lock row, against the server on `port`. */
-export function redisSystem(n: number, port: number, version: string, scale: number): BenchSystem {
+/** The single-Redis lock row, against `server` (its port and process id). */
+export function redisSystem(
+  n: number,
+  server: { readonly port: number; readonly pid: number },
+  version: string,
+  scale: number,
+): BenchSystem {
+  const { port, pid } = server;
   return {
     label: `Redis ${version} lock (SET NX PX + Lua release)`,
     run: () =>
@@ -87,14 +131,24 @@ export function redisSystem(n: number, port: number, version: string, scale: num
         n,
         (i) => redisLockClient(port, 'critsec-bench-lock', `c${i}`),
         counts(scale, 3000, 1000),
+        pid,
       ),
   };
 }
 
-/** The raw round-trip row, against the echo server on `port` (mutual TLS with the certificates in `tlsDir` when given). */
-export function echoSystem(n: number, port: number, scale: number, tlsDir?: string): BenchSystem {
+/**
+ * The raw round-trip row, against the echo server `server` (mutual TLS with the certificates in
+ * `tlsDir` when given).
+ */
+export function echoSystem(
+  n: number,
+  server: { readonly port: number; readonly pid: number },
+  scale: number,
+  tlsDir?: string,
+): BenchSystem {
   return {
     label: `raw ${tlsDir === undefined ? 'TCP' : 'mTLS 1.3'} round trip (32 B, other process)`,
-    run: () => runLockClients(n, () => echoClient(port, tlsDir), counts(scale, 5000, 2000)),
+    run: () =>
+      runLockClients(n, () => echoClient(server.port, tlsDir), counts(scale, 5000, 2000), server.pid),
   };
 }

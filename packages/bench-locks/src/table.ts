@@ -1,6 +1,7 @@
 /**
  * The printed results: one row per system with the uncontended and the n-contending latency
- * (p50, p99) and throughput, pooled over the interleaved repetitions, as a Markdown table.
+ * (p50, p99) and throughput, pooled over the interleaved repetitions, and the CPU time a
+ * contended entry costs the system's processes (median over the repetitions), as a Markdown table.
  */
 import { type LatencySummary, summarize, type TimedRound, windowThroughput } from './stats.js';
 
@@ -8,6 +9,8 @@ import { type LatencySummary, summarize, type TimedRound, windowThroughput } fro
 export interface SystemSample {
   readonly uncontended: readonly (readonly TimedRound[])[];
   readonly contended: readonly (readonly TimedRound[])[];
+  /** CPU time per contended timed round, ms, of every process of the system (see `cpu.ts`). */
+  readonly contendedCpuMs: number | undefined;
 }
 
 /** The figures of one system over every repetition. */
@@ -24,6 +27,8 @@ export interface SystemResult {
   readonly contendedRates: readonly number[];
   /** Per repetition: the window over which {@link SystemResult.contendedRates} was measured, ms. */
   readonly contendedWindows: readonly number[];
+  /** Per repetition: CPU time per contended round, ms (`NaN` where not measured). */
+  readonly contendedCpuMs: readonly number[];
 }
 
 /** The median of `xs` (the upper one for an even count; `NaN` when empty). */
@@ -42,6 +47,7 @@ export function resultOf(label: string, samples: readonly SystemSample[]): Syste
     uncontendedRates: samples.map((s) => windowThroughput(s.uncontended).perSecond),
     contendedRates: samples.map((s) => windowThroughput(s.contended).perSecond),
     contendedWindows: samples.map((s) => windowThroughput(s.contended).windowMs),
+    contendedCpuMs: samples.map((s) => s.contendedCpuMs ?? Number.NaN),
   };
 }
 
@@ -60,6 +66,7 @@ export function markdownTable(results: readonly SystemResult[], n: number): stri
     `${n}-contending p50 ms`,
     'p99 ms',
     'entries/s (all)',
+    'CPU ms / entry (cont.)',
     'rounds (unc. / cont.)',
     'contended window s',
   ];
@@ -76,6 +83,7 @@ export function markdownTable(results: readonly SystemResult[], n: number): stri
       ms(r.contended.p50),
       ms(r.contended.p99),
       rate(median(r.contendedRates)),
+      ms(median(r.contendedCpuMs.filter(Number.isFinite))),
       `${r.uncontended.count} / ${r.contended.count}`,
       r.contendedWindows.map((w) => (w / 1000).toFixed(1)).join(', '),
     ];

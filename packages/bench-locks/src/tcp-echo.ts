@@ -18,6 +18,8 @@ const MESSAGE = Buffer.alloc(32, 0x61);
 /** The echo server process: its port and how to stop it. */
 export interface EchoServer {
   readonly port: number;
+  /** The echo server's process id (for its CPU time). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ export function startEchoServer(tlsDir?: string): Promise<EchoServer> {
     child.stdout?.on('data', (b: Buffer) => {
       out += b.toString();
       const line = out.split('\n')[0];
-      if (out.includes('\n') && line !== undefined) resolve({ port: Number(line), stop });
+      if (out.includes('\n') && line !== undefined)
+        resolve({ port: Number(line), pid: child.pid ?? Number.NaN, stop });
     });
     child.once('exit', (code) => reject(new TransportError(`echo server exited with code ${code}`)));
   });
