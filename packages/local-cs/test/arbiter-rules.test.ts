@@ -10,9 +10,9 @@
  */
 import { collectReached, type ReachCollector } from '@critsec/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Arbiter } from '../src/arbiter.js';
+import { Arbiter, type ArbiterRules } from '../src/arbiter.js';
 
-function arbiter(limit: number): { a: Arbiter; log: string[] } {
+function arbiter(limit: number, rules: ArbiterRules = 'tagged'): { a: Arbiter; log: string[] } {
   const log: string[] = [];
   const a = new Arbiter(
     limit,
@@ -20,7 +20,7 @@ function arbiter(limit: number): { a: Arbiter; log: string[] } {
       grant: (to, tag) => log.push(`Grant P${to}#${tag}`),
       preempt: (to, tag) => log.push(`Preempt P${to}#${tag}`),
     },
-    'tagged',
+    rules,
     'arb',
   );
   return { a, log };
@@ -193,6 +193,62 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     expect(log.filter((e) => e.startsWith('Preempt'))).toEqual(['Preempt P4#1', 'Preempt P2#1']); // …so P3 preempts P2
     expect(a.snapshot().preemptingNow).toEqual([2, 1]);
   });
+  it('the latest grant is the latest by (ts, tag, P), not the last one given', () => {
+    const { a, log } = arbiter(2);
+    a.onRequest(1, 5, 1);
+    a.onRequest(2, 3, 1); // granted after P1, but earlier
+    a.onRequest(3, 4, 1); // beats P1's grant (ts 5), not P2's (ts 3)
+    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P1#1']);
+  });
+
+  it('a sidetrack grant (ts 0) alone at the bound is the latest grant and is not preempted', () => {
+    const { a, log } = arbiter(1);
+    a.onRequestByTrigger(0);
+    a.onRequest(2, 5, 1);
+    expect(log).toEqual(['Grant P0#0']);
+    expect(a.snapshot()).toEqual({ grantedTo: [[0, 0, 0]], pendingReq: [[2, 5, 1]], preemptingNow: null });
+  });
+
+  it('a Release of another grant leaves the preemption in progress: no second Preempt', () => {
+    const { a, log } = arbiter(2);
+    a.onRequest(1, 5, 1);
+    a.onRequest(2, 6, 1);
+    a.onRequest(3, 3, 1); // Preempt P2
+    a.onRelease(1, 1); // P1 completes: P3 is granted, P2's preemption still out
+    expect(a.snapshot().preemptingNow).toEqual([2, 1]);
+    a.onRequest(4, 2, 1); // beats P2's grant, but one preemption at a time
+    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P2#1', 'Grant P3#1']);
+  });
+
+  it('a Release that grants preempts nobody, even for a waiting request earlier than a grant (Algorithm 2: on Request)', () => {
+    const { a, log } = arbiter(2);
+    a.onRequest(1, 5, 1);
+    a.onRequest(2, 6, 1);
+    a.onRequest(3, 3, 1); // Preempt P2
+    a.onRequest(4, 4, 1); // waits: a preemption is out
+    a.onRelease(2, 1); // P2 completed (crossing the Preempt): P3 is granted, at the bound again
+    expect(a.snapshot()).toEqual({
+      grantedTo: [
+        [3, 3, 1],
+        [1, 5, 1],
+      ],
+      pendingReq: [[4, 4, 1]],
+      preemptingNow: null,
+    });
+    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P2#1', 'Grant P3#1']); // P4 (ts 4) preempts nobody
+  });
+
+  it('a Release with no tag (Algorithm 5) withdraws a request still waiting', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(1, 1, 1);
+    a.onRequest(2, 2, 3);
+    a.onRelease(2, null);
+    expect(a.snapshot().pendingReq).toEqual([]);
+    expect(reached.counts.get('arb:cancel-pending')).toBe(1);
+    a.onRelease(1, null);
+    expect(log).toEqual(['Grant P1#1']);
+  });
+
   it('RequestByTrigger of another process leaves a preemption in progress alone (no second Preempt)', () => {
     const { a, log } = arbiter(1);
     a.onRequest(2, 4, 1);
@@ -200,5 +256,49 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     a.onRequestByTrigger(3);
     expect(a.snapshot().preemptingNow).toEqual([2, 1]);
     expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P3#0']); // P2 is not asked twice
+  });
+});
+
+describe('Arbiter, printed rules (Algorithm 2 as printed; lmutinWith(…, { rules: "printed" }))', () => {
+  it('Request: preempts the latest grant only for the new request, and only when no preemption is out', () => {
+    const { a, log } = arbiter(2, 'printed');
+    a.onRequest(1, 5, 1);
+    a.onRequest(2, 6, 1);
+    a.onRequest(3, 3, 1); // beats P2's grant: Preempt P2
+    a.onRequest(4, 4, 1); // beats it too, but a preemption is out
+    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P2#1']);
+    a.onRelease(2, 1); // P2 completed: the preemption ends, P3 (ts 3) is granted; P4 (ts 4) waits
+    a.onRequest(5, 9, 1); // later than every grant: nobody preempted, though P4 beats P1 (ts 5)
+    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P2#1', 'Grant P3#1']);
+    expect(a.snapshot()).toEqual({
+      grantedTo: [
+        [3, 3, 1],
+        [1, 5, 1],
+      ],
+      pendingReq: [
+        [4, 4, 1],
+        [5, 9, 1],
+      ],
+      preemptingNow: null,
+    });
+  });
+
+  it('Release: ends the preemption only when the preempted process releases', () => {
+    const { a } = arbiter(2, 'printed');
+    a.onRequest(1, 5, 1);
+    a.onRequest(2, 6, 1);
+    a.onRequest(3, 3, 1); // Preempt P2
+    a.onRelease(1, 1); // another process: the preemption stays out
+    expect(a.snapshot().preemptingNow).toEqual([2, 1]);
+    a.onRelease(2, 1);
+    expect(a.snapshot().preemptingNow).toBeNull();
+  });
+
+  it('Relinquish of a grant not held, with nobody waiting, grants nothing', () => {
+    const { a, log } = arbiter(1, 'printed');
+    a.onRequest(1, 3, 1);
+    a.onRelinquish(2, 1);
+    expect(log).toEqual(['Grant P1#1']);
+    expect(a.snapshot()).toEqual({ grantedTo: [[1, 3, 1]], pendingReq: [], preemptingNow: null });
   });
 });

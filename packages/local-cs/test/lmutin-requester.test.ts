@@ -1,9 +1,10 @@
 /**
  * li-LMUTIN's requester (Kamei & Kakugawa 2017, Algorithm 2: Exit-Sequence, "On receipt of a
  * Grant / Preempt") with the tags of the README: a Grant counts only for the request waiting; a
- * Grant of a withdrawn request is handed back with a Release — unless the withdrawal's own Release
- * already covers it (the same request, the process back InCS) — and a stray Grant after the exit
- * completed is ignored; a Preempt is answered with Relinquish only for the request waiting and
+ * Grant of another request (a withdrawn one, waiting or not, or after the exit completed) is
+ * handed back with a Release of its tag — unless the withdrawal's own Release already covers it
+ * (the current request, the process back InCS) — and a stray Grant of the current request after
+ * the exit completed is ignored; a Preempt is answered with Relinquish only for the request waiting and
  * only by a process whose grant it holds. star(2): the path P1 − P0 − P2, l = 0, everyone InCS.
  * Controlled mode.
  */
@@ -74,16 +75,44 @@ describe('LMUTIN requester: Grant and Preempt (Algorithm 2, tagged)', () => {
     expect(inspect(c, 0).grantedTo.map(([p]) => p)).toEqual([1]); // only request 2's grant is counted
   });
 
-  it('a stray Grant of the current request after the exit completed is ignored', async () => {
+  it('a Grant of an older withdrawn request that arrives while nothing waits (InCS) is handed back with its tag', async () => {
+    const c = controlled();
+    for (const request of [1, 2]) {
+      const ac = new AbortController();
+      const exit = c.objects[1]!.exit({ signal: ac.signal }); // requests 1, then 2, both withdrawn
+      await c.net.settle();
+      if (request === 1) await deliver(c.net, 1, 0, 'Request'); // P0 grants request 1
+      ac.abort();
+      await expect(exit).rejects.toSatisfy(isAbortError);
+    }
+    expect(inspect(c, 1)).toMatchObject({ request: 2, waiting: false });
+    const sent = c.net.counters().sent;
+    await deliver(c.net, 0, 1, 'Grant'); // request 1's
+    expect(c.net.counters().sent).toBe(sent + 1);
+    expect(reached.counts.get('lmutin:grant-returned')).toBe(1);
+    const back = c.net.snapshot().links.find((l) => l.from === 1 && l.to === 0)!.queued;
+    expect(back.at(-1)).toMatchObject({ type: 'Release', req: 1 });
+    expect(c.objects[1]!.state).toBe('InCS');
+  });
+
+  it('a stray Grant after the exit completed: of the current request ignored, of another handed back with its tag', async () => {
     const c = controlled();
     const exit = c.objects[1]!.exit();
     await c.net.settle();
     await deliverAll(c.net);
     await exit;
-    c.net.endpoint(0).send(1, { type: 'Grant', req: 1, ts: 1 });
+    const ep0 = c.net.endpoint(0);
+    ep0.send(1, { type: 'Grant', req: 1, ts: 1 });
     const sent = c.net.counters().sent;
     await deliver(c.net, 0, 1, 'Grant');
     expect(c.net.counters().sent).toBe(sent);
+    expect(inspect(c, 1)).toMatchObject({ waiting: false, nGrants: [0, 1] });
+    ep0.send(1, { type: 'Grant', req: 7, ts: 1 }); // a request P1 never made: no honest neighbour sends it
+    await deliver(c.net, 0, 1, 'Grant');
+    expect(reached.counts.get('lmutin:grant-returned')).toBe(1);
+    expect(c.net.snapshot().links.find((l) => l.from === 1 && l.to === 0)!.queued).toMatchObject([
+      { type: 'Release', req: 7 },
+    ]);
     expect(inspect(c, 1)).toMatchObject({ waiting: false, nGrants: [0, 1] });
   });
 
