@@ -3,15 +3,17 @@
  * N_i ∪ {P_i} is here, then the state flips). The flip is atomic with the Grant that completes the
  * set: the state changes inside that message's handler, never later in a continuation
  * (ARCHITECTURE §2, the state flip) — checked by delivering one message at a time and reading the
- * state right after the handler ran and again after the continuations. And a call that does not
- * complete rejects with `AbortError` naming the algorithm, the process and the call.
+ * state right after the handler ran and again after the continuations. A process closed at its
+ * flip (from its `statechange` listener) sends nothing after it: LKCS's Release of the other type,
+ * sent in the call's continuation, is skipped. And a call that does not complete rejects with
+ * `AbortError` naming the algorithm, the process and the call.
  */
 import { type CSObject, type CSState, isAbortError } from '@critsec/core';
 import { createCluster, type SimCluster } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { localBounds, safeInitial } from '../src/config.js';
 import { complete, star } from '../src/graphs.js';
-import { lkcs } from '../src/lkcs.js';
+import { type LkcsCS, lkcs } from '../src/lkcs.js';
 import { lkcsPlan } from '../src/lkcs-plan.js';
 import { lmutex } from '../src/lmutex.js';
 import { lmutin } from '../src/lmutin.js';
@@ -80,6 +82,25 @@ describe('the flip happens in the handler of the completing Grant', () => {
     const back = await stepUntil(c, i, c.objects[i]!.entry());
     expect(back.at(-1)).toEqual(['InCS', 'InCS']);
     expect(back.every(([a, b]) => a === b)).toBe(true);
+  });
+});
+
+describe('a call that completes on a closed object sends nothing more', () => {
+  it('LKCS exit(): closed at the flip (from its statechange listener), it sends no Release of MUTEX', async () => {
+    const g = complete(5);
+    const plan = lkcsPlan(g, 0, 5);
+    const c = createCluster({
+      factory: lkcs({ graph: g, l: 0, k: 5 }),
+      spec: plan.spec,
+      initial: safeInitial(plan.tightened),
+      mode: 'controlled',
+    });
+    const cs = c.objects[1] as LkcsCS;
+    cs.on('statechange', () => void cs.close());
+    const seen = await stepUntil(c, 1, cs.exit());
+    expect(seen.at(-1)).toEqual(['OutCS', 'OutCS']);
+    expect(cs.closed).toBe(true);
+    expect(c.net.pending().filter((e) => e.kind === 'message' && e.from === 1)).toEqual([]);
   });
 });
 

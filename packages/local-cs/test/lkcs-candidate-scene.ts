@@ -4,8 +4,10 @@
  * P0 OutCS and P1..P4 InCS; every neighbour's message to P0 is injected, one of them forged (a
  * Release from P4 of a MUTIN grant it never asked for: with honest neighbours Waiting_LDR =
  * |N_LDR| + 1 with `pendingReq[at]` empty would need more than 4 grants of a type). Controlled mode.
+ * Also the pieces of other leader scenes on complete(5): {@link leaderCluster}, {@link to0},
+ * {@link leaderWaits}, {@link sentTriggers}.
  */
-import type { CSFactory } from '@critsec/core';
+import type { CSFactory, CSState } from '@critsec/core';
 import { createCluster, deliver, queuedList, type SimCluster } from '@critsec/testing';
 import { expect } from 'vitest';
 import { safeInitial } from '../src/config.js';
@@ -24,7 +26,28 @@ export const inspect = (c: SimCluster, i: number) =>
 /** The Trigger messages in flight, as `from→to Trigger`. */
 export const triggers = (c: SimCluster) => queuedList(c.net).filter((e) => e.endsWith(' Trigger'));
 
-type Type = 'Request' | 'Release' | 'RequestByTrigger';
+/** The Trigger messages in flight, as `0→j Trigger <at> #<req>` (the leader is P0). */
+export const sentTriggers = (c: SimCluster) =>
+  c.net
+    .snapshot()
+    .links.filter((l) => l.from === 0)
+    .flatMap((l) =>
+      l.queued.filter((m) => m.type === 'Trigger').map((m) => `0→${l.to} Trigger ${m.at} #${m.req}`),
+    );
+
+/** LKCS on {@link graph} with (l, k) (leader P0) from `initial`, which must keep (L_i, K_i); controlled mode. */
+export const leaderCluster = (factory: CSFactory, l: number, k: number, initial: CSState[]): SimCluster =>
+  createCluster({ factory, spec: lkcsPlan(graph, l, k).spec, initial, mode: 'controlled' });
+
+/** The leader P0 starts its next call (entry if OutCS, exit if InCS) and its own arbiters take its Request. */
+export async function leaderWaits(c: SimCluster): Promise<void> {
+  const p0 = c.objects[0]!;
+  void (p0.state === 'OutCS' ? p0.entry() : p0.exit());
+  await c.net.settle();
+  await deliver(c.net, 0, 0, 'Request');
+}
+
+type Type = 'Request' | 'Release' | 'RequestByTrigger' | 'Grant';
 
 /** Sends `type` for `at` with tag `req` and timestamp `ts` from `from` to P0 and delivers it. */
 export async function to0(

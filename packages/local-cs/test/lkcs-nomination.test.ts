@@ -5,21 +5,19 @@
  * nominates one trigger for an exhausted type — deleteMin(pendingReq[at]) — and tracks it until its
  * sidetrack is used. complete(5), (l, k) = (0, 5): leader P0, (L, K) = (1, 4), so each arbiter gives
  * at most 4 MUTIN and 4 MUTEX grants; initially P0 OutCS and P1..P4 InCS. P0 asks to enter while
- * P1..P4 ask to exit (their Requests to P0 are injected). Controlled mode.
+ * P1..P4 ask to exit (their Requests to P0 are injected). The printed nomination rule
+ * (`lkcsWith(…, 'printed')`) forgets the nomination once the nominee uses the sidetrack, and then
+ * a process holding a sidetrack grant (ts 0) is never a candidate. And the leader nominates only
+ * while it waits itself. Controlled mode.
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
-import { createCluster, deliver, queuedList, type SimCluster } from '@critsec/testing';
+import { type CSFactory, collectReached, type ReachCollector } from '@critsec/core';
+import { deliver, type SimCluster } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { safeInitial } from '../src/config.js';
-import { complete } from '../src/graphs.js';
-import { lkcs } from '../src/lkcs.js';
-import { lkcsPlan } from '../src/lkcs-plan.js';
-import type { LkcsSnapshot } from '../src/lkcs-protocol.js';
+import { lkcs, lkcsWith } from '../src/lkcs.js';
+import { graph as g, inspect, leaderCluster, to0, triggers } from './lkcs-candidate-scene.js';
 
-const g = complete(5);
-const plan = lkcsPlan(g, 0, 5);
-const inspect = (c: SimCluster, i: number) =>
-  (c.objects[i] as unknown as { inspect(): LkcsSnapshot }).inspect();
+/** (l, k) = (0, 5): the safe initial configuration of (L, K) = (1, 4), P0 OutCS. */
+const start = (factory: CSFactory) => leaderCluster(factory, 0, 5, ['OutCS', 'InCS', 'InCS', 'InCS', 'InCS']);
 
 describe('LKCS leader: TriggerNomination (Algorithms 4, 6, 7)', () => {
   let reached: ReachCollector;
@@ -28,27 +26,23 @@ describe('LKCS leader: TriggerNomination (Algorithms 4, 6, 7)', () => {
   });
   afterEach(() => reached.stop());
 
-  it('nominates when Waiting_LDR = |N_LDR| + 1 the earliest waiting request of an exhausted type, one trigger per type', async () => {
-    const c: SimCluster = createCluster({
-      factory: lkcs({ graph: g, l: 0, k: 5 }),
-      spec: plan.spec,
-      initial: safeInitial(plan.tightened),
-      mode: 'controlled',
-    });
-    expect(c.objects.map((o) => o.state)).toEqual(['OutCS', 'InCS', 'InCS', 'InCS', 'InCS']);
+  /** P0 enters (MUTEX, tag 1) while P1..P4 exit: P0 is nominated for MUTEX at P4's Request. */
+  async function firstNomination(factory: CSFactory): Promise<SimCluster> {
+    const c = start(factory);
     void c.objects[0]!.entry(); // a MUTEX request (tag 1)
     await c.net.settle();
     await deliver(c.net, 0, 0, 'Request'); // MUTEX: 4 grants out (P1..P4), P0 waits: Waiting_LDR = 1
-    for (const j of [1, 2, 3]) {
-      c.net.endpoint(j).send(0, { type: 'Request', at: 'MUTIN', req: 1, ts: 2 });
-      await deliver(c.net, j, 0, 'Request'); // MUTIN granted (P0's own OutCS grant + P1..P3 = 4)
-    }
+    for (const j of [1, 2, 3]) await to0(c, j, 'Request', 'MUTIN', 1, 2); // MUTIN granted (P0's own OutCS grant + P1..P3 = 4)
     expect(reached.counts.get('lkcs:trigger-nomination')).toBeUndefined(); // Waiting_LDR = 1 + 3 = 4
-    expect(queuedList(c.net).filter((e) => e.endsWith(' Trigger'))).toEqual([]);
-    c.net.endpoint(4).send(0, { type: 'Request', at: 'MUTIN', req: 1, ts: 2 });
-    await deliver(c.net, 4, 0, 'Request'); // P4 waits for MUTIN: Waiting_LDR = 1 + 1 + 3 = 5
+    expect(triggers(c)).toEqual([]);
+    await to0(c, 4, 'Request', 'MUTIN', 1, 2); // P4 waits for MUTIN: Waiting_LDR = 1 + 1 + 3 = 5
     expect(reached.counts.get('lkcs:trigger-nomination')).toBe(1);
-    expect(queuedList(c.net).filter((e) => e.endsWith(' Trigger'))).toEqual(['0→0 Trigger']);
+    expect(triggers(c)).toEqual(['0→0 Trigger']);
+    return c;
+  }
+
+  it('nominates when Waiting_LDR = |N_LDR| + 1 the earliest waiting request of an exhausted type, one trigger per type', async () => {
+    const c = await firstNomination(lkcs({ graph: g, l: 0, k: 5 }));
     const leader = inspect(c, 0);
     expect(leader.outstanding).toEqual({ MUTIN: null, MUTEX: [0, 'nominated'] });
     expect(leader.arbiter.MUTEX.pendingReq).toEqual([]); // deleteMin(pendingReq[MUTEX])
@@ -62,7 +56,45 @@ describe('LKCS leader: TriggerNomination (Algorithms 4, 6, 7)', () => {
     // P0 now holds both types' grants here: Waiting_LDR = 1 + 4 = 5 again; MUTEX's trigger is still out,
     // so the other exhausted type is served: P4, the earliest MUTIN request
     expect(reached.counts.get('lkcs:trigger-nomination')).toBe(2);
-    expect(queuedList(c.net).filter((e) => e.endsWith(' Trigger'))).toEqual(['0→4 Trigger']);
+    expect(triggers(c)).toEqual(['0→4 Trigger']);
     expect(inspect(c, 0).outstanding).toEqual({ MUTIN: [4, 'nominated'], MUTEX: [0, 'sidetrack'] });
+  });
+
+  it('printed rule: the sidetrack holder (ts 0) is no MUTEX candidate once its nomination is forgotten', async () => {
+    const c = await firstNomination(lkcsWith({ graph: g, l: 0, k: 5 }, 'printed'));
+    await deliver(c.net, 0, 0, 'Trigger'); // Waiting_LDR = 4 < 5: the printed rule may nominate again
+    await deliver(c.net, 0, 0, 'RequestByTrigger');
+    const leader = inspect(c, 0);
+    expect(leader.arbiter.MUTEX.grantedTo[0]).toEqual([0, 0, 0]);
+    expect(leader.arbiter.MUTEX.pendingReq).toEqual([]);
+    // Waiting_LDR = 5 again; no MUTEX nomination is remembered and pendingReq[MUTEX] is empty: the
+    // candidates are processes granted both types whose request is for MUTEX, by the sidetrack
+    // excepted — P0 is the only such process, so nobody; MUTIN is served: P4
+    expect(reached.counts.get('lkcs:trigger-candidate')).toBeUndefined();
+    expect(triggers(c)).toEqual(['0→4 Trigger']);
+    expect(leader.outstanding).toEqual({ MUTIN: [4, 'nominated'], MUTEX: null });
+  });
+
+  it('nominates nobody while the leader itself does not wait, though Waiting_LDR = |N_LDR| + 1', async () => {
+    const c = start(lkcs({ graph: g, l: 0, k: 5 }));
+    await to0(c, 4, 'Request', 'MUTIN', 1, 2); // P4 exits: granted (P0, P4)
+    await to0(c, 4, 'Release', 'MUTEX', 0, 3); // … and completes: its MUTEX grant comes back
+    const entry = c.objects[0]!.entry(); // P0 enters: granted by itself (P1..P3 + P0)
+    await c.net.settle();
+    await deliver(c.net, 0, 0, 'Request');
+    await deliver(c.net, 0, 0, 'Grant');
+    for (const j of [1, 2, 3, 4]) await to0(c, j, 'Grant', 'MUTEX', 1, 4);
+    await entry; // InCS: its Release of MUTIN to itself is still in flight
+    expect(inspect(c, 0).waiting).toBeNull();
+    await to0(c, 1, 'Request', 'MUTIN', 1, 5);
+    await to0(c, 2, 'Request', 'MUTIN', 1, 5); // MUTIN: P0, P4, P1, P2 — exhausted
+    await to0(c, 3, 'Request', 'MUTIN', 1, 6); // pending
+    await to0(c, 4, 'Request', 'MUTEX', 2, 7); // P4 enters again: pending (MUTEX: P1..P3, P0)
+    const leader = inspect(c, 0).arbiter;
+    expect(leader.MUTIN.pendingReq.map((e) => e[0])).toEqual([3]);
+    expect(leader.MUTEX.pendingReq.map((e) => e[0])).toEqual([4]);
+    // Waiting_LDR = 1 + 1 + |{P0, P1, P2}| = 5, both types exhausted — but P0 does not wait
+    expect(reached.counts.get('lkcs:trigger-nomination')).toBeUndefined();
+    expect(triggers(c)).toEqual([]);
   });
 });

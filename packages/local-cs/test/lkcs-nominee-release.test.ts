@@ -13,7 +13,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lkcs } from '../src/lkcs.js';
 import { candidateScene, graph, inspect, to0, triggers } from './lkcs-candidate-scene.js';
 
-const scene = () => candidateScene(lkcs({ graph, l: 0, k: 5 }));
+/** The candidate scene, then P4 asks for MUTEX instead: P0 nominated for MUTEX, P1 for MUTIN. */
+async function twoNominees() {
+  const c = await candidateScene(lkcs({ graph, l: 0, k: 5 }));
+  await to0(c, 4, 'Release', 'MUTIN', 2, 12);
+  await to0(c, 4, 'Request', 'MUTEX', 3, 13);
+  expect(triggers(c)).toEqual(['0→0 Trigger', '0→1 Trigger']);
+  expect(inspect(c, 0).outstanding).toEqual({ MUTIN: [1, 'nominated'], MUTEX: [0, 'nominated'] });
+  return c;
+}
 
 describe('LKCS leader: a candidate nominee completing normally (Release of the other type)', () => {
   let reached: ReachCollector;
@@ -23,11 +31,7 @@ describe('LKCS leader: a candidate nominee completing normally (Release of the o
   afterEach(() => reached.stop());
 
   it('ends the nomination of that nominee only, on its Release of the other type', async () => {
-    const c = await scene();
-    await to0(c, 4, 'Release', 'MUTIN', 2, 12);
-    await to0(c, 4, 'Request', 'MUTEX', 3, 13);
-    expect(triggers(c)).toEqual(['0→0 Trigger', '0→1 Trigger']);
-    expect(inspect(c, 0).outstanding).toEqual({ MUTIN: [1, 'nominated'], MUTEX: [0, 'nominated'] });
+    const c = await twoNominees();
     expect(reached.counts.get('lkcs:nominee-completed')).toBeUndefined();
     // P1 completes its exit without the Trigger (all its MUTIN grants came): Release MUTEX
     await to0(c, 1, 'Release', 'MUTEX', 0, 14);
@@ -47,5 +51,14 @@ describe('LKCS leader: a candidate nominee completing normally (Release of the o
     await deliver(c.net, 0, 0, 'Release');
     expect(inspect(c, 0).outstanding).toEqual({ MUTIN: null, MUTEX: null });
     expect(reached.counts.get('lkcs:nominee-completed')).toBe(2);
+  });
+
+  it('a Release of the nominee’s own type before it used the sidetrack ends nothing', async () => {
+    const c = await twoNominees();
+    // P1 waits for MUTIN and has not re-requested by the sidetrack: an honest P1 sends no Release
+    // of MUTIN now (forged)
+    await to0(c, 1, 'Release', 'MUTIN', 1, 14);
+    expect(inspect(c, 0).outstanding).toEqual({ MUTIN: [1, 'nominated'], MUTEX: [0, 'nominated'] });
+    expect(reached.counts.get('lkcs:nominee-completed')).toBeUndefined();
   });
 });

@@ -96,6 +96,9 @@ describe('LKCS requester: Grant, Preempt, Trigger (Algorithms 5 and 7)', () => {
     expect(queuedList(c.net).filter((e) => e.endsWith('RequestByTrigger'))).toHaveLength(5);
     await to1(c, 2, 'Grant', 'MUTIN', 0); // the sidetrack's grant counts now
     expect(inspect(c, 1).nGrants.MUTIN).toEqual([2]);
+    await to1(c, 4, 'Grant', 'MUTIN', 2); // neither the request's tag nor the sidetrack's (0): stale
+    expect(reached.counts.get('lkcs:stale-grant')).toBe(1);
+    expect(inspect(c, 1).nGrants.MUTIN).toEqual([2]);
     await to1(c, 2, 'Preempt', 'MUTIN', 1);
     expect(reached.counts.get('lkcs:relinquish')).toBeUndefined();
     expect(inspect(c, 1).nGrants.MUTIN).toEqual([2]);
