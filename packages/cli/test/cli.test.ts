@@ -165,6 +165,14 @@ describe('critsec (in process)', () => {
     // refused before anything is built (a grid this size would take hours and tens of GiB)
     [['simulate', 'mutex', '--n', '200000'], "more than this process's heap limit"],
     [['bench', '--n', '16,1000000', '--quick'], '--n 1000000 with Ricart–Agrawala'],
+    // issue 15: these were a raw RangeError (exit 1) and V8 heap-out-of-memory crashes (exit 134)
+    [['simulate', 'group-mutex', '--n', '200000'], '--n 200000 with the surficial 2-group system: about '],
+    [['simulate', 'h-out-of-k', '--n', '200000'], '--n 200000 with the uniform (h,k)-arbiter, k = 3: about '],
+    [
+      ['simulate', 'local-cs', '--graph', 'complete:20000'],
+      '--graph complete:20000 (n = 20000) with the local CS',
+    ],
+    [['simulate', 'local-cs', '--graph', 'random:100000:0.5'], 'heap limit of'],
     [['cluster', 'gcs', '--n', '5', '--workload', 'bursty'], 'accepted: concurrent, sequential'],
     [['frobnicate'], "unknown command 'frobnicate'"],
   ])('%j → exit 2 and one line naming what is accepted', async (argv, expected) => {

@@ -9,7 +9,8 @@ import { ConfigurationError, groupSpec } from '@critsec/core';
 import { type GroupQuorumSystem, groupFromCoterie, surficial, surficialSize } from '@critsec/coteries';
 import { groupMutex, groupMutexBounds } from '@critsec/group-mutex';
 import { ALGORITHM_TITLES } from './catalog.js';
-import { buildCoterie } from './coterie-choice.js';
+import { buildCoterie, maxQuorumSize } from './coterie-choice.js';
+import { checkFootprint } from './footprint.js';
 import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
@@ -32,14 +33,45 @@ function surficialFor(n: number, m: number): GroupQuorumSystem {
   return surficial(n, m, { fit: surficialSize(m, k) === n ? 'exact' : 'wrap' });
 }
 
+/** The side k `surficial` takes for n under `'exact'` or `'wrap'`: the least k with k²·m(m−1)/2 ≥ n. */
+function surficialSide(n: number, m: number): number {
+  let k = Math.max(1, Math.floor(Math.sqrt(n / ((m * (m - 1)) / 2))));
+  while (surficialSize(m, k) < n) k++;
+  while (k > 1 && surficialSize(m, k - 1) >= n) k--;
+  return k;
+}
+
+/**
+ * Weighs group mutual exclusion's memory before anything is built: n · m · c quorum memberships
+ * (c = (m−1)·k, at most n, for the surficial system of side {@link surficialSide}; the coterie's
+ * |Q|max for T_m) and the n · m · n byte membership table the quorum plan of @critsec/group-mutex
+ * allocates, twice (once for the bounds, once for the factory).
+ * @throws ConfigurationError from `checkFootprint` when it does not fit.
+ */
+function checkGroupFootprint(n: number, m: number, systemName: (typeof SYSTEM_NAMES)[number]): void {
+  const c =
+    systemName === 'surficial'
+      ? Math.min(n, (m - 1) * surficialSide(n, m))
+      : Math.min(n, maxQuorumSize(systemName, n));
+  checkFootprint({
+    n,
+    memberships: n * m * c,
+    what:
+      systemName === 'surficial' ? `the surficial ${m}-group system` : `T_${m} of the ${systemName} coterie`,
+    table: { bytes: n * m * n, copies: 2, words: `the n·m·n membership table of the quorum plan` },
+    remedy: 'a smaller --n or --m',
+  });
+}
+
 /**
  * Validates `group-mutex`'s options and builds its group quorum system, factory, spec (never two
  * groups InCS together), request draw and the paper's bounds without contention (Maekawa_M: 3c
  * messages per entry, delay 2, Theorems 5–6; Maekawa_S: 2c + 1 messages, delay c + 1, Theorem 9).
  *
  * @throws ConfigurationError for n < 1, m < 2 (surficial) or m < 1, an unknown variant or
- *   system, a coterie that does not exist for n or whose estimated memory exceeds this
- *   process's heap (`buildCoterie`), `--l`/`--k` given, or an initial configuration with a
+ *   system, a coterie that does not exist for n, a system whose estimated memory (n·m·c quorum
+ *   memberships and the quorum plan's n·m·n byte table, footprint.ts) exceeds this process's
+ *   heap, `--l`/`--k` given, or an initial configuration with a
  *   process InCS.
  */
 export function resolveGroupMutex(input: ClusterInput): ResolvedCluster {
@@ -62,6 +94,7 @@ export function resolveGroupMutex(input: ClusterInput): ResolvedCluster {
   if (systemName === 'surficial' && m < 2) {
     throw new ConfigurationError(`--m must be at least 2 for the surficial system, got ${m}`);
   }
+  checkGroupFootprint(n, m, systemName);
   const system =
     systemName === 'surficial' ? surficialFor(n, m) : groupFromCoterie(buildCoterie(systemName, n), m);
   const options = { system, variant } as const;

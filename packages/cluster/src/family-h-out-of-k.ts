@@ -8,12 +8,16 @@ import { ConfigurationError, hOutOfKSpec } from '@critsec/core';
 import {
   cubeHKArbiter,
   cubeKArbiter,
+  cubeSide,
+  cubeZ,
   type HKArbiter,
   uniformHKArbiter,
   uniformKArbiter,
+  uniformQuorumSize,
 } from '@critsec/coteries';
 import { asHKArbiter, hOutOfK, hOutOfKBounds } from '@critsec/h-out-of-k';
 import { ALGORITHM_TITLES } from './catalog.js';
+import { checkFootprint } from './footprint.js';
 import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, RequestDraw, ResolvedCluster } from './resolved.js';
 
@@ -27,7 +31,32 @@ export const ARBITER_NAMES = ['uniform', 'cube', 'uniform-k', 'cube-k'] as const
 const DEFAULT_N = 25;
 const DEFAULT_K = 3;
 
-function buildArbiter(name: (typeof ARBITER_NAMES)[number], n: number, k: number): HKArbiter {
+type ArbiterName = (typeof ARBITER_NAMES)[number];
+
+/**
+ * Quorum memberships of arbiter `name` over n processes, from the constructions' closed forms
+ * (nothing is built): n · Σ_{h=1..k} (⌊k·n/(k+h)⌋ + 1) for the uniform (h,k)-arbiter (one cyclic
+ * window per process and h, Sec. 3.2); n · (⌊k·n/(k+1)⌋ + 1) for the uniform k-arbiter (one set for
+ * every h); for the cubes, (n + a^(k+1)) · Σ_h min(n, (k+2−z_h)·a^(k+1−z_h)) — the n assigned
+ * quorums and the whole family of a^(k+1) tuple quorums each set is drawn from (Sec. 3.3), for
+ * h = 1..k, or h = 1 alone for the cube k-arbiter.
+ */
+function arbiterMemberships(name: ArbiterName, n: number, k: number): number {
+  const hs = name === 'uniform' || name === 'cube' ? k : 1;
+  let perProcess = 0;
+  if (name === 'uniform' || name === 'uniform-k') {
+    for (let h = 1; h <= hs; h++) perProcess += uniformQuorumSize(n, k, h);
+    return n * perProcess;
+  }
+  const a = cubeSide(n, k);
+  for (let h = 1; h <= hs; h++) {
+    const z = cubeZ(k, h);
+    perProcess += Math.min(n, (k + 2 - z) * a ** (k + 1 - z));
+  }
+  return (n + a ** (k + 1)) * perProcess;
+}
+
+function buildArbiter(name: ArbiterName, n: number, k: number): HKArbiter {
   switch (name) {
     case 'uniform':
       return uniformHKArbiter(n, k);
@@ -46,8 +75,9 @@ function buildArbiter(name: (typeof ARBITER_NAMES)[number], n: number, k: number
  * conflict; entry 2, exit 0 time units).
  *
  * @throws ConfigurationError for n < 1, k ∉ 1..n, an unknown arbiter, h that is neither
- *   `random` nor an integer in 1..k, `--l` other than 0, or an initial configuration with a
- *   process InCS.
+ *   `random` nor an integer in 1..k, `--l` other than 0, an initial configuration with a
+ *   process InCS, or an arbiter whose estimated memory (its quorum memberships, footprint.ts)
+ *   exceeds this process's heap — before it is built.
  */
 export function resolveHOutOfK(input: ClusterInput): ResolvedCluster {
   const n = parseInteger('n', input.n ?? DEFAULT_N, 1);
@@ -67,6 +97,15 @@ export function resolveHOutOfK(input: ClusterInput): ResolvedCluster {
     throw new ConfigurationError(
       `--init ${init}: h-out-of-k starts every process OutCS (Fig. 1: In = false, x = k); leave --init out or give none`,
     );
+  }
+  if (n >= 2 && k < n) {
+    // (k = n and n = 1 are refused by the constructions at once)
+    checkFootprint({
+      n,
+      memberships: arbiterMemberships(arbiterName, n, k),
+      what: `the ${arbiterName} (h,k)-arbiter, k = ${k}`,
+      remedy: 'a smaller --n or --k',
+    });
   }
   const arbiter = buildArbiter(arbiterName, n, k);
   const rows = hOutOfKBounds(arbiter).filter((r) => h === null || r.h === h);

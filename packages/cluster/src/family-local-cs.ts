@@ -21,6 +21,7 @@ import {
   safeInitial,
 } from '@critsec/local-cs';
 import { ALGORITHM_TITLES } from './catalog.js';
+import { checkFootprint } from './footprint.js';
 import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
@@ -38,10 +39,72 @@ function readJson(path: string, what: string): unknown {
   }
 }
 
-/** `--graph`: the notation of `parseGraph`, or a JSON file (`{ neighbors }` or `{ n, edges }`). */
+/**
+ * Processes and (an upper bound on) edges of a `--graph` notation, from its numbers alone (nothing
+ * is built): ring:N N edges, grid:RxC R(C−1) + C(R−1), star:L L, complete:N N(N−1)/2,
+ * random:N:P the expected N(N−1)·P/2 plus at most N − 1 edges joining the components. Null for
+ * abilene and for a notation `parseGraph` will refuse (it names the problem).
+ */
+function notationSize(text: string): { n: number; edges: number } | null {
+  const [kind, a = '', b = ''] = text.split(':');
+  const num = (x: string | undefined) => (x === undefined || x === '' ? Number.NaN : Number(x));
+  let size: { n: number; edges: number } | null = null;
+  switch (kind) {
+    case 'ring':
+      size = { n: num(a), edges: num(a) };
+      break;
+    case 'grid': {
+      const [r, c = r] = a.split('x');
+      const [rows, cols] = [num(r), num(c)];
+      size = { n: rows * cols, edges: rows * (cols - 1) + cols * (rows - 1) };
+      break;
+    }
+    case 'star':
+      size = { n: num(a) + 1, edges: num(a) };
+      break;
+    case 'complete':
+      size = { n: num(a), edges: (num(a) * (num(a) - 1)) / 2 };
+      break;
+    case 'random': {
+      const [n, p] = [num(a), num(b)];
+      size = p >= 0 && p <= 1 ? { n, edges: (n * (n - 1) * p) / 2 + n - 1 } : null;
+      break;
+    }
+  }
+  return size !== null && Number.isSafeInteger(size.n) && size.n >= 1 && Number.isFinite(size.edges)
+    ? size
+    : null;
+}
+
+/**
+ * Weighs the local CS's memory on a graph of n processes and `edges` edges: Σ_i (|N_i| + 1) =
+ * 2·edges + n quorum memberships (a process's closed neighbourhood is its quorum).
+ * @throws ConfigurationError from `checkFootprint` when it does not fit.
+ */
+function checkGraphFootprint(text: string, n: number, edges: number): void {
+  checkFootprint({
+    n,
+    memberships: 2 * edges + n,
+    what: `the local CS (about ${Math.round(edges).toLocaleString('en-US')} edges)`,
+    subject: `--graph ${text} (n = ${n})`,
+    remedy: 'a smaller or sparser graph',
+  });
+}
+
+/**
+ * `--graph`: the notation of `parseGraph`, or a JSON file (`{ neighbors }` or `{ n, edges }`);
+ * its memory weighed before the notation is built (a file's graph once read).
+ */
 function loadGraph(text: string): Graph {
   const t = text.trim();
-  if (t.endsWith('.json') || existsSync(t)) return graphFromJson(readJson(t, '--graph'));
+  if (t.endsWith('.json') || existsSync(t)) {
+    const graph = graphFromJson(readJson(t, '--graph'));
+    const edges = graph.neighbors.reduce((sum, nb) => sum + nb.length, 0) / 2;
+    checkGraphFootprint(t, graph.n, edges);
+    return graph;
+  }
+  const size = notationSize(t);
+  if (size !== null) checkGraphFootprint(t, size.n, size.edges);
   return parseGraph(t);
 }
 
@@ -132,8 +195,9 @@ function localPaperBounds(algorithm: LocalAlgorithmName, deg: readonly number[])
  * every i), initial configuration and bounds (Lemma 3: 3(|Nᵢ|+1) messages per pair without
  * contention for LMUTIN and LMUTEX; Lemma 6: 6(|Nᵢ|+1) for LKCS).
  *
- * @throws ConfigurationError for an unknown algorithm or graph, `--n` that is not the graph's
- *   size, bounds out of range (named with the process), LKCS's preconditions (no valid leader),
+ * @throws ConfigurationError for an unknown algorithm or graph, a graph whose estimated memory
+ *   (2·edges + n quorum memberships, footprint.ts) exceeds this process's heap — before a
+ *   notation is built —, `--n` that is not the graph's size, bounds out of range (named with the process), LKCS's preconditions (no valid leader),
  *   or an initial configuration that is not safe.
  */
 export function resolveLocalCs(input: ClusterInput): ResolvedCluster {

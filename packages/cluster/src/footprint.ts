@@ -1,49 +1,99 @@
 /*
  * The memory a cluster of n processes will need, estimated before anything is built, so that an
  * `--n` beyond what this process can hold is a one-line ConfigurationError at once instead of
- * minutes of coterie construction ending in a V8 "heap out of memory" crash.
+ * minutes of construction ending in a V8 "heap out of memory" crash (or a raw RangeError).
  *
  * The estimate counts quorum memberships: n · |Q|max for a coterie (each process keeps state for
  * its quorum, each arbiter for the processes that name it, and under contention the messages in
- * flight scale with them), n · n for Ricart–Agrawala (every process talks to every other). One
- * membership costs about {@link BYTES_PER_MEMBERSHIP} bytes over a whole simulation: measured on
+ * flight scale with them), n · n for Ricart–Agrawala (every process talks to every other),
+ * n · Σ_h |Q_h|max for an (h,k)-arbiter (one quorum set per h), n · m · c for a group quorum
+ * system (one quorum of size ≤ c per process and group), Σ_i (|N_i| + 1) = 2·edges + n for the
+ * local CS on a graph (the closed neighbourhood is a process's quorum). One membership costs
+ * about {@link BYTES_PER_MEMBERSHIP} bytes over a whole simulation: measured on
  * `critsec simulate mutex --n 10000 --coterie grid --rounds 2` (1,990,000 memberships, 781 MB
  * peak RSS, 2026-11-23) and `--coterie majority` resolution alone (50 M memberships, 2.5 GiB).
+ * A structure may also allocate a dense table beside its memberships (group mutual exclusion's
+ * n · m · n byte membership table of @critsec/group-mutex's quorum plan); its bytes are added, and
+ * one table larger than the largest typed array Node.js allocates is refused whatever the heap.
  */
+import { constants } from 'node:buffer';
 import { getHeapStatistics } from 'node:v8';
 import { ConfigurationError } from '@critsec/core';
 
 /** Bytes one quorum membership costs over a simulation (see the file comment). */
 export const BYTES_PER_MEMBERSHIP = 400;
 
+/** A dense table a structure allocates beside its memberships (one typed array, made `copies` times). */
+export interface FootprintTable {
+  /** Bytes of one copy (one typed array). */
+  readonly bytes: number;
+  /** How many copies are alive at once at worst (default 1). */
+  readonly copies?: number;
+  /** The table in words, for the message (`the n·m·n membership table of the quorum plan`). */
+  readonly words: string;
+}
+
 /** What {@link checkFootprint} weighs. */
 export interface FootprintInput {
   /** Number of processes. */
   readonly n: number;
-  /** Quorum memberships: n · |Q|max (`maxQuorumSize` of coterie-choice.ts), or n · n for Ricart–Agrawala. */
+  /**
+   * Quorum memberships: n · |Q|max (`maxQuorumSize` of coterie-choice.ts), n · n for
+   * Ricart–Agrawala, n · Σ_h |Q_h|max for an (h,k)-arbiter, n · m · c for a group quorum system,
+   * 2·edges + n for a graph.
+   */
   readonly memberships: number;
   /** The structure in words, for the message (`the grid coterie`, `Ricart–Agrawala`). */
   readonly what: string;
+  /** What the user gave, opening the message (default `--n <n>`; `--graph complete:20000 (n = 20000)`). */
+  readonly subject?: string;
+  /** The smaller input that helps, for the message (default `a smaller --n`; `a smaller graph`). */
+  readonly remedy?: string;
+  /** A dense table allocated beside the memberships, if any (bytes added to the estimate). */
+  readonly table?: FootprintTable;
   /** The heap this process may use, bytes (default: V8's `heap_size_limit`). */
   readonly heapLimitBytes?: number;
+  /** The largest typed array this process can allocate, bytes (default: `buffer.constants.MAX_LENGTH`). */
+  readonly maxTableBytes?: number;
 }
 
 const GiB = 2 ** 30;
 
+const gib = (bytes: number) => (bytes < 2 ** 53 ? `${(bytes / GiB).toFixed(1)} GiB` : 'more than 8 PiB');
+
 /**
- * Refuses a cluster whose estimated memory ({@link BYTES_PER_MEMBERSHIP} per membership) exceeds
- * the heap this Node.js process may use, before anything is allocated.
+ * Refuses a cluster whose estimated memory ({@link BYTES_PER_MEMBERSHIP} per membership, plus
+ * its dense table's bytes) exceeds the heap this Node.js process may use, or whose dense table
+ * is larger than one typed array can be, before anything is allocated.
  * @returns the estimate in bytes when it fits.
- * @throws ConfigurationError naming n, the memberships, the estimate, the heap limit and the two
- *   ways out (a smaller `--n`, or `NODE_OPTIONS=--max-old-space-size=<MiB>`).
+ * @throws ConfigurationError naming n, the memberships, the estimate, the heap limit and the ways
+ *   out (a smaller `--n`, or `NODE_OPTIONS=--max-old-space-size=<MiB>` when raising the heap
+ *   helps).
  */
 export function checkFootprint(input: FootprintInput): number {
-  const bytes = input.memberships * BYTES_PER_MEMBERSHIP;
+  const table = input.table;
+  const tableBytes = table === undefined ? 0 : table.bytes * (table.copies ?? 1);
+  const bytes = input.memberships * BYTES_PER_MEMBERSHIP + tableBytes;
   const limit = input.heapLimitBytes ?? getHeapStatistics().heap_size_limit;
+  const maxTable = input.maxTableBytes ?? constants.MAX_LENGTH;
+  const about = (x: number) => (x < 2 ** 53 ? `about ${x.toLocaleString('en-US')}` : 'more than 2^53');
+  const head = `${input.subject ?? `--n ${input.n}`} with ${input.what}`;
+  const smaller = `give ${input.remedy ?? 'a smaller --n'}`;
+  const counted = `${about(input.memberships)} quorum memberships${table === undefined ? '' : ` and ${table.words} (${table.bytes.toLocaleString('en-US')} bytes${(table.copies ?? 1) > 1 ? `, ${table.copies} copies` : ''})`}`;
+  if (!(bytes < 2 ** 53)) {
+    throw new ConfigurationError(
+      `${head}: ${counted} need ${gib(bytes)}, far more than this process's heap limit of ${gib(limit)} or any machine's memory; ${smaller}`,
+    );
+  }
+  if (table !== undefined && table.bytes > maxTable) {
+    throw new ConfigurationError(
+      `${head}: ${counted} need about ${gib(bytes)} (this process's heap limit is ${gib(limit)}), and that table is larger than the largest typed array Node.js allocates (${gib(maxTable)}), so no heap limit helps; ${smaller}`,
+    );
+  }
   if (bytes > limit) {
     const neededMiB = Math.ceil((bytes * 1.25) / 2 ** 20);
     throw new ConfigurationError(
-      `--n ${input.n} with ${input.what}: about ${input.memberships.toLocaleString('en-US')} quorum memberships need about ${(bytes / GiB).toFixed(1)} GiB, more than this process's heap limit of ${(limit / GiB).toFixed(1)} GiB; give a smaller --n, or raise the limit with NODE_OPTIONS=--max-old-space-size=${neededMiB} if the machine has the memory`,
+      `${head}: ${counted} need about ${gib(bytes)}, more than this process's heap limit of ${gib(limit)}; ${smaller}, or raise the limit with NODE_OPTIONS=--max-old-space-size=${neededMiB} if the machine has the memory`,
     );
   }
   return bytes;

@@ -77,7 +77,12 @@ export {
   wallWidths,
 } from './coterie-choice.js';
 export { MX_NAMES } from './family-global.js';
-export { BYTES_PER_MEMBERSHIP, checkFootprint, type FootprintInput } from './footprint.js';
+export {
+  BYTES_PER_MEMBERSHIP,
+  checkFootprint,
+  type FootprintInput,
+  type FootprintTable,
+} from './footprint.js';
 export { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
 export { ARBITER_NAMES } from './family-h-out-of-k.js';
 export { LOCAL_ALGORITHM_NAMES } from './family-local-cs.js';

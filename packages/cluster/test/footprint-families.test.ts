@@ -1,0 +1,218 @@
+/*
+ * Group mutual exclusion, h-out-of-k and the local CS weigh their memory before building anything
+ * (issue 15: an oversized input is a one-line ConfigurationError, not a RangeError or a V8
+ * "heap out of memory" crash). `checkFootprint` is wrapped so that each test sets the heap limit
+ * (and the largest typed array) itself instead of depending on this machine's, and can read the
+ * estimate of the first check a family makes.
+ */
+import { ConfigurationError } from '@critsec/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resolveCluster } from '../src/algorithms.js';
+import type { FootprintInput } from '../src/footprint.js';
+import type { ClusterInput } from '../src/resolved.js';
+
+const MiB = 2 ** 20;
+
+const seam = vi.hoisted(() => ({
+  heapLimitBytes: 0,
+  maxTableBytes: 2 ** 32,
+  /** Every input the families passed, in order. */
+  calls: [] as FootprintInput[],
+  /** Stop after the first check (its estimate is in `estimate`): nothing gets built. */
+  stopAfterFirst: false,
+  estimate: 0,
+}));
+
+class Stopped extends Error {}
+
+vi.mock('../src/footprint.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/footprint.js')>();
+  return {
+    ...real,
+    checkFootprint: (input: FootprintInput) => {
+      seam.calls.push(input);
+      const bytes = real.checkFootprint({
+        ...input,
+        heapLimitBytes: seam.heapLimitBytes,
+        maxTableBytes: seam.maxTableBytes,
+      });
+      if (seam.stopAfterFirst) {
+        seam.estimate = bytes;
+        throw new Stopped();
+      }
+      return bytes;
+    },
+  };
+});
+
+afterEach(() => {
+  seam.calls.length = 0;
+  seam.stopAfterFirst = false;
+  seam.estimate = 0;
+});
+
+/** The estimate (bytes) of `input`'s first footprint check under an unlimited heap; nothing is built. */
+function estimateOf(input: ClusterInput): number {
+  seam.heapLimitBytes = Number.MAX_SAFE_INTEGER;
+  seam.stopAfterFirst = true;
+  expect(() => resolveCluster(input)).toThrow(Stopped);
+  return seam.estimate;
+}
+
+describe('an input beyond the heap is refused before anything is built, naming n, the estimate and the limit', () => {
+  it.each([
+    [
+      { algorithm: 'group-mutex', n: 10_000 },
+      /^--n 10000 with the surficial 2-group system: about 2,000,000 quorum memberships and the n·m·n membership table of the quorum plan \(200,000,000 bytes, 2 copies\) need about 1\.1 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --m, or raise the limit with NODE_OPTIONS=--max-old-space-size=\d+ if the machine has the memory$/,
+    ],
+    [
+      { algorithm: 'group-mutex', n: 2_000, system: 'grid', m: 20 },
+      /^--n 2000 with T_20 of the grid coterie: about 3,560,000 quorum memberships and the n·m·n membership table .* heap limit of 0\.5 GiB; give a smaller --n or --m, or raise/,
+    ],
+    [
+      { algorithm: 'h-out-of-k', n: 1_000 },
+      /^--n 1000 with the uniform \(h,k\)-arbiter, k = 3: about 1,853,000 quorum memberships need about 0\.7 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --k, or raise/,
+    ],
+    [
+      { algorithm: 'h-out-of-k', n: 2_000, arbiter: 'uniform-k' },
+      /^--n 2000 with the uniform-k \(h,k\)-arbiter, k = 3: about 3,002,000 quorum memberships need about 1\.1 GiB, more than this process's heap limit of 0\.5 GiB/,
+    ],
+    [
+      { algorithm: 'h-out-of-k', n: 4_096, k: 1, arbiter: 'cube' },
+      /^--n 4096 with the cube \(h,k\)-arbiter, k = 1: about 1,048,576 quorum memberships need about 0\.4 GiB/,
+    ],
+    [
+      { algorithm: 'local-cs', graph: 'complete:1200' },
+      /^--graph complete:1200 \(n = 1200\) with the local CS \(about 719,400 edges\): about 1,440,000 quorum memberships need about 0\.5 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller or sparser graph, or raise/,
+    ],
+    [
+      { algorithm: 'local-cs', graph: 'random:4000:0.1' },
+      /^--graph random:4000:0\.1 \(n = 4000\) with the local CS \(about 803,799 edges\): about 1,611,598 quorum memberships need about 0\.6 GiB, more than this process's heap limit of 0\.5 GiB/,
+    ],
+    [
+      { algorithm: 'local-cs', graph: 'grid:1000x1000' },
+      /^--graph grid:1000x1000 \(n = 1000000\) with the local CS \(about 1,998,000 edges\)/,
+    ],
+  ] as const)('%j', (input, message) => {
+    seam.heapLimitBytes = 'arbiter' in input && input.arbiter === 'cube' ? 256 * MiB : 512 * MiB;
+    expect(() => resolveCluster(input)).toThrow(ConfigurationError);
+    expect(() => resolveCluster(input)).toThrow(message);
+  });
+
+  it('an n·m·n table beyond the largest typed array is refused whatever the heap (it was a raw RangeError)', () => {
+    seam.heapLimitBytes = 2 ** 50; // a petabyte heap would not help
+    expect(() => resolveCluster({ algorithm: 'group-mutex', n: 200_000 })).toThrow(
+      /^--n 200000 with the surficial 2-group system: about 179,200,000 quorum memberships and the n·m·n membership table of the quorum plan \(80,000,000,000 bytes, 2 copies\) need about 215\.8 GiB \(this process's heap limit is 1048576\.0 GiB\), and that table is larger than the largest typed array Node\.js allocates \(4\.0 GiB\), so no heap limit helps; give a smaller --n or --m$/,
+    );
+  });
+
+  it('on Node 20 (the largest typed array 2^32 bytes) the table alone refuses group-mutex from n = 46,341 with m = 2', () => {
+    seam.heapLimitBytes = 2 ** 50;
+    seam.maxTableBytes = 2 ** 32;
+    expect(() => resolveCluster({ algorithm: 'group-mutex', n: 46_341 })).toThrow(/so no heap limit helps/);
+    expect(estimateOf({ algorithm: 'group-mutex', n: 46_340 })).toBeGreaterThan(2 ** 33); // still weighed
+  });
+
+  it('a cube arbiter of 2^61 tuple quorums is refused at once (its construction would never end)', () => {
+    seam.heapLimitBytes = 2 ** 50;
+    expect(() => resolveCluster({ algorithm: 'h-out-of-k', n: 100, k: 60, arbiter: 'cube' })).toThrow(
+      /^--n 100 with the cube \(h,k\)-arbiter, k = 60: more than 2\^53 quorum memberships need more than 8 PiB, far more than this process's heap limit of 1048576\.0 GiB or any machine's memory; give a smaller --n or --k$/,
+    );
+  });
+
+  it('the issue-15 inputs are refused under this machine-independent 4 GiB heap', () => {
+    seam.heapLimitBytes = 4 * 2 ** 30;
+    for (const input of [
+      { algorithm: 'group-mutex', n: 200_000 },
+      { algorithm: 'h-out-of-k', n: 200_000 },
+      { algorithm: 'local-cs', graph: 'complete:20000' },
+      { algorithm: 'local-cs', graph: 'random:100000:0.5' },
+    ]) {
+      expect(() => resolveCluster(input)).toThrow(ConfigurationError);
+    }
+  });
+});
+
+describe('what fits resolves, and the estimate is neither loose nor short', () => {
+  it.each([
+    { algorithm: 'group-mutex' },
+    { algorithm: 'group-mutex', system: 'projective-plane', n: 31, m: 3 },
+    { algorithm: 'h-out-of-k' },
+    { algorithm: 'h-out-of-k', arbiter: 'cube' },
+    { algorithm: 'h-out-of-k', arbiter: 'cube-k', n: 30, k: 4 },
+    { algorithm: 'local-cs' },
+    { algorithm: 'local-cs', graph: 'complete:60' },
+    { algorithm: 'local-cs', graph: 'random:200:0.1' },
+  ])('the default-size %j resolves under a 16 MiB heap', (input) => {
+    seam.heapLimitBytes = 16 * MiB;
+    expect(resolveCluster(input).n).toBeGreaterThan(0);
+  });
+
+  it('group mutual exclusion: n·m·c memberships with c the largest quorum built (surficial exact and wrapped, T_m)', () => {
+    seam.heapLimitBytes = 2 ** 40;
+    for (const input of [
+      { algorithm: 'group-mutex', n: 25 },
+      { algorithm: 'group-mutex', n: 50, m: 2 },
+      { algorithm: 'group-mutex', n: 54, m: 4 },
+      { algorithm: 'group-mutex', n: 60, m: 4 },
+      { algorithm: 'group-mutex', n: 7, m: 5 },
+      { algorithm: 'group-mutex', n: 49, m: 3, system: 'grid' },
+    ]) {
+      seam.calls.length = 0;
+      const r = resolveCluster(input);
+      const m = Number(r.options.m);
+      expect({ input, memberships: seam.calls[0]!.memberships }).toEqual({
+        input,
+        memberships: r.n * m * r.quorumSize!.max,
+      });
+    }
+  });
+
+  it('h-out-of-k: the memberships bound the quorums built', () => {
+    seam.heapLimitBytes = 2 ** 40;
+    for (const input of [
+      { algorithm: 'h-out-of-k', n: 25, k: 3 },
+      { algorithm: 'h-out-of-k', n: 27, k: 2, arbiter: 'cube' },
+      { algorithm: 'h-out-of-k', n: 30, k: 2, arbiter: 'cube' },
+      { algorithm: 'h-out-of-k', n: 40, k: 5, arbiter: 'uniform-k' },
+    ]) {
+      seam.calls.length = 0;
+      const r = resolveCluster(input);
+      expect(seam.calls[0]!.memberships).toBeGreaterThanOrEqual(r.n * r.quorumSize!.max);
+      expect(seam.calls[0]!.memberships).toBeLessThanOrEqual(4 * r.n * r.k * r.quorumSize!.max);
+    }
+  });
+
+  it('local CS: 2·edges + n memberships, exact for the regular graphs, a few % above for a random one', () => {
+    seam.heapLimitBytes = 2 ** 40;
+    for (const [graph, slack] of [
+      ['ring:20', 0],
+      ['grid:5x7', 0],
+      ['star:8', 0],
+      ['complete:30', 0],
+      // the expected N(N−1)·P/2 edges plus up to N − 1 joining ones (rarely needed at this P)
+      ['random:300:0.2', 0.05],
+      ['random:1000:0.01', 0.25],
+    ] as const) {
+      seam.calls.length = 0;
+      const r = resolveCluster({ algorithm: 'local-cs', graph });
+      const edges = Number(/, (\d+) edges,/.exec(r.structure ?? '')![1]);
+      const ratio = seam.calls[0]!.memberships / (2 * edges + r.n);
+      expect({ graph, within: ratio >= 1 - slack / 2 && ratio <= 1 + slack }).toEqual({
+        graph,
+        within: true,
+      });
+    }
+  });
+
+  // peak RSS of `critsec simulate <...> --rounds 1` measured with /usr/bin/time (cluster README):
+  // the estimate stays within [0.5, 2] of it, so it neither refuses what runs nor passes what crashes
+  it.each([[{ algorithm: 'group-mutex', n: 5_000 }, 461_700 * 1024]])(
+    '%j: the estimate is within a factor 2 of the peak RSS measured',
+    (input, rss) => {
+      const estimate = estimateOf(input);
+      expect(estimate).toBeGreaterThan(rss / 2);
+      expect(estimate).toBeLessThan(rss * 2);
+    },
+  );
+});
