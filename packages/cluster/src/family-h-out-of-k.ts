@@ -34,6 +34,14 @@ const DEFAULT_K = 3;
 type ArbiterName = (typeof ARBITER_NAMES)[number];
 
 /**
+ * Bytes one (h,k)-arbiter membership costs over a simulation: peak RSS less the 115 MB of an
+ * n = 25 run, `critsec simulate h-out-of-k --n 1000 --rounds 1` 387,156 KB for 1,853,000
+ * memberships (147 B), `--n 2000` 849,776 KB for 7,406,000 (99 B) (2026-11-24): well below the
+ * 400 B of a coterie's membership (footprint.ts).
+ */
+const BYTES_PER_ARBITER_MEMBERSHIP = 160;
+
+/**
  * Quorum memberships of arbiter `name` over n processes, from the constructions' closed forms
  * (nothing is built): n · Σ_{h=1..k} (⌊k·n/(k+h)⌋ + 1) for the uniform (h,k)-arbiter (one cyclic
  * window per process and h, Sec. 3.2); n · (⌊k·n/(k+1)⌋ + 1) for the uniform k-arbiter (one set for
@@ -105,6 +113,7 @@ export function resolveHOutOfK(input: ClusterInput): ResolvedCluster {
       memberships: arbiterMemberships(arbiterName, n, k),
       what: `the ${arbiterName} (h,k)-arbiter, k = ${k}`,
       remedy: 'a smaller --n or --k',
+      bytesPerMembership: BYTES_PER_ARBITER_MEMBERSHIP,
     });
   }
   const arbiter = buildArbiter(arbiterName, n, k);

@@ -77,8 +77,18 @@ function notationSize(text: string): { n: number; edges: number } | null {
 }
 
 /**
+ * Bytes one membership of a closed neighbourhood costs over a simulation: peak RSS less the
+ * 115 MB of a small run, `critsec simulate local-cs --graph complete:1000 --rounds 1` 820,376 KB
+ * for 1,000,000 memberships (725 B), `complete:2000` 2,235,848 KB for 4,000,000 (543 B)
+ * (2026-11-24): every process asks all its neighbours at once, so the messages in flight scale
+ * with the memberships.
+ */
+const BYTES_PER_NEIGHBOUR_MEMBERSHIP = 700;
+
+/**
  * Weighs the local CS's memory on a graph of n processes and `edges` edges: Σ_i (|N_i| + 1) =
- * 2·edges + n quorum memberships (a process's closed neighbourhood is its quorum).
+ * 2·edges + n quorum memberships (a process's closed neighbourhood is its quorum), at
+ * {@link BYTES_PER_NEIGHBOUR_MEMBERSHIP} each.
  * @throws ConfigurationError from `checkFootprint` when it does not fit.
  */
 function checkGraphFootprint(text: string, n: number, edges: number): void {
@@ -88,6 +98,7 @@ function checkGraphFootprint(text: string, n: number, edges: number): void {
     what: `the local CS (about ${Math.round(edges).toLocaleString('en-US')} edges)`,
     subject: `--graph ${text} (n = ${n})`,
     remedy: 'a smaller or sparser graph',
+    bytesPerMembership: BYTES_PER_NEIGHBOUR_MEMBERSHIP,
   });
 }
 

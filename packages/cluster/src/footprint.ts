@@ -11,7 +11,10 @@
  * local CS on a graph (the closed neighbourhood is a process's quorum). One membership costs
  * about {@link BYTES_PER_MEMBERSHIP} bytes over a whole simulation: measured on
  * `critsec simulate mutex --n 10000 --coterie grid --rounds 2` (1,990,000 memberships, 781 MB
- * peak RSS, 2026-11-23) and `--coterie majority` resolution alone (50 M memberships, 2.5 GiB).
+ * peak RSS, 2026-11-23) and `--coterie majority` resolution alone (50 M memberships, 2.5 GiB);
+ * a family whose memberships cost otherwise passes its own measured `bytesPerMembership`
+ * (h-out-of-k 160, local-cs 700; group-mutex keeps 400: `simulate group-mutex --n 5000
+ * --rounds 1` peaks at 461,700 KB for an estimate of 384 MB).
  * A structure may also allocate a dense table beside its memberships (group mutual exclusion's
  * n · m · n byte membership table of @critsec/group-mutex's quorum plan); its bytes are added, and
  * one table larger than the largest typed array Node.js allocates is refused whatever the heap.
@@ -49,6 +52,12 @@ export interface FootprintInput {
   readonly subject?: string;
   /** The smaller input that helps, for the message (default `a smaller --n`; `a smaller graph`). */
   readonly remedy?: string;
+  /**
+   * Bytes one membership costs for this structure, measured (default {@link BYTES_PER_MEMBERSHIP};
+   * the families calibrate their own: an (h,k)-arbiter's shared cyclic windows cost less, a
+   * graph's per-neighbour protocol state more).
+   */
+  readonly bytesPerMembership?: number;
   /** A dense table allocated beside the memberships, if any (bytes added to the estimate). */
   readonly table?: FootprintTable;
   /** The heap this process may use, bytes (default: V8's `heap_size_limit`). */
@@ -62,9 +71,10 @@ const GiB = 2 ** 30;
 const gib = (bytes: number) => (bytes < 2 ** 53 ? `${(bytes / GiB).toFixed(1)} GiB` : 'more than 8 PiB');
 
 /**
- * Refuses a cluster whose estimated memory ({@link BYTES_PER_MEMBERSHIP} per membership, plus
- * its dense table's bytes) exceeds the heap this Node.js process may use, or whose dense table
- * is larger than one typed array can be, before anything is allocated.
+ * Refuses a cluster whose estimated memory (`bytesPerMembership`, by default
+ * {@link BYTES_PER_MEMBERSHIP}, per membership, plus its dense table's bytes) exceeds the heap
+ * this Node.js process may use, or whose dense table is larger than one typed array can be,
+ * before anything is allocated.
  * @returns the estimate in bytes when it fits.
  * @throws ConfigurationError naming n, the memberships, the estimate, the heap limit and the ways
  *   out (a smaller `--n`, or `NODE_OPTIONS=--max-old-space-size=<MiB>` when raising the heap
@@ -73,7 +83,7 @@ const gib = (bytes: number) => (bytes < 2 ** 53 ? `${(bytes / GiB).toFixed(1)} G
 export function checkFootprint(input: FootprintInput): number {
   const table = input.table;
   const tableBytes = table === undefined ? 0 : table.bytes * (table.copies ?? 1);
-  const bytes = input.memberships * BYTES_PER_MEMBERSHIP + tableBytes;
+  const bytes = input.memberships * (input.bytesPerMembership ?? BYTES_PER_MEMBERSHIP) + tableBytes;
   const limit = input.heapLimitBytes ?? getHeapStatistics().heap_size_limit;
   const maxTable = input.maxTableBytes ?? constants.MAX_LENGTH;
   const about = (x: number) => (x < 2 ** 53 ? `about ${x.toLocaleString('en-US')}` : 'more than 2^53');
