@@ -214,6 +214,7 @@ describe('what fits resolves, and the estimate is neither loose nor short', () =
     [{ algorithm: 'h-out-of-k', n: 2_000 }, 849_776 * 1024],
     [{ algorithm: 'local-cs', graph: 'complete:1000' }, 820_376 * 1024],
     [{ algorithm: 'local-cs', graph: 'complete:2000' }, 2_235_848 * 1024],
+    [{ algorithm: 'local-cs', graph: 'random:4000:0.1' }, 1_202_300 * 1024],
   ])('%j: the estimate is within a factor 2 of the peak RSS measured', (input, rss) => {
     const estimate = estimateOf(input);
     expect(estimate).toBeGreaterThan(rss / 2);
