@@ -75,26 +75,35 @@ describe('LKCS leader: TriggerNomination (Algorithms 4, 6, 7)', () => {
     expect(leader.outstanding).toEqual({ MUTIN: [4, 'nominated'], MUTEX: null });
   });
 
-  it('nominates nobody while the leader itself does not wait, though Waiting_LDR = |N_LDR| + 1', async () => {
-    const c = start(lkcs({ graph: g, l: 0, k: 5 }));
-    await to0(c, 4, 'Request', 'MUTIN', 1, 2); // P4 exits: granted (P0, P4)
-    await to0(c, 4, 'Release', 'MUTEX', 0, 3); // … and completes: its MUTEX grant comes back
-    const entry = c.objects[0]!.entry(); // P0 enters: granted by itself (P1..P3 + P0)
-    await c.net.settle();
-    await deliver(c.net, 0, 0, 'Request');
-    await deliver(c.net, 0, 0, 'Grant');
-    for (const j of [1, 2, 3, 4]) await to0(c, j, 'Grant', 'MUTEX', 1, 4);
-    await entry; // InCS: its Release of MUTIN to itself is still in flight
-    expect(inspect(c, 0).waiting).toBeNull();
-    await to0(c, 1, 'Request', 'MUTIN', 1, 5);
-    await to0(c, 2, 'Request', 'MUTIN', 1, 5); // MUTIN: P0, P4, P1, P2 — exhausted
-    await to0(c, 3, 'Request', 'MUTIN', 1, 6); // pending
-    await to0(c, 4, 'Request', 'MUTEX', 2, 7); // P4 enters again: pending (MUTEX: P1..P3, P0)
-    const leader = inspect(c, 0).arbiter;
-    expect(leader.MUTIN.pendingReq.map((e) => e[0])).toEqual([3]);
-    expect(leader.MUTEX.pendingReq.map((e) => e[0])).toEqual([4]);
-    // Waiting_LDR = 1 + 1 + |{P0, P1, P2}| = 5, both types exhausted — but P0 does not wait
-    expect(reached.counts.get('lkcs:trigger-nomination')).toBeUndefined();
-    expect(triggers(c)).toEqual([]);
-  });
+  for (const [rule, factory] of [
+    ['one per type', lkcs({ graph: g, l: 0, k: 5 })],
+    ['printed', lkcsWith({ graph: g, l: 0, k: 5 }, 'printed')],
+  ] as const) {
+    it(`${rule}: nominates nobody while the leader does not wait, though Waiting_LDR = |N_LDR| + 1; at once when it asks`, async () => {
+      const c = start(factory);
+      await to0(c, 4, 'Request', 'MUTIN', 1, 2); // P4 exits: granted (P0, P4)
+      await to0(c, 4, 'Release', 'MUTEX', 0, 3); // … and completes: its MUTEX grant comes back
+      const entry = c.objects[0]!.entry(); // P0 enters: granted by itself (P1..P3 + P0)
+      await c.net.settle();
+      await deliver(c.net, 0, 0, 'Request');
+      await deliver(c.net, 0, 0, 'Grant');
+      for (const j of [1, 2, 3, 4]) await to0(c, j, 'Grant', 'MUTEX', 1, 4);
+      await entry; // InCS: its Release of MUTIN to itself is still in flight
+      expect(inspect(c, 0).waiting).toBeNull();
+      await to0(c, 1, 'Request', 'MUTIN', 1, 5);
+      await to0(c, 2, 'Request', 'MUTIN', 1, 5); // MUTIN: P0, P4, P1, P2 — exhausted
+      await to0(c, 3, 'Request', 'MUTIN', 1, 6); // pending
+      await to0(c, 4, 'Request', 'MUTEX', 2, 7); // P4 enters again: pending (MUTEX: P1..P3, P0)
+      const leader = inspect(c, 0).arbiter;
+      expect(leader.MUTIN.pendingReq.map((e) => e[0])).toEqual([3]);
+      expect(leader.MUTEX.pendingReq.map((e) => e[0])).toEqual([4]);
+      // Waiting_LDR = 1 + 1 + |{P0, P1, P2}| = 5, both types exhausted — but P0 does not wait
+      expect(reached.counts.get('lkcs:trigger-nomination')).toBeUndefined();
+      expect(triggers(c)).toEqual([]);
+      // P0 exits: waiting now, it nominates at once (the printed rule too: no nomination was out)
+      void c.objects[0]!.exit();
+      expect(reached.counts.get('lkcs:trigger-nomination')).toBe(1);
+      expect(triggers(c)).toEqual(['0→4 Trigger']); // deleteMin(pendingReq[MUTEX])
+    });
+  }
 });
