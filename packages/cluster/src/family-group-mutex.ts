@@ -44,8 +44,7 @@ function surficialSide(n: number, m: number): number {
 /**
  * Weighs group mutual exclusion's memory before anything is built: n · m · c quorum memberships
  * (c = (m−1)·k, at most n, for the surficial system of side {@link surficialSide}; the coterie's
- * |Q|max for T_m) and the n · m · n byte membership table the quorum plan of @critsec/group-mutex
- * allocates, twice (once for the bounds, once for the factory).
+ * |Q|max for T_m).
  * @throws ConfigurationError from `checkFootprint` when it does not fit.
  */
 function checkGroupFootprint(n: number, m: number, systemName: (typeof SYSTEM_NAMES)[number]): void {
@@ -58,7 +57,6 @@ function checkGroupFootprint(n: number, m: number, systemName: (typeof SYSTEM_NA
     memberships: n * m * c,
     what:
       systemName === 'surficial' ? `the surficial ${m}-group system` : `T_${m} of the ${systemName} coterie`,
-    table: { bytes: n * m * n, copies: 2, words: `the n·m·n membership table of the quorum plan` },
     remedy: 'a smaller --n or --m',
   });
 }
@@ -70,7 +68,7 @@ function checkGroupFootprint(n: number, m: number, systemName: (typeof SYSTEM_NA
  *
  * @throws ConfigurationError for n < 1, m < 2 (surficial) or m < 1, an unknown variant or
  *   system, a coterie that does not exist for n, a system whose estimated memory (n·m·c quorum
- *   memberships and the quorum plan's n·m·n byte table, footprint.ts) exceeds this process's
+ *   memberships, footprint.ts) exceeds this process's
  *   heap, `--l`/`--k` given, or an initial configuration with a
  *   process InCS.
  */

@@ -13,28 +13,13 @@
  * `critsec simulate mutex --n 10000 --coterie grid --rounds 2` (1,990,000 memberships, 781 MB
  * peak RSS, 2026-11-23) and `--coterie majority` resolution alone (50 M memberships, 2.5 GiB);
  * a family whose memberships cost otherwise passes its own measured `bytesPerMembership`
- * (h-out-of-k 160, local-cs 700; group-mutex keeps 400: `simulate group-mutex --n 5000
- * --rounds 1` peaks at 461,700 KB for an estimate of 384 MB).
- * A structure may also allocate a dense table beside its memberships (group mutual exclusion's
- * n · m · n byte membership table of @critsec/group-mutex's quorum plan); its bytes are added, and
- * one table larger than the largest typed array Node.js allocates is refused whatever the heap.
+ * (h-out-of-k 160, local-cs 700; group-mutex keeps 400).
  */
-import { constants } from 'node:buffer';
 import { getHeapStatistics } from 'node:v8';
 import { ConfigurationError } from '@critsec/core';
 
 /** Bytes one quorum membership costs over a simulation (see the file comment). */
 export const BYTES_PER_MEMBERSHIP = 400;
-
-/** A dense table a structure allocates beside its memberships (one typed array, made `copies` times). */
-export interface FootprintTable {
-  /** Bytes of one copy (one typed array). */
-  readonly bytes: number;
-  /** How many copies are alive at once at worst (default 1). */
-  readonly copies?: number;
-  /** The table in words, for the message (`the n·m·n membership table of the quorum plan`). */
-  readonly words: string;
-}
 
 /** What {@link checkFootprint} weighs. */
 export interface FootprintInput {
@@ -58,12 +43,8 @@ export interface FootprintInput {
    * graph's per-neighbour protocol state more).
    */
   readonly bytesPerMembership?: number;
-  /** A dense table allocated beside the memberships, if any (bytes added to the estimate). */
-  readonly table?: FootprintTable;
   /** The heap this process may use, bytes (default: V8's `heap_size_limit`). */
   readonly heapLimitBytes?: number;
-  /** The largest typed array this process can allocate, bytes (default: `buffer.constants.MAX_LENGTH`). */
-  readonly maxTableBytes?: number;
 }
 
 const GiB = 2 ** 30;
@@ -72,8 +53,7 @@ const gib = (bytes: number) => (bytes < 2 ** 53 ? `${(bytes / GiB).toFixed(1)} G
 
 /**
  * Refuses a cluster whose estimated memory (`bytesPerMembership`, by default
- * {@link BYTES_PER_MEMBERSHIP}, per membership, plus its dense table's bytes) exceeds the heap
- * this Node.js process may use, or whose dense table is larger than one typed array can be,
+ * {@link BYTES_PER_MEMBERSHIP}, per membership) exceeds the heap this Node.js process may use,
  * before anything is allocated.
  * @returns the estimate in bytes when it fits.
  * @throws ConfigurationError naming n, the memberships, the estimate, the heap limit and the ways
@@ -81,23 +61,15 @@ const gib = (bytes: number) => (bytes < 2 ** 53 ? `${(bytes / GiB).toFixed(1)} G
  *   helps).
  */
 export function checkFootprint(input: FootprintInput): number {
-  const table = input.table;
-  const tableBytes = table === undefined ? 0 : table.bytes * (table.copies ?? 1);
-  const bytes = input.memberships * (input.bytesPerMembership ?? BYTES_PER_MEMBERSHIP) + tableBytes;
+  const bytes = input.memberships * (input.bytesPerMembership ?? BYTES_PER_MEMBERSHIP);
   const limit = input.heapLimitBytes ?? getHeapStatistics().heap_size_limit;
-  const maxTable = input.maxTableBytes ?? constants.MAX_LENGTH;
   const about = (x: number) => (x < 2 ** 53 ? `about ${x.toLocaleString('en-US')}` : 'more than 2^53');
   const head = `${input.subject ?? `--n ${input.n}`} with ${input.what}`;
   const smaller = `give ${input.remedy ?? 'a smaller --n'}`;
-  const counted = `${about(input.memberships)} quorum memberships${table === undefined ? '' : ` and ${table.words} (${table.bytes.toLocaleString('en-US')} bytes${(table.copies ?? 1) > 1 ? `, ${table.copies} copies` : ''})`}`;
+  const counted = `${about(input.memberships)} quorum memberships`;
   if (!(bytes < 2 ** 53)) {
     throw new ConfigurationError(
       `${head}: ${counted} need ${gib(bytes)}, far more than this process's heap limit of ${gib(limit)} or any machine's memory; ${smaller}`,
-    );
-  }
-  if (table !== undefined && table.bytes > maxTable) {
-    throw new ConfigurationError(
-      `${head}: ${counted} need about ${gib(bytes)} (this process's heap limit is ${gib(limit)}), and that table is larger than the largest typed array Node.js allocates (${gib(maxTable)}), so no heap limit helps; ${smaller}`,
     );
   }
   if (bytes > limit) {

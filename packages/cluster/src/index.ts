@@ -81,7 +81,6 @@ export {
   BYTES_PER_MEMBERSHIP,
   checkFootprint,
   type FootprintInput,
-  type FootprintTable,
 } from './footprint.js';
 export { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
 export { ARBITER_NAMES } from './family-h-out-of-k.js';

@@ -65,12 +65,20 @@ export function makePlan(
   const { n, m } = system;
   const sub = assignment === 'subgroups' ? subgroupAssignment(system) : undefined;
   const quorums: (readonly ProcessId[])[] = [];
-  const member = new Uint8Array(n * m * n);
+  // One membership set per distinct quorum (processes of a subgroup share theirs): memory in the
+  // quorum memberships, never a dense n·m·n table.
+  const members: ReadonlySet<ProcessId>[] = [];
+  const setOf = new Map<readonly ProcessId[], ReadonlySet<ProcessId>>();
   for (let p = 0; p < n; p++) {
     for (let g = 0; g < m; g++) {
       const q = sub ? system.cartels[g]![sub.assignment[p]![g]!]! : system.quorumOf(p, g);
+      let set = setOf.get(q);
+      if (set === undefined) {
+        set = new Set(q);
+        setOf.set(q, set);
+      }
       quorums.push(q);
-      for (const x of q) member[(p * m + g) * n + x] = 1;
+      members.push(set);
     }
   }
   const limits = Array.from({ length: m }, (_, g) => {
@@ -81,7 +89,8 @@ export function makePlan(
     n,
     m,
     quorumOf: (p, g) => quorums[p * m + g]!,
-    contains: (node, p, g) => member[(p * m + g) * n + node] === 1,
+    // p or g out of range finds no set: not a member (the callers have checked them already)
+    contains: (node, p, g) => members[p * m + g]?.has(node) === true,
     maxLocks: Object.freeze(limits),
   };
 }
