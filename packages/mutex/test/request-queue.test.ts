@@ -69,4 +69,30 @@ describe('RequestQueue (the arbiter’s priority queue)', () => {
       [3, 5, false],
     ]);
   });
+
+  it('an empty queue has no head: headPid −1, headTs NaN, headFailed false — also after its last entry left', () => {
+    const q = new RequestQueue(2, 4);
+    expect([q.headPid, q.headTs, q.headFailed]).toEqual([-1, Number.NaN, false]);
+    q.push(2, 7, true); // a failed entry at slot 0, then gone: nothing of it may show
+    q.pop();
+    expect([q.size, q.headPid, q.headTs, q.headFailed]).toEqual([0, -1, Number.NaN, false]);
+    q.push(3, 9, false);
+    q.removeAt(q.indexOf(3));
+    expect([q.size, q.headPid, q.headTs, q.headFailed]).toEqual([0, -1, Number.NaN, false]);
+  });
+
+  it('a capacity below 1 still holds entries (it starts at one slot and grows)', () => {
+    for (const capacity of [0, -3]) {
+      const q = new RequestQueue(capacity, 8);
+      q.push(5, 3, false);
+      q.push(2, 1, true);
+      q.push(7, 2, false);
+      expect(q.size).toBe(3);
+      expect(q.toSortedArray()).toEqual([
+        [2, 1, true],
+        [7, 2, false],
+        [5, 3, false],
+      ]);
+    }
+  });
 });
