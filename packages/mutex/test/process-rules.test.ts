@@ -1,0 +1,351 @@
+/**
+ * The requester's rules R1–R6 (`src/maekawa-process.ts`) driven directly, message by message,
+ * through a fake endpoint that records what the process sends: P0 of the 2×2 grid, Q_0 = {0, 1, 2}
+ * (P3 is not in it), first request tag 1. Includes scenes an honest FIFO network never produces: a
+ * duplicate FAILED or INQUIRE, a FAILED from an arbiter whose lock is held, a FAILED or INQUIRE
+ * from outside Q_0, an abort that fires while the object closes. Each test names the rule it pins;
+ * together they kill the process's mutation-testing survivors listed in the README (issue 14).
+ */
+import {
+  type CSState,
+  collectReached,
+  type Endpoint,
+  isAbortError,
+  type Message,
+  ProtocolError,
+  type ReachCollector,
+} from '@critsec/core';
+import { grid } from '@critsec/coteries';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MaekawaMutex } from '../src/maekawa-process.js';
+import type { MaekawaMessage, MaekawaSnapshot } from '../src/maekawa-protocol.js';
+
+const n = 4;
+const coterie = grid(n);
+
+interface Rig {
+  readonly cs: MaekawaMutex;
+  /** Messages sent, as `to:TYPE(req)`. */
+  readonly sent: string[];
+  readonly errors: Error[];
+  /** Hands `TYPE(req)` from `from` to the process (stamped `ts = req`). */
+  deliver(from: number, type: MaekawaMessage['type'], req: number): void;
+  /** The requester's variables. */
+  requester(): MaekawaSnapshot['requester'];
+}
+
+/** Process `id` (default P0) of the 2×2 grid on a fake endpoint. */
+function rig(opts: { id?: number; initial?: CSState[]; onUnsubscribe?: () => void } = {}): Rig {
+  const id = opts.id ?? 0;
+  const sent: string[] = [];
+  const errors: Error[] = [];
+  let handler: ((from: number, msg: Message) => void) | undefined;
+  const endpoint: Endpoint = {
+    self: id,
+    peers: [0, 1, 2, 3],
+    path: '',
+    send: (to, msg) => {
+      sent.push(`${to}:${msg.type}(${String(msg.req)})`);
+    },
+    onMessage: (fn) => {
+      handler = fn;
+      return () => {
+        handler = undefined;
+        opts.onUnsubscribe?.();
+      };
+    },
+    channel: () => {
+      throw new Error('no channels here');
+    },
+  };
+  const cs = new MaekawaMutex(
+    { id, n, endpoint, initial: opts.initial ?? Array(n).fill('OutCS') },
+    coterie,
+    'sanders',
+  );
+  cs.on('error', (err) => errors.push(err));
+  return {
+    cs,
+    sent,
+    errors,
+    deliver: (from, type, req) => handler?.(from, { type, req, ts: req }),
+    requester: () => cs.inspect().requester,
+  };
+}
+
+/** Empties the record of messages sent so far. */
+function clear(r: Rig): void {
+  r.sent.length = 0;
+}
+
+/** P0 asks (tag 1); the REQUESTs to Q_0 are checked and cleared. */
+function asking(opts: Parameters<typeof rig>[0] = {}): Rig & { readonly done: Promise<void> } {
+  const r = rig(opts);
+  const done = r.cs.entry();
+  done.catch(() => {});
+  expect(r.sent).toEqual(['0:REQUEST(1)', '1:REQUEST(1)', '2:REQUEST(1)']);
+  clear(r);
+  return { ...r, done };
+}
+
+describe('MaekawaMutex requester rules, driven directly', () => {
+  let reached: ReachCollector;
+  beforeEach(() => {
+    reached = collectReached();
+  });
+  afterEach(() => reached.stop());
+
+  it('the initial holder alone starts with every lock of its quorum, tag 0', () => {
+    const initial: CSState[] = ['OutCS', 'InCS', 'OutCS', 'OutCS'];
+    expect(rig({ id: 1, initial }).requester()).toMatchObject({
+      request: 0,
+      waiting: false,
+      locks: [0, 1, 3],
+    });
+    expect(rig({ id: 0, initial }).requester()).toMatchObject({ request: -1, locks: [] });
+    expect(rig({ id: 0 }).requester()).toMatchObject({ request: -1, locks: [] });
+  });
+
+  it('R6: an aborted entry sends RELEASE to Q_0 and rejects with "Maekawa: P0 entry() aborted"', async () => {
+    const ac = new AbortController();
+    const r = rig();
+    const p = r.cs.entry({ signal: ac.signal });
+    clear(r);
+    r.deliver(0, 'LOCKED', 1);
+    ac.abort();
+    const err = await p.catch((e: unknown) => e);
+    expect(isAbortError(err)).toBe(true);
+    expect((err as Error).message).toBe('Maekawa: P0 entry() aborted');
+    expect(r.sent).toEqual(['0:RELEASE(1)', '1:RELEASE(1)', '2:RELEASE(1)']);
+    expect(r.requester()).toEqual({
+      request: -1,
+      waiting: false,
+      locks: [],
+      failed: [],
+      yielded: [],
+      inquiredBy: [],
+    });
+  });
+
+  it('closing a waiting entry rejects it with "Maekawa: P0 was closed while waiting in entry()" and sends nothing', async () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    await r.cs.close();
+    const err = await r.done.catch((e: unknown) => e);
+    expect(isAbortError(err)).toBe(true);
+    expect((err as Error).message).toBe('Maekawa: P0 was closed while waiting in entry()');
+    expect(r.sent).toEqual([]);
+  });
+
+  it('R6: an abort that fires while the object closes (its endpoint unsubscribed) sends no RELEASE', async () => {
+    const ac = new AbortController();
+    const r = rig({ onUnsubscribe: () => ac.abort() });
+    const p = r.cs.entry({ signal: ac.signal });
+    clear(r);
+    await r.cs.close();
+    const err = await p.catch((e: unknown) => e);
+    expect(isAbortError(err)).toBe(true);
+    expect(r.sent).toEqual([]);
+    expect(r.requester()).toMatchObject({ request: -1, waiting: false });
+  });
+
+  it('a LOCKED or FAILED from outside Q_0 is reported with its sender and the quorum, and dropped', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(0, 'INQUIRE', 1); // deferred
+    expect(r.requester().inquiredBy).toEqual([0]);
+    r.deliver(3, 'LOCKED', 1);
+    r.deliver(3, 'FAILED', 1); // would otherwise revisit the deferred INQUIRE
+    expect(r.errors).toHaveLength(2);
+    expect(r.errors[0]).toBeInstanceOf(ProtocolError);
+    expect(r.errors[0]!.message).toBe(
+      'Maekawa: P0 got LOCKED from P3, which is not in its quorum Q_0 = {0, 1, 2}',
+    );
+    expect((r.errors[0] as ProtocolError).from).toBe(3);
+    expect(r.errors[1]!.message).toBe(
+      'Maekawa: P0 got FAILED from P3, which is not in its quorum Q_0 = {0, 1, 2}',
+    );
+    expect((r.errors[1] as ProtocolError).from).toBe(3);
+    expect(r.sent).toEqual([]);
+    expect(r.requester()).toEqual({
+      request: 1,
+      waiting: true,
+      locks: [0],
+      failed: [],
+      yielded: [],
+      inquiredBy: [0],
+    });
+    expect(reached.counts.get('maekawa:relinquish-after-failed')).toBeUndefined();
+  });
+
+  it('stale messages and messages after entry: stale-ignored, except INQUIRE of the current request after entry', async () => {
+    const r = asking();
+    for (const a of [0, 1, 2]) r.deliver(a, 'LOCKED', 1);
+    await r.done;
+    expect(r.cs.state).toBe('InCS');
+    r.deliver(0, 'LOCKED', 1); // the current tag, after entry
+    r.deliver(1, 'FAILED', 1);
+    expect(reached.counts.get('maekawa:stale-ignored')).toBe(2);
+    expect(reached.counts.get('maekawa:inquire-after-entry')).toBeUndefined();
+    r.deliver(2, 'INQUIRE', 1);
+    expect(reached.counts.get('maekawa:inquire-after-entry')).toBe(1);
+    expect(r.sent).toEqual([]);
+    await r.cs.exit();
+    expect(r.sent).toEqual(['0:RELEASE(1)', '1:RELEASE(1)', '2:RELEASE(1)']);
+    clear(r);
+    void r.cs.entry().catch(() => {});
+    expect(r.requester().request).toBe(2);
+    r.deliver(0, 'INQUIRE', 1); // the previous request's, while waiting
+    r.deliver(1, 'LOCKED', 1);
+    expect(reached.counts.get('maekawa:stale-ignored')).toBe(4);
+    expect(reached.counts.get('maekawa:inquire-after-entry')).toBe(1);
+  });
+
+  it('R2: LOCKED from an arbiter marked failed clears the mark; a later INQUIRE is deferred', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(1, 'FAILED', 1);
+    expect(r.requester().failed).toEqual([1]);
+    r.deliver(1, 'LOCKED', 1);
+    expect(r.requester()).toMatchObject({ locks: [0, 1], failed: [], yielded: [] });
+    r.deliver(0, 'INQUIRE', 1); // no mark left: deferred, not relinquished
+    expect(r.sent).toEqual([]);
+    expect(r.requester().inquiredBy).toEqual([0]);
+    expect(reached.counts.get('maekawa:inquire-deferred')).toBe(1);
+  });
+
+  it('R4 then R2: INQUIRE while marked relinquishes at once (reach maekawa:relinquish); LOCKED from it again clears the yielded mark', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(1, 'FAILED', 1);
+    r.deliver(0, 'INQUIRE', 1);
+    expect(r.sent).toEqual(['0:RELINQUISH(1)']);
+    expect(r.requester()).toMatchObject({ locks: [], failed: [1], yielded: [0], inquiredBy: [] });
+    expect(reached.counts.get('maekawa:relinquish')).toBe(1);
+    r.deliver(0, 'LOCKED', 1);
+    expect(r.requester()).toMatchObject({ locks: [0], failed: [1], yielded: [] });
+  });
+
+  it('R2: the last LOCKED flips the state in the handler and drops the deferred inquiries', async () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(0, 'INQUIRE', 1);
+    r.deliver(1, 'LOCKED', 1);
+    expect(r.requester().inquiredBy).toEqual([0]);
+    r.deliver(2, 'LOCKED', 1);
+    expect(r.cs.state).toBe('InCS'); // before the entry's promise settles
+    expect(r.requester()).toEqual({
+      request: 1,
+      waiting: false,
+      locks: [0, 1, 2],
+      failed: [],
+      yielded: [],
+      inquiredBy: [],
+    });
+    await r.done;
+    expect(r.sent).toEqual([]);
+  });
+
+  it('R3: a stale FAILED does not revisit a deferred INQUIRE', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(0, 'INQUIRE', 1);
+    r.deliver(1, 'FAILED', 0); // another request's tag
+    expect(r.sent).toEqual([]);
+    expect(r.requester()).toMatchObject({ locks: [0], failed: [], inquiredBy: [0] });
+    expect(reached.counts.get('maekawa:relinquish-after-failed')).toBeUndefined();
+  });
+
+  it('R3: FAILED from an arbiter whose lock is held is ignored', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(0, 'FAILED', 1);
+    expect(r.requester()).toMatchObject({ locks: [0], failed: [], yielded: [] });
+    r.deliver(0, 'INQUIRE', 1); // unmarked: deferred
+    expect(r.sent).toEqual([]);
+    expect(r.requester().inquiredBy).toEqual([0]);
+  });
+
+  it('R3: a repeated FAILED marks once (after the LOCKED that follows, an INQUIRE is deferred)', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(1, 'FAILED', 1);
+    r.deliver(1, 'FAILED', 1);
+    r.deliver(1, 'LOCKED', 1);
+    r.deliver(0, 'INQUIRE', 1);
+    expect(r.sent).toEqual([]);
+    expect(r.requester()).toMatchObject({ locks: [0, 1], failed: [], yielded: [], inquiredBy: [0] });
+  });
+
+  it('R3: FAILED from an arbiter already yielded to adds no second mark', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(2, 'FAILED', 1);
+    r.deliver(0, 'INQUIRE', 1); // marked: relinquish P0's lock
+    r.deliver(0, 'FAILED', 1); // yielded and now failed: still one mark for P0
+    expect(r.requester()).toMatchObject({ locks: [], failed: [0, 2], yielded: [0] });
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(2, 'LOCKED', 1);
+    expect(r.requester()).toMatchObject({ locks: [0, 2], failed: [], yielded: [], waiting: true });
+    clear(r);
+    r.deliver(2, 'INQUIRE', 1); // no mark left: deferred
+    expect(r.sent).toEqual([]);
+    expect(r.requester().inquiredBy).toEqual([2]);
+  });
+
+  it('R3: FAILED revisits deferred inquiries (reach maekawa:relinquish-after-failed) only when there are some', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(0, 'INQUIRE', 1);
+    r.deliver(1, 'FAILED', 1);
+    expect(r.sent).toEqual(['0:RELINQUISH(1)']);
+    expect(r.requester()).toMatchObject({ locks: [], failed: [1], yielded: [0], inquiredBy: [] });
+    expect(reached.counts.get('maekawa:relinquish-after-failed')).toBe(1);
+    r.deliver(2, 'FAILED', 1); // nothing deferred any more
+    expect(r.sent).toEqual(['0:RELINQUISH(1)']);
+    expect(reached.counts.get('maekawa:relinquish-after-failed')).toBe(1);
+    const fresh = asking();
+    fresh.deliver(1, 'FAILED', 1); // nothing deferred ever
+    expect(reached.counts.get('maekawa:relinquish-after-failed')).toBe(1);
+  });
+
+  it('R4: INQUIRE for a lock not held is ignored (reach maekawa:stale-ignored)', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(1, 'INQUIRE', 1);
+    expect(r.requester()).toMatchObject({ locks: [0], inquiredBy: [] });
+    expect(reached.counts.get('maekawa:stale-ignored')).toBe(1);
+    r.deliver(2, 'FAILED', 1);
+    r.deliver(1, 'INQUIRE', 1); // marked now, still not held
+    expect(r.sent).toEqual([]);
+    expect(r.requester()).toMatchObject({ locks: [0], yielded: [], inquiredBy: [] });
+    expect(reached.counts.get('maekawa:stale-ignored')).toBe(2);
+  });
+
+  it('R4: a repeated INQUIRE is deferred once and answered once', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(0, 'INQUIRE', 1);
+    r.deliver(0, 'INQUIRE', 1);
+    expect(reached.counts.get('maekawa:inquire-deferred')).toBe(1);
+    r.deliver(1, 'FAILED', 1);
+    r.deliver(2, 'FAILED', 1);
+    expect(r.sent).toEqual(['0:RELINQUISH(1)']);
+    expect(reached.counts.get('maekawa:relinquish-after-failed')).toBe(1);
+  });
+
+  it('R4: a RELINQUISH at once leaves the deferred inquiries alone (a later one is still revisited by FAILED)', () => {
+    const r = asking();
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(1, 'FAILED', 1);
+    r.deliver(0, 'INQUIRE', 1); // marked: RELINQUISH at once, nothing was deferred
+    r.deliver(0, 'LOCKED', 1);
+    r.deliver(1, 'LOCKED', 1); // no mark left, still waiting for P2
+    r.deliver(1, 'INQUIRE', 1); // deferred
+    expect(r.requester()).toMatchObject({ locks: [0, 1], failed: [], yielded: [], inquiredBy: [1] });
+    r.deliver(2, 'FAILED', 1); // revisits it
+    expect(r.sent).toEqual(['0:RELINQUISH(1)', '1:RELINQUISH(1)']);
+    expect(r.requester()).toMatchObject({ locks: [0], failed: [2], yielded: [1], inquiredBy: [] });
+    expect(reached.counts.get('maekawa:relinquish-after-failed')).toBe(1);
+  });
+});
