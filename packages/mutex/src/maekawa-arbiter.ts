@@ -30,7 +30,7 @@
  * remaining entry); (I3) if the head beats the holder then `inquired` holds and the holder was
  * sent INQUIRE for its current grant (A1, A3).
  */
-import { type ProcessId, ProtocolError, reach } from '@critsec/core';
+import { type ProcessId, reach } from '@critsec/core';
 import { IdIndex } from './id-index.js';
 import type { MaekawaMessage, MaekawaRules, MaekawaSnapshot } from './maekawa-protocol.js';
 import { beats, RequestQueue } from './request-queue.js';
@@ -49,8 +49,6 @@ export interface MaekawaArbiterContext {
   readonly clock: { readonly sn: number };
   /** Sends one arbiter message (LOCKED, FAILED, INQUIRE). */
   readonly send: (to: ProcessId, msg: MaekawaMessage) => void;
-  /** Reports a dropped message (the CS object's `error` event). */
-  readonly report: (err: Error) => void;
 }
 
 /** The arbiter of one process (A1–A3). Internal to `@critsec/mutex`. */
@@ -58,7 +56,6 @@ export class MaekawaArbiter {
   readonly #id: ProcessId;
   readonly #clock: { readonly sn: number };
   readonly #sendTo: (to: ProcessId, msg: MaekawaMessage) => void;
-  readonly #report: (err: Error) => void;
   /** Processes allowed to ask this arbiter (`R_i`). */
   readonly #reporter: IdIndex;
   /** Conflict rules: the deadlock-free ones, or the paraphrased ones (tests only). */
@@ -81,7 +78,6 @@ export class MaekawaArbiter {
     this.#id = ctx.id;
     this.#clock = ctx.clock;
     this.#sendTo = ctx.send;
-    this.#report = ctx.report;
     this.#rules = rules;
     this.#reporter = new IdIndex(ctx.reporters);
     this.#queue = new RequestQueue(ctx.reporters.length, ctx.n, this.#reporter);
@@ -101,17 +97,17 @@ export class MaekawaArbiter {
     };
   }
 
-  /** A1: REQUEST(req) from `p` (validated: `p`'s quorum must contain this arbiter). */
+  /**
+   * Whether `p` may send this arbiter REQUEST, RELINQUISH and RELEASE: `p ∈ R_i`, the processes
+   * whose quorum contains this one. The process checks it before anything else (its clock
+   * included) and reports a message from anyone else; the handlers below assume it.
+   */
+  mayAsk(p: ProcessId): boolean {
+    return this.#reporter.indexOf(p) >= 0;
+  }
+
+  /** A1: REQUEST(req) from `p` (`p ∈ R_i`: see {@link MaekawaArbiter.mayAsk}). */
   onRequest(p: ProcessId, req: number): void {
-    if (this.#reporter.indexOf(p) < 0) {
-      this.#report(
-        new ProtocolError(
-          `Maekawa: P${this.#id} got REQUEST from P${p}, whose quorum Q_${p} does not contain P${this.#id}`,
-          { from: p },
-        ),
-      );
-      return;
-    }
     // FIFO puts a request's RELEASE before the next REQUEST, so p has nothing here. Only on a
     // reordering network can an entry of p remain: a newer request (larger tag) ends it, an older
     // REQUEST is stale. Safety never depends on this (see the negative test); liveness does.
@@ -162,7 +158,7 @@ export class MaekawaArbiter {
     this.#send(this.#grantedTo, 'INQUIRE', this.#grantedReq);
   }
 
-  /** A2: RELINQUISH(req) from the holder. */
+  /** A2: RELINQUISH(req) from the holder (`p ∈ R_i`). */
   onRelinquish(p: ProcessId, req: number): void {
     if (this.#grantedTo !== p || this.#grantedReq !== req) return;
     this.#queue.push(p, req, true);
@@ -170,7 +166,7 @@ export class MaekawaArbiter {
     if (this.#grantedTo === p) reach('maekawa:regrant-relinquisher');
   }
 
-  /** A3: RELEASE(req) from `p` — the exit's UNLOCK or the abort's cancel. */
+  /** A3: RELEASE(req) from `p` (`p ∈ R_i`) — the exit's UNLOCK or the abort's cancel. */
   onRelease(p: ProcessId, req: number): void {
     if (this.#grantedTo === p && this.#grantedReq === req) {
       this.#grantNext();

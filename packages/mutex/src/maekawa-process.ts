@@ -125,7 +125,6 @@ export class MaekawaMutex extends CSObjectBase {
       reporters: coterie.reportersOf(id),
       clock: this.#clock,
       send: (to, msg) => this.#endpoint.send(to, msg),
-      report: (err) => this.reportError(err),
     };
     this.#arbiter = new MaekawaArbiter(arbiter, rules, holder);
     this.listen(maekawaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
@@ -195,18 +194,9 @@ export class MaekawaMutex extends CSObjectBase {
     this.#deferredCount = 0;
   }
 
-  /** Index of `from` in `Q_i` for a message of the current request, or −1 (stale or foreign). */
+  /** Index of `from` (in `Q_i`: checked by the dispatch) for a message of the current request, or −1 (stale). */
   #current(from: ProcessId, msg: MaekawaMessage): number {
     const x = this.#qIndex.indexOf(from);
-    if (x === NONE) {
-      this.reportError(
-        new ProtocolError(
-          `Maekawa: P${this.id} got ${msg.type} from P${from}, which is not in its quorum Q_${this.id} = {${this.#quorum.join(', ')}}`,
-          { from },
-        ),
-      );
-      return NONE;
-    }
     if (msg.req !== this.#request || !this.#call.waiting) {
       if (msg.req === this.#request && msg.type === 'INQUIRE') reach('maekawa:inquire-after-entry');
       else reach('maekawa:stale-ignored');
@@ -292,7 +282,20 @@ export class MaekawaMutex extends CSObjectBase {
   // ---------------------------------------------------------------- dispatch
 
   #onMessage(from: ProcessId, msg: MaekawaMessage): void {
-    // Fig. 5 B.2/C.2: sn := max(sn, t) on every receive
+    // The sender first: a message from outside its role (an arbiter's answer from outside Q_i, a
+    // request-side message from outside R_i) is reported and dropped before it touches anything,
+    // the clock included — an honest process never sends one, and a forged ts must not move sn.
+    const toRequester = msg.type === 'LOCKED' || msg.type === 'FAILED' || msg.type === 'INQUIRE';
+    if (toRequester ? this.#qIndex.indexOf(from) === NONE : !this.#arbiter.mayAsk(from)) {
+      const why = toRequester
+        ? `which is not in its quorum Q_${this.id} = {${this.#quorum.join(', ')}}`
+        : `whose quorum Q_${from} does not contain P${this.id}`;
+      this.reportError(
+        new ProtocolError(`Maekawa: P${this.id} got ${msg.type} from P${from}, ${why}`, { from }),
+      );
+      return;
+    }
+    // Fig. 5 B.2/C.2: sn := max(sn, t) on every receive from a peer
     this.#clock.sn = witness(this.#clock.sn, msg.ts);
     switch (msg.type) {
       case 'REQUEST':

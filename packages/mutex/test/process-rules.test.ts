@@ -16,6 +16,7 @@ import {
   type ReachCollector,
 } from '@critsec/core';
 import { grid } from '@critsec/coteries';
+import { CLOCK_MAX } from '@critsec/transport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MaekawaMutex } from '../src/maekawa-process.js';
 import type { MaekawaMessage, MaekawaSnapshot } from '../src/maekawa-protocol.js';
@@ -28,8 +29,8 @@ interface Rig {
   /** Messages sent, as `to:TYPE(req)`. */
   readonly sent: string[];
   readonly errors: Error[];
-  /** Hands `TYPE(req)` from `from` to the process (stamped `ts = req`). */
-  deliver(from: number, type: MaekawaMessage['type'], req: number): void;
+  /** Hands `TYPE(req)` from `from` to the process (stamped `ts`, by default `req`). */
+  deliver(from: number, type: MaekawaMessage['type'], req: number, ts?: number): void;
   /** The requester's variables. */
   requester(): MaekawaSnapshot['requester'];
 }
@@ -68,7 +69,7 @@ function rig(opts: { id?: number; initial?: CSState[]; onUnsubscribe?: () => voi
     cs,
     sent,
     errors,
-    deliver: (from, type, req) => handler?.(from, { type, req, ts: req }),
+    deliver: (from, type, req, ts = req) => handler?.(from, { type, req, ts }),
     requester: () => cs.inspect().requester,
   };
 }
@@ -147,6 +148,38 @@ describe('MaekawaMutex requester rules, driven directly', () => {
     expect(isAbortError(err)).toBe(true);
     expect(r.sent).toEqual([]);
     expect(r.requester()).toMatchObject({ request: -1, waiting: false });
+  });
+
+  it('REQUEST, RELINQUISH and RELEASE from outside R_0 are reported with the sender and dropped (P3: 0 ∉ Q_3)', () => {
+    expect(coterie.reportersOf(0)).not.toContain(3);
+    const r = rig();
+    r.deliver(3, 'REQUEST', 5);
+    r.deliver(3, 'RELINQUISH', 5);
+    r.deliver(3, 'RELEASE', 5);
+    expect(r.errors.map((e) => [e instanceof ProtocolError && e.from, e.message])).toEqual(
+      ['REQUEST', 'RELINQUISH', 'RELEASE'].map((type) => [
+        3,
+        `Maekawa: P0 got ${type} from P3, whose quorum Q_3 does not contain P0`,
+      ]),
+    );
+    expect(r.sent).toEqual([]);
+    expect(r.cs.inspect().arbiter).toEqual({ grantedTo: -1, grantedReq: 0, inquired: false, queue: [] });
+    expect(r.cs.inspect().sn).toBe(0);
+  });
+
+  it('a dropped message leaves the clock alone: forged ts = CLOCK_MAX from outside Q_0 and R_0', async () => {
+    const r = rig();
+    for (const type of ['REQUEST', 'RELEASE', 'RELINQUISH', 'LOCKED', 'FAILED', 'INQUIRE'] as const) {
+      r.deliver(3, type, 1, CLOCK_MAX);
+    }
+    expect(r.errors).toHaveLength(6);
+    expect(r.cs.inspect().sn).toBe(0);
+    r.deliver(1, 'RELEASE', 7, 41); // from a peer (P1 ∈ R_0), stale: ignored, but its clock counts
+    expect(r.errors).toHaveLength(6);
+    expect(r.cs.inspect().sn).toBe(41);
+    const done = r.cs.entry();
+    done.catch(() => {});
+    expect(r.sent).toEqual(['0:REQUEST(42)', '1:REQUEST(42)', '2:REQUEST(42)']);
   });
 
   it('a LOCKED or FAILED from outside Q_0 is reported with its sender and the quorum, and dropped', () => {
