@@ -13,6 +13,7 @@ import { inspectM } from './helpers.js';
 describe('configuration', () => {
   it('maekawa() rejects a missing or malformed coterie, naming the valid constructions', () => {
     expect(() => maekawa({ coterie: undefined as unknown as Coterie })).toThrow(ConfigurationError);
+    expect(() => maekawa(undefined as never)).toThrow(ConfigurationError); // no options at all
     expect(() => maekawa({ coterie: { n: 3 } as unknown as Coterie })).toThrow(/majority\(n\), grid\(n\)/);
   });
 
@@ -88,6 +89,7 @@ describe('input validation: handlers never throw on bad input', () => {
     await net.run();
     expect(cluster.errors.map((e) => e.process)).toEqual(Array(bad.length + 2).fill(0));
     for (const { error } of cluster.errors) expect(error).toBeInstanceOf(ProtocolError);
+    expect(cluster.errors[0]!.error.message).toMatch(/^maekawa: dropped invalid message from P1 /);
     expect(cluster.errors.at(-2)!.error.message).toMatch(
       /REQUEST from P3, whose quorum Q_3 does not contain P0/,
     );
