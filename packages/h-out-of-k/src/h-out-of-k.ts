@@ -48,9 +48,14 @@
  *   `r ∈ Q` (FIFO puts it behind the `request`) and forgets the request; an arbiter deleting an
  *   entry gives its units back to `x` only if they were taken (status ok or cancel), then runs
  *   `NewChance`. Every unit granted or in flight returns.
- * - **Validation.** An arbiter accepts `request` only from a process whose quorum for `h'` contains
- *   it and that has no request in `Que` (FIFO makes a second one impossible for an honest peer);
- *   a requester accepts `OK`/`cancel` only from its quorum (`ProtocolError`, dropped).
+ * - **Validation, before the clock.** An arbiter accepts `request` only from a process whose quorum
+ *   for `h'` contains it and that has no request in `Que` (FIFO makes a second one impossible for an
+ *   honest peer), and `release`/`cancelled` only from a process one of whose quorums contains it; a
+ *   requester accepts `OK`/`cancel` of its current request only from its quorum `Q`, and of any
+ *   other request only from a process in one of its quorums. Anything else is a `ProtocolError`,
+ *   dropped before it touches anything — the clock included (an honest process never sends one, so
+ *   a forged `c`/`ts` cannot move `c`). A stale message from a legitimate sender still counts for
+ *   the clock (Sec. 4.1), then is ignored.
  *
  * Invariant of each arbiter (all handlers are atomic): `x = k − Σ units of entries with status ok
  * or cancel ≥ 0`, and every entry with status ok lies within the prefix of `Que` whose units sum
@@ -87,6 +92,10 @@ export class HOutOfKCS extends CSObjectBase<number> {
   readonly #rules: Rules;
   /** `reporter[h−1][p'] = 1`: p' asks this arbiter when it requests h units. */
   readonly #reporter: Uint8Array[];
+  /** `asker[p'] = 1`: p' asks this arbiter for some h (may send `release`, `cancelled`). */
+  readonly #asker: Uint8Array;
+  /** `answerer[r] = 1`: r is in this process's quorum for some h (may send `OK`, `cancel`). */
+  readonly #answerer: Uint8Array;
 
   /** Fig. 1 `c`: the Lamport clock. */
   #c = 0;
@@ -131,10 +140,13 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#K = new Uint8Array(ctx.n);
     this.#gaveBack = new Uint8Array(ctx.n);
     this.#reporter = [];
+    this.#asker = new Uint8Array(ctx.n);
+    this.#answerer = new Uint8Array(ctx.n);
     for (let h = 1; h <= k; h++) {
       const r = new Uint8Array(ctx.n);
-      for (const p of arbiter.reportersOf(ctx.id, h)) r[p] = 1;
+      for (const p of arbiter.reportersOf(ctx.id, h)) r[p] = this.#asker[p] = 1;
       this.#reporter.push(r);
+      for (const q of arbiter.quorumOf(ctx.id, h)) this.#answerer[q] = 1;
     }
     this.listen(hOutOfKProtocol(k), ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
@@ -219,19 +231,10 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#Q = [];
   }
 
-  /** True when `msg` from `r` belongs to the request this process waits for. */
-  #current(r: ProcessId, msg: Answer): boolean {
+  /** True when `msg` belongs to the request this process waits for (its sender `∈ Q`: checked by the dispatch). */
+  #current(msg: Answer): boolean {
     if (!this.#call.waiting || msg.seq !== this.#request) {
       reach('h-out-of-k:stale-ignored');
-      return false;
-    }
-    if (this.#inQ[r] !== 1) {
-      this.reportError(
-        new ProtocolError(
-          `hOutOfK: P${this.id} got ${msg.type} from P${r}, which is not in its quorum Q = {${this.#Q.join(', ')}}`,
-          { from: r },
-        ),
-      );
       return false;
     }
     return true;
@@ -239,7 +242,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   /** Fig. 1 "When OK is arrived from p'". */
   #onOK(r: ProcessId, msg: Answer): void {
-    if (!this.#current(r, msg) || this.#K[r] === 1) return;
+    if (!this.#current(msg) || this.#K[r] === 1) return;
     if (this.#gaveBack[r] === 1) reach('h-out-of-k:ok-after-cancelled');
     this.#K[r] = 1;
     this.#Ksize++;
@@ -254,7 +257,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
       reach('h-out-of-k:cancel-after-entry');
       return;
     }
-    if (!this.#current(r, msg) || this.#K[r] === 0) return;
+    if (!this.#current(msg) || this.#K[r] === 0) return;
     reach('h-out-of-k:cancelled');
     this.#K[r] = 0;
     this.#Ksize--;
@@ -264,29 +267,11 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   // ---------------------------------------------------------------- arbiter
 
-  /** Fig. 1 "When request(h', p', c') is arrived from p'". */
+  /**
+   * Fig. 1 "When request(h', p', c') is arrived from p'" (p' asks this arbiter for h' units and has
+   * no request in `Que`: checked by the dispatch).
+   */
   #onRequest(p: ProcessId, h: number, c: number, seq: number): void {
-    if (this.#reporter[h - 1]![p] !== 1) {
-      this.reportError(
-        new ProtocolError(
-          `hOutOfK: P${this.id} got request(h = ${h}) from P${p}, whose quorum for ${h} units does not contain P${this.id}`,
-          { from: p },
-        ),
-      );
-      return;
-    }
-    if (this.#Que.indexOf(p) !== NONE) {
-      // FIFO puts a request's release before the next request: only a forged message gets here
-      this.reportError(
-        new ProtocolError(
-          `hOutOfK: P${this.id} got a second request from P${p}, whose request is still in Que`,
-          {
-            from: p,
-          },
-        ),
-      );
-      return;
-    }
     const j = this.#Que.insert({ clock: c, process: p, units: h, seq, status: 'wait' });
     const fits = this.#Que.unitsThrough(j) <= this.k;
     const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
@@ -308,7 +293,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
     if (cancels > 1) reach('h-out-of-k:multi-cancel');
   }
 
-  /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request). */
+  /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request; p' asks this arbiter). */
   #onRelease(p: ProcessId, seq: number): void {
     const j = this.#Que.indexOf(p);
     if (j === NONE || this.#Que.at(j).seq !== seq) {
@@ -321,7 +306,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#newChance();
   }
 
-  /** Fig. 1 "When cancelled is arrived from p'". */
+  /** Fig. 1 "When cancelled is arrived from p'" (p' asks this arbiter). */
   #onCancelled(p: ProcessId, seq: number): void {
     const j = this.#Que.indexOf(p);
     if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status !== 'cancel') {
@@ -356,8 +341,45 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   // ---------------------------------------------------------------- dispatch
 
+  /**
+   * Why `msg` from `from` is refused (the end of the `ProtocolError`'s message), or `undefined`: a
+   * message that no honest process sends this one — from outside its role, or a second request
+   * (FIFO puts a request's release before the next request). Staleness is not checked here.
+   */
+  #refusal(from: ProcessId, msg: HOutOfKMessage): string | undefined {
+    switch (msg.type) {
+      case 'request':
+        if (this.#reporter[msg.h - 1]![from] !== 1)
+          return `request(h = ${msg.h}) from P${from}, whose quorum for ${msg.h} units does not contain P${this.id}`;
+        if (this.#Que.indexOf(from) !== NONE)
+          return `a second request from P${from}, whose request is still in Que`;
+        return undefined;
+      case 'release':
+      case 'cancelled':
+        if (this.#asker[from] === 1) return undefined;
+        return `${msg.type} from P${from}, none of whose quorums (h = 1..${this.k}) contains P${this.id}`;
+      case 'OK':
+      case 'cancel':
+        // an answer to the current request comes from Q; one to another request (stale) from
+        // a quorum of this process for some h
+        if (msg.seq === this.#request) {
+          if (this.#inQ[from] === 1) return undefined;
+          return `${msg.type} from P${from}, which is not in its quorum Q = {${this.#Q.join(', ')}}`;
+        }
+        if (this.#answerer[from] === 1) return undefined;
+        return `${msg.type} from P${from}, which is in none of its quorums (h = 1..${this.k})`;
+    }
+  }
+
   #onMessage(from: ProcessId, msg: HOutOfKMessage): void {
-    // Sec. 4.1: c_p := max(c_p, c_m) + 1 on every receipt (saturating)
+    // The sender first: a message no honest process sends here is reported and dropped before it
+    // touches anything, the clock included — a forged c/ts must not move c.
+    const refusal = this.#refusal(from, msg);
+    if (refusal !== undefined) {
+      this.reportError(new ProtocolError(`hOutOfK: P${this.id} got ${refusal}`, { from }));
+      return;
+    }
+    // Sec. 4.1: c_p := max(c_p, c_m) + 1 on every receipt from a legitimate sender (saturating)
     this.#c = tick(witness(this.#c, msg.type === 'request' ? msg.c : msg.ts));
     switch (msg.type) {
       case 'request':

@@ -178,7 +178,7 @@ describe('h-out-of-k arbiter edges (one arbiter P0)', () => {
     c.net.endpoint(2).send(1, { type: 'request', h: 1, c: 50, seq: 0 }); // P1 arbitrates nobody
     await deliver(c.net, 2, 1, 'request');
     expect(inspectH(c, 1).arbiter).toEqual({ x: 2, Que: [] });
-    expect(inspectH(c, 1).c).toBe(51); // the request's c is witnessed even so: max(2, 50) + 1
+    expect(inspectH(c, 1).c).toBe(1); // both dropped before the clock: still entry's c = 1
     expect(queuedList(c.net).filter((m) => m.startsWith('1→2'))).toEqual([]);
     expect(
       c.errors.map(({ error, process }) => [process, error instanceof ProtocolError, error.message]),

@@ -177,12 +177,12 @@ describe('valid messages with extreme field values, delivered mid-run', () => {
         const inject = () => {
           const from = (seed + Math.floor(net.now)) % n;
           for (const to of arbiter.quorumOf(from, 1)) {
-            const ep = net.endpoint(from);
-            // stale answers with extreme tags and clocks: ignored, but every clock saturates
-            ep.send(to, { type: 'OK', seq: CLOCK_MAX, ts: CLOCK_MAX });
-            ep.send(to, { type: 'cancel', seq: CLOCK_MAX, ts: CLOCK_MAX });
-            ep.send(to, { type: 'cancelled', seq: CLOCK_MAX, ts: CLOCK_MAX });
-            ep.send(to, { type: 'release', seq: CLOCK_MAX, ts: CLOCK_MAX });
+            // stale messages with extreme tags and clocks, each from a legitimate sender (arbiter
+            // `to` answers requester `from`, which writes back): ignored, but every clock saturates
+            net.endpoint(to).send(from, { type: 'OK', seq: CLOCK_MAX, ts: CLOCK_MAX });
+            net.endpoint(to).send(from, { type: 'cancel', seq: CLOCK_MAX, ts: CLOCK_MAX });
+            net.endpoint(from).send(to, { type: 'cancelled', seq: CLOCK_MAX, ts: CLOCK_MAX });
+            net.endpoint(from).send(to, { type: 'release', seq: CLOCK_MAX, ts: CLOCK_MAX });
           }
         };
         for (const t of [3, 7, 12]) net.schedule(t, inject, 'inject');
