@@ -150,7 +150,7 @@ export class MaekawaMNode {
       reach('group-mutex-m:stale-unlock');
       return;
     }
-    // F.2 (sn := max(sn, t)) is done by the owner on every receive
+    // F.2 (sn := max(sn, t)) is done by the owner on every receive from a legitimate sender
     const freed = this.lock_ps.delete(p); // F.3
     this.inquired_ps.delete(p); // F.4
     if (flag)

@@ -12,7 +12,10 @@
  * - abort of a waiting entry sends UNLOCK(p, t, true) to every node of Q (FIFO puts it behind the
  *   REQUEST, so each node finds the request, frees its lock if granted, and deletes it);
  * - a LOCKED for another request than the one waiting (a lock granted to a withdrawn or forged
- *   request) is handed back at once with UNLOCK(true), so no node stays locked for nobody.
+ *   request) is handed back at once with UNLOCK(true), so no node stays locked for nobody;
+ * - the sender is checked first (`#outOfRole`): a message no honest process could send to this one
+ *   is reported and dropped before the clock witnesses it (B.2, C.2, E.2, F.2) and before any
+ *   reply, so a forged `ts` from a stranger cannot move `sn` nor make this process answer it.
  *
  * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry; 3c without contention
  * (REQUEST, LOCKED, UNLOCK); minimum synchronization delay 2.
@@ -153,23 +156,16 @@ export class MaekawaM extends CSObjectBase<number> {
     this.#locked_nodes.delete(i); // B.5
   }
 
-  /** C.1–C.4: receive LOCKED(i, t). */
+  /** C.1–C.4: receive LOCKED(i, t); i is in Q when `req` is the current request (`#outOfRole`). */
   #onLocked(i: ProcessId, req: number): void {
-    if (this.#printedLocked && this.#call.waiting) req = this.#req;
+    // C.3 as printed: any LOCKED from a node of Q counts while trying, whatever request it is for
+    if (this.#printedLocked && this.#call.waiting && this.#Q.includes(i)) req = this.#req;
     if (req !== this.#req || !this.#call.waiting) {
       if (req !== this.#req || this.#priority === NONE) {
         // a lock for a withdrawn (or forged) request: hand it back
         reach('group-mutex-m:stale-locked-returned');
         this.#endpoint.send(i, { type: 'UNLOCK', req, ts: this.#clock.sn, flag: true });
       }
-      return;
-    }
-    if (!this.#Q.includes(i)) {
-      this.reportError(
-        new ProtocolError(`Maekawa_M: P${this.id} got LOCKED from P${i}, which is not in its quorum`, {
-          from: i,
-        }),
-      );
       return;
     }
     this.#locked_nodes.add(i); // C.3
@@ -180,19 +176,48 @@ export class MaekawaM extends CSObjectBase<number> {
 
   // ------------------------------------------------------------ dispatch
 
-  #onMessage(from: ProcessId, msg: MaekawaMMessage): void {
-    this.#clock.sn = witness(this.#clock.sn, msg.ts); // B.2, C.2, E.2, F.2
+  /**
+   * Why `from` may not send `msg` to this process at all, or `undefined` if it may. An honest
+   * process never sends such a message; stale messages of a legitimate sender pass (they are
+   * judged by their handlers, and count for the clock). The rule per type:
+   * - REQUEST(g) (E.1): g is a group and this node is in the quorum `from` uses for g;
+   * - UNLOCK (F.1): this node is in some quorum `from` uses (its current Q, an earlier request's
+   *   Q of any group, or a lock it hands back);
+   * - LOCKED, INQUIRE (C.1, B.1): for the current request, `from` is in its Q; for any other,
+   *   `from` is in some quorum this process uses — a stale LOCKED or INQUIRE of an earlier request,
+   *   of another group, must still reach C.1/B.1 (handed back or ignored: liveness needs it).
+   */
+  #outOfRole(from: ProcessId, msg: MaekawaMMessage): string | undefined {
+    const me = this.id;
     switch (msg.type) {
       case 'REQUEST':
-        if (msg.g >= this.#plan.m || !this.#node.accepts(from, msg.g)) {
-          this.reportError(
-            new ProtocolError(
-              `Maekawa_M: P${this.id} got REQUEST(group ${msg.g}) from P${from}, but P${this.id} is not in the quorum P${from} uses for that group`,
-              { from },
-            ),
-          );
-          return;
+        return msg.g < this.#plan.m && this.#node.accepts(from, msg.g)
+          ? undefined
+          : `REQUEST(group ${msg.g}) from P${from}, but P${me} is not in the quorum P${from} uses for that group`;
+      case 'UNLOCK':
+        return this.#plan.inSomeQuorum(me, from)
+          ? undefined
+          : `UNLOCK from P${from}, but P${me} is in none of the quorums P${from} uses`;
+      default:
+        if (msg.req === this.#req) {
+          return this.#Q.includes(from) ? undefined : `${msg.type} from P${from}, which is not in its quorum`;
         }
+        return this.#plan.inSomeQuorum(from, me)
+          ? undefined
+          : `${msg.type} from P${from}, which is in none of its quorums`;
+    }
+  }
+
+  #onMessage(from: ProcessId, msg: MaekawaMMessage): void {
+    // The sender first: reported and dropped before it touches anything, the clock included.
+    const why = this.#outOfRole(from, msg);
+    if (why !== undefined) {
+      this.reportError(new ProtocolError(`Maekawa_M: P${this.id} got ${why}`, { from }));
+      return;
+    }
+    this.#clock.sn = witness(this.#clock.sn, msg.ts); // B.2, C.2, E.2, F.2: every receive from a peer
+    switch (msg.type) {
+      case 'REQUEST':
         this.#node.onRequest(from, msg.ts, msg.g, msg.req);
         return;
       case 'UNLOCK':

@@ -12,7 +12,9 @@
  *   request wherever it is (held, deferred, early) or, if it has not arrived yet, drops it on
  *   arrival (`maekawa-s-node.ts`);
  * - a GRANT for another request than the one waiting (withdrawn, or forged) is answered by
- *   UNLOCK to every node of that request's quorum, so no node stays locked for nobody.
+ *   UNLOCK to every node of that request's quorum, so no node stays locked for nobody;
+ * - an UNLOCK is taken only from a process one of whose quorums holds this node (else reported
+ *   and dropped: it would withdraw or remember a request of a stranger).
  *
  * Costs (Theorem 9): exactly 2c + 1 messages per entry–exit without contention (c REQUEST hops
  * — the first from p — one GRANT, c UNLOCK); minimum synchronization delay c + 1. No clocks.
@@ -145,6 +147,16 @@ export class MaekawaS extends CSObjectBase<number> {
     if (msg.type !== 'UNLOCK' && msg.g >= this.#plan.m) {
       this.reportError(
         new ProtocolError(`Maekawa_S: P${this.id} got ${msg.type} for unknown group ${msg.g}`, { from }),
+      );
+      return;
+    }
+    if (msg.type === 'UNLOCK' && !this.#plan.inSomeQuorum(this.id, from)) {
+      // E.1: UNLOCK comes from p to the nodes of p's quorum (C.4, an abort, a GRANT handed back)
+      this.reportError(
+        new ProtocolError(
+          `Maekawa_S: P${this.id} got UNLOCK from P${from}, but P${this.id} is in none of the quorums P${from} uses`,
+          { from },
+        ),
       );
       return;
     }

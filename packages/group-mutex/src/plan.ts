@@ -52,6 +52,12 @@ export interface QuorumPlan {
   quorumOf(p: ProcessId, g: number): readonly ProcessId[];
   /** Node `node` ∈ quorumOf(p, g). */
   contains(node: ProcessId, p: ProcessId, g: number): boolean;
+  /**
+   * Node `node` ∈ quorumOf(p, g) for some group g: p may address `node` at all (a REQUEST of some
+   * group, an UNLOCK, a lock handed back), and `node` may answer p (LOCKED, INQUIRE, GRANT). m set
+   * lookups, no table of its own.
+   */
+  inSomeQuorum(node: ProcessId, p: ProcessId): boolean;
   /** `max[g]` (Fig. 6 cont.). */
   readonly maxLocks: readonly number[];
 }
@@ -91,6 +97,10 @@ export function makePlan(
     quorumOf: (p, g) => quorums[p * m + g]!,
     // p or g out of range finds no set: not a member (the callers have checked them already)
     contains: (node, p, g) => members[p * m + g]?.has(node) === true,
+    inSomeQuorum: (node, p) => {
+      for (let g = 0; g < m; g++) if (members[p * m + g]?.has(node) === true) return true;
+      return false;
+    },
     maxLocks: Object.freeze(limits),
   };
 }
