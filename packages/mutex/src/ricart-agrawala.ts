@@ -42,6 +42,7 @@ import {
   PendingCall,
   type ProcessContext,
   type ProcessId,
+  ProtocolError,
   reach,
 } from '@critsec/core';
 import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
@@ -91,7 +92,7 @@ export interface RicartAgrawalaSnapshot {
   readonly request: number;
   /** True while `entry` waits for replies. */
   readonly requesting: boolean;
-  /** Processes whose REPLY for the current request arrived. */
+  /** Processes whose REPLY for the current request arrived (none when there is no request). */
   readonly replies: readonly ProcessId[];
   /** Deferred requests: `[process, ts]`. */
   readonly deferred: readonly [ProcessId, number][];
@@ -128,8 +129,10 @@ class RicartAgrawalaMutex extends CSObjectBase {
   inspect(): RicartAgrawalaSnapshot {
     const replies: ProcessId[] = [];
     const deferred: [ProcessId, number][] = [];
+    // replies of the current request only (kept in `#replies` until the next entry clears them)
+    const current = this.#request !== NONE;
     for (let j = 0; j < this.#n; j++) {
-      if (this.#replies[j] === 1) replies.push(j);
+      if (current && this.#replies[j] === 1) replies.push(j);
       if (this.#deferred[j] !== NONE) deferred.push([j, this.#deferred[j]!]);
     }
     return {
@@ -185,6 +188,14 @@ class RicartAgrawalaMutex extends CSObjectBase {
   }
 
   #onMessage(from: ProcessId, msg: RicartAgrawalaMessage): void {
+    if (from === this.id) {
+      // no process sends itself anything (entry asks the n − 1 others): reported and dropped
+      // before it touches anything, the clock included
+      this.reportError(
+        new ProtocolError(`Ricart–Agrawala: P${this.id} got ${msg.type} from itself`, { from }),
+      );
+      return;
+    }
     if (msg.type === 'REQUEST') {
       this.#highest = witness(this.#highest, msg.ts);
       // `replies[from]`: `from` answered our request before making its own, so its request is the
@@ -208,7 +219,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
       reach('ricart-agrawala:stale-ignored');
       return;
     }
-    if (from === this.id || this.#replies[from] === 1) {
+    if (this.#replies[from] === 1) {
       reach('ricart-agrawala:duplicate-reply');
       return;
     }

@@ -16,8 +16,10 @@ import {
   type Endpoint,
   isAbortError,
   type Message,
+  ProtocolError,
   type ReachCollector,
 } from '@critsec/core';
+import { CLOCK_MAX } from '@critsec/transport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RicartAgrawalaMessage, type RicartAgrawalaSnapshot, ricartAgrawala } from '../src/index.js';
 
@@ -171,17 +173,41 @@ describe('RicartAgrawalaMutex, driven directly', () => {
     expect(r.errors).toEqual([]);
   });
 
-  it('a REPLY from the process itself does not count (reach ricart-agrawala:duplicate-reply)', async () => {
+  it('a REQUEST or REPLY from the process itself is reported and dropped, before the clock', async () => {
     const r = asking();
     r.deliver(0, reply(1));
-    expect(reached.counts.get('ricart-agrawala:duplicate-reply')).toBe(1);
-    expect(r.inspect()).toMatchObject({ requesting: true, replies: [] });
+    r.deliver(0, request(CLOCK_MAX));
+    expect(r.errors.map((e) => [e instanceof ProtocolError && e.from, e.message])).toEqual([
+      [0, 'Ricart–Agrawala: P0 got REPLY from itself'],
+      [0, 'Ricart–Agrawala: P0 got REQUEST from itself'],
+    ]);
+    expect(reached.counts.get('ricart-agrawala:duplicate-reply')).toBeUndefined();
+    expect(r.inspect()).toMatchObject({ highest: 1, requesting: true, replies: [], deferred: [] });
+    expect(r.sent).toEqual([]);
     r.deliver(1, reply(1));
     expect(r.cs.state).toBe('OutCS');
     expect(r.inspect()).toMatchObject({ requesting: true, replies: [1] });
     r.deliver(2, reply(1));
     await r.done;
     expect(r.cs.state).toBe('InCS');
+  });
+
+  it('inspect() shows the replies of the current request only: none after exit or abort', async () => {
+    const r = asking();
+    r.deliver(1, reply(1));
+    r.deliver(2, reply(1));
+    await r.done;
+    expect(r.inspect()).toMatchObject({ request: 1, requesting: false, replies: [1, 2] });
+    await r.cs.exit();
+    expect(r.inspect()).toMatchObject({ request: -1, requesting: false, replies: [] });
+    const ac = new AbortController();
+    const next = r.cs.entry({ signal: ac.signal });
+    next.catch(() => {});
+    r.deliver(1, reply(2));
+    expect(r.inspect()).toMatchObject({ request: 2, requesting: true, replies: [1] });
+    ac.abort();
+    await expect(next).rejects.toThrow();
+    expect(r.inspect()).toMatchObject({ request: -1, requesting: false, replies: [] });
   });
 
   it('a REPLY while not requesting, or for another request, is ignored (reach ricart-agrawala:stale-ignored)', async () => {
