@@ -25,6 +25,15 @@ describe('gcs validates 0 ≤ l < k ≤ n and the initial configuration before a
     expect(() => gcs({ l: 2, k: 2, coterie: majority(3) })).toThrow(ConfigurationError);
     expect(() => gcs({ l: 3, k: 2, coterie: majority(3) })).toThrow(/l = 3, k = 2/);
     expect(() => gcs({ l: 0.5, k: 2, coterie: majority(3) })).toThrow(/integers/);
+    for (const [l, k] of [
+      ['0', 2],
+      [0, '2'],
+      [0, 2.5],
+    ]) {
+      expect(() => gcs({ l, k, coterie: majority(3) } as never)).toThrow(
+        new ConfigurationError(`gcs: l and k must be integers, got l = ${l}, k = ${k}`),
+      );
+    }
     const err = make(gcs({ l: 1, k: 4, coterie: majority(3) }), 3, states(3, 1));
     expect(err).toBeInstanceOf(ConfigurationError);
     expect((err as Error).message).toMatch(/k ≤ n = 3, got l = 1, k = 4/);
@@ -37,7 +46,11 @@ describe('gcs validates 0 ≤ l < k ≤ n and the initial configuration before a
       /unsafe for the \(2,3\)-CS: 1 process\(es\) InCS \(P0\), expected between l = 2 and k = 3/,
     );
     const many = make(gcs({ l: 0, k: 1, coterie: majority(5) }), 5, states(5, 2));
-    expect((many as Error).message).toMatch(/2 process\(es\) InCS \(P0, P1\)/);
+    expect(many).toBeInstanceOf(ConfigurationError);
+    expect((many as Error).message).toBe(
+      // gcs's own check, not kMutex's (which would also refuse)
+      'gcs: the initial configuration is unsafe for the (0,1)-CS: 2 process(es) InCS (P0, P1), expected between l = 0 and k = 1',
+    );
     expect(make(gcs({ l: 2, k: 3, coterie: majority(5) }), 5, states(5, 3))).toBeNull();
   });
 
@@ -60,6 +73,11 @@ describe('gcs validates 0 ≤ l < k ≤ n and the initial configuration before a
 describe('kMutex validates 1 ≤ k ≤ n and at most k InCS', () => {
   it('k', () => {
     expect(() => kMutex({ k: 0, coterie: majority(3) })).toThrow(/1 ≤ k ≤ n, got k = 0/);
+    for (const k of [1.5, '2', Number.NaN, 2 ** 53]) {
+      expect(() => kMutex({ k, coterie: majority(3) } as never)).toThrow(
+        new ConfigurationError(`kMutex: k must be an integer with 1 ≤ k ≤ n, got k = ${String(k)}`),
+      );
+    }
     const err = make(kMutex({ k: 4, coterie: majority(3) }), 3, states(3, 0));
     expect((err as Error).message).toMatch(/1 ≤ k ≤ n = 3, got k = 4/);
   });
