@@ -107,8 +107,9 @@ class ComposedCS extends CSObjectBase implements ComposedObject {
 
   /**
    * Algorithm 3's shape, shared by Exit() and Entry(): the first inner call (an abort or close
-   * of it rejects and leaves the state unchanged), the flip (`/* state := … *\/`), the second
-   * inner call.
+   * of it rejects and leaves the state unchanged; so does a close that lands just as it
+   * completes), the flip (`/* state := … *\/`), the second inner call (a close during it rejects
+   * the call after the flip: the composite is closed, its state the flipped one).
    */
   async #run(
     op: 'entry' | 'exit',
@@ -125,11 +126,19 @@ class ComposedCS extends CSObjectBase implements ComposedObject {
       this.#phase = 'idle';
       throw err;
     }
+    if (this.closed) {
+      // closed while the first call completed: reject before the flip (a rejected call leaves the
+      // state unchanged, CSObjectBase), and call nothing more
+      this.#phase = 'idle';
+      throw new AbortError(`composite P${this.id} was closed during ${op}()`);
+    }
     this.setState(to);
-    if (this.closed) throw new AbortError(`composite P${this.id} was closed during ${op}()`);
     this.#phase = secondPhase;
-    await second();
-    this.#phase = 'idle';
+    try {
+      await second();
+    } finally {
+      this.#phase = 'idle';
+    }
   }
 
   protected async doClose(): Promise<void> {

@@ -139,8 +139,10 @@ describe('an aborted or failed first call', () => {
 });
 
 describe('close() during a call', () => {
-  it('exit(): the first call completes after close, the flip happens, the call rejects naming exit()', async () => {
-    const { a, g, log } = pair('InCS');
+  it('exit(): the first call completes after close: the call rejects naming exit(), before the flip (state unchanged, phase idle, no statechange)', async () => {
+    const { a, g, log, phase } = pair('InCS');
+    const flips: CSState[] = [];
+    g.on('statechange', (s) => flips.push(s));
     const exit = g.exit();
     await g.close();
     expect(log).toEqual(['a.exit', 'a.close', 'b.close']);
@@ -151,12 +153,14 @@ describe('close() during a call', () => {
     );
     expect(err).toBeInstanceOf(AbortError);
     expect((err as Error).message).toBe('composite P0 was closed during exit()');
-    expect(g.state).toBe('OutCS');
+    expect(g.state).toBe('InCS');
+    expect(flips).toEqual([]);
+    expect(phase()).toBe('idle');
     expect(log).toEqual(['a.exit', 'a.close', 'b.close']); // b.exit never called
   });
 
   it('entry(): likewise, naming entry()', async () => {
-    const { b, g, log } = pair('OutCS');
+    const { b, g, log, phase } = pair('OutCS');
     const entry = g.entry();
     await g.close();
     b.open();
@@ -166,8 +170,21 @@ describe('close() during a call', () => {
     );
     expect(err).toBeInstanceOf(AbortError);
     expect((err as Error).message).toBe('composite P0 was closed during entry()');
-    expect(g.state).toBe('InCS');
+    expect(g.state).toBe('OutCS');
+    expect(phase()).toBe('idle');
     expect(log).toEqual(['b.entry', 'a.close', 'b.close']); // a.entry never called
+  });
+
+  it('a close during the second call rejects with its error after the flip, and the phase returns to idle', async () => {
+    const { a, b, g, phase } = pair('InCS');
+    const exit = g.exit();
+    a.open();
+    await tick();
+    expect([g.state, phase()]).toEqual(['OutCS', 'b.Exit']);
+    await g.close();
+    b.fail(new AbortError('b.exit closed'));
+    await expect(exit).rejects.toThrow('b.exit closed');
+    expect([g.state, phase()]).toEqual(['OutCS', 'idle']);
   });
 });
 
