@@ -259,6 +259,19 @@ describe('RicartAgrawalaMutex, driven directly', () => {
     expect(r.inspect()).toMatchObject({ request: -1, requesting: false });
   });
 
+  it('a malformed message is dropped and reported under the protocol name "ricart-agrawala"', () => {
+    const r = rig();
+    r.deliver(1, { type: 'REPLY', req: -3 } as never);
+    r.deliver(1, { type: 'GRANT', req: 1 } as never);
+    expect(r.errors).toHaveLength(2);
+    for (const err of r.errors) {
+      expect(err).toBeInstanceOf(ProtocolError);
+      expect(err.message.startsWith('ricart-agrawala: dropped invalid message from P1')).toBe(true);
+    }
+    expect(r.sent).toEqual([]);
+    expect(r.inspect()).toMatchObject({ highest: 0, request: -1, replies: [], deferred: [] });
+  });
+
   it('more than one process InCS initially: the error lists the holders', () => {
     const endpoint = {} as Endpoint; // never reached: the factory throws first
     const twice: CSState[] = ['InCS', 'InCS', 'OutCS'];
