@@ -154,3 +154,37 @@ export function fairnessProbe() {
     },
   };
 }
+
+/**
+ * A fake endpoint for driving one process directly: it records what the process sends (`sent`,
+ * each message as `label(msg)` prefixed by `to:`) and hands it messages (`deliver`) through the
+ * handler the process subscribed; `onUnsubscribe` runs when the process unsubscribes (at close).
+ */
+export function fakeEndpoint(
+  self: ProcessId,
+  peers: readonly ProcessId[],
+  label: (msg: Message) => string,
+  onUnsubscribe?: () => void,
+): { endpoint: Endpoint; sent: string[]; deliver(from: ProcessId, msg: Message): void } {
+  const sent: string[] = [];
+  let handler: ((from: ProcessId, msg: Message) => void) | undefined;
+  const endpoint: Endpoint = {
+    self,
+    peers: [...peers],
+    path: '',
+    send: (to, msg) => {
+      sent.push(`${to}:${label(msg)}`);
+    },
+    onMessage: (fn) => {
+      handler = fn;
+      return () => {
+        handler = undefined;
+        onUnsubscribe?.();
+      };
+    },
+    channel: () => {
+      throw new Error('no channels here');
+    },
+  };
+  return { endpoint, sent, deliver: (from, msg) => handler?.(from, msg) };
+}

@@ -9,9 +9,7 @@
 import {
   type CSState,
   collectReached,
-  type Endpoint,
   isAbortError,
-  type Message,
   ProtocolError,
   type ReachCollector,
 } from '@critsec/core';
@@ -20,6 +18,7 @@ import { CLOCK_MAX } from '@critsec/transport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MaekawaMutex } from '../src/maekawa-process.js';
 import type { MaekawaMessage, MaekawaSnapshot } from '../src/maekawa-protocol.js';
+import { fakeEndpoint } from './helpers.js';
 
 const n = 4;
 const coterie = grid(n);
@@ -38,27 +37,13 @@ interface Rig {
 /** Process `id` (default P0) of the 2×2 grid on a fake endpoint. */
 function rig(opts: { id?: number; initial?: CSState[]; onUnsubscribe?: () => void } = {}): Rig {
   const id = opts.id ?? 0;
-  const sent: string[] = [];
   const errors: Error[] = [];
-  let handler: ((from: number, msg: Message) => void) | undefined;
-  const endpoint: Endpoint = {
-    self: id,
-    peers: [0, 1, 2, 3],
-    path: '',
-    send: (to, msg) => {
-      sent.push(`${to}:${msg.type}(${String(msg.req)})`);
-    },
-    onMessage: (fn) => {
-      handler = fn;
-      return () => {
-        handler = undefined;
-        opts.onUnsubscribe?.();
-      };
-    },
-    channel: () => {
-      throw new Error('no channels here');
-    },
-  };
+  const { endpoint, sent, deliver } = fakeEndpoint(
+    id,
+    [0, 1, 2, 3],
+    (msg) => `${msg.type}(${String(msg.req)})`,
+    opts.onUnsubscribe,
+  );
   const cs = new MaekawaMutex(
     { id, n, endpoint, initial: opts.initial ?? Array(n).fill('OutCS') },
     coterie,
@@ -69,7 +54,7 @@ function rig(opts: { id?: number; initial?: CSState[]; onUnsubscribe?: () => voi
     cs,
     sent,
     errors,
-    deliver: (from, type, req, ts = req) => handler?.(from, { type, req, ts }),
+    deliver: (from, type, req, ts = req) => deliver(from, { type, req, ts }),
     requester: () => cs.inspect().requester,
   };
 }

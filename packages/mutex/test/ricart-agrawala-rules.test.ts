@@ -15,13 +15,13 @@ import {
   collectReached,
   type Endpoint,
   isAbortError,
-  type Message,
   ProtocolError,
   type ReachCollector,
 } from '@critsec/core';
 import { CLOCK_MAX } from '@critsec/transport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RicartAgrawalaMessage, type RicartAgrawalaSnapshot, ricartAgrawala } from '../src/index.js';
+import { fakeEndpoint } from './helpers.js';
 
 const n = 3;
 
@@ -38,35 +38,23 @@ interface Rig {
 /** Process `id` (default P0) of 3 on a fake endpoint. */
 function rig(opts: { id?: number; initial?: CSState[]; onUnsubscribe?: () => void } = {}): Rig {
   const id = opts.id ?? 0;
-  const sent: string[] = [];
   const errors: Error[] = [];
-  let handler: ((from: number, msg: Message) => void) | undefined;
-  const endpoint: Endpoint = {
-    self: id,
-    peers: [0, 1, 2],
-    path: '',
-    send: (to, msg) => {
+  const { endpoint, sent, deliver } = fakeEndpoint(
+    id,
+    [0, 1, 2],
+    (msg) => {
       const m = msg as RicartAgrawalaMessage;
-      sent.push(`${to}:${m.type}(${m.type === 'REQUEST' ? m.ts : m.req})`);
+      return `${m.type}(${m.type === 'REQUEST' ? m.ts : m.req})`;
     },
-    onMessage: (fn) => {
-      handler = fn;
-      return () => {
-        handler = undefined;
-        opts.onUnsubscribe?.();
-      };
-    },
-    channel: () => {
-      throw new Error('no channels here');
-    },
-  };
+    opts.onUnsubscribe,
+  );
   const cs = ricartAgrawala()({ id, n, endpoint, initial: opts.initial ?? Array(n).fill('OutCS') });
   cs.on('error', (err) => errors.push(err));
   return {
     cs,
     sent,
     errors,
-    deliver: (from, msg) => handler?.(from, { ...msg }),
+    deliver: (from, msg) => deliver(from, { ...msg }),
     inspect: () => (cs as unknown as { inspect(): RicartAgrawalaSnapshot }).inspect(),
   };
 }
