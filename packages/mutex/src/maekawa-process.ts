@@ -194,9 +194,8 @@ export class MaekawaMutex extends CSObjectBase {
     this.#deferredCount = 0;
   }
 
-  /** Index of `from` (in `Q_i`: checked by the dispatch) for a message of the current request, or −1 (stale). */
-  #current(from: ProcessId, msg: MaekawaMessage): number {
-    const x = this.#qIndex.indexOf(from);
+  /** `x` (the sender's index in `Q_i`, found by the dispatch) for a message of the current request, or −1 (stale). */
+  #current(x: number, msg: MaekawaMessage): number {
     if (msg.req !== this.#request || !this.#call.waiting) {
       if (msg.req === this.#request && msg.type === 'INQUIRE') reach('maekawa:inquire-after-entry');
       else reach('maekawa:stale-ignored');
@@ -205,8 +204,9 @@ export class MaekawaMutex extends CSObjectBase {
     return x;
   }
 
-  #onLocked(from: ProcessId, msg: MaekawaMessage): void {
-    const x = this.#current(from, msg);
+  /** `at`: the sender's index in `Q_i` (looked up by the dispatch). */
+  #onLocked(at: number, msg: MaekawaMessage): void {
+    const x = this.#current(at, msg);
     if (x === NONE) return;
     if (this.#locks[x] === 1) {
       reach('maekawa:duplicate-locked');
@@ -229,8 +229,9 @@ export class MaekawaMutex extends CSObjectBase {
     }
   }
 
-  #onFailed(from: ProcessId, msg: MaekawaMessage): void {
-    const x = this.#current(from, msg);
+  /** `at`: the sender's index in `Q_i` (looked up by the dispatch). */
+  #onFailed(at: number, msg: MaekawaMessage): void {
+    const x = this.#current(at, msg);
     if (x === NONE || this.#locks[x] === 1 || this.#failed[x] === 1) return;
     this.#failed[x] = 1;
     if (this.#yielded[x] === 0) this.#blocked++;
@@ -242,8 +243,9 @@ export class MaekawaMutex extends CSObjectBase {
     }
   }
 
-  #onInquire(from: ProcessId, msg: MaekawaMessage): void {
-    const x = this.#current(from, msg);
+  /** `at`: the sender's index in `Q_i` (looked up by the dispatch). */
+  #onInquire(at: number, msg: MaekawaMessage): void {
+    const x = this.#current(at, msg);
     if (x === NONE) return;
     if (this.#locks[x] === 0) {
       reach('maekawa:stale-ignored');
@@ -286,7 +288,8 @@ export class MaekawaMutex extends CSObjectBase {
     // request-side message from outside R_i) is reported and dropped before it touches anything,
     // the clock included — an honest process never sends one, and a forged ts must not move sn.
     const toRequester = msg.type === 'LOCKED' || msg.type === 'FAILED' || msg.type === 'INQUIRE';
-    if (toRequester ? this.#qIndex.indexOf(from) === NONE : !this.#arbiter.mayAsk(from)) {
+    const x = toRequester ? this.#qIndex.indexOf(from) : NONE; // looked up once, handed to R2–R4
+    if (toRequester ? x === NONE : !this.#arbiter.mayAsk(from)) {
       const why = toRequester
         ? `which is not in its quorum Q_${this.id} = {${this.#quorum.join(', ')}}`
         : `whose quorum Q_${from} does not contain P${this.id}`;
@@ -308,13 +311,13 @@ export class MaekawaMutex extends CSObjectBase {
         this.#arbiter.onRelease(from, msg.req);
         return;
       case 'LOCKED':
-        this.#onLocked(from, msg);
+        this.#onLocked(x, msg);
         return;
       case 'FAILED':
-        this.#onFailed(from, msg);
+        this.#onFailed(x, msg);
         return;
       case 'INQUIRE':
-        this.#onInquire(from, msg);
+        this.#onInquire(x, msg);
         return;
     }
   }
