@@ -78,10 +78,12 @@ export const benchAlgorithm: ClusterAlgorithmModule = {
     return resolveCluster({
       algorithm: params.algorithm,
       n,
-      coterie: params.coterie,
-      ...(params.l === undefined ? {} : { l: params.l }),
-      ...(params.k === undefined ? {} : { k: params.k }),
-      init: inCS.length === 0 ? 'none' : inCS.join(','),
+      params: {
+        coterie: params.coterie,
+        ...(params.l === undefined ? {} : { l: params.l }),
+        ...(params.k === undefined ? {} : { k: params.k }),
+        init: inCS.length === 0 ? 'none' : inCS.join(','),
+      },
     }).factory;
   },
 };

@@ -3,10 +3,9 @@
  * coterie beside the bounds, bench.ts) or those of h-out-of-k, group mutex and the local CS
  * (bench-families.ts).
  */
-import { GLOBAL_ALGORITHMS, parseChoice, parseInteger } from '@critsec/cluster';
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, parseChoice, parseInteger } from '@critsec/core';
 import type { Command } from 'commander';
-import { benchJSON, formatBenchMarkdown, resolveBench, runBench } from './bench.js';
+import { benchJSON, formatBenchMarkdown, GLOBAL_ALGORITHMS, resolveBench, runBench } from './bench.js';
 import {
   BENCH_FAMILIES,
   type BenchFamily,
@@ -15,7 +14,6 @@ import {
   runFamilyBench,
 } from './bench-families.js';
 import {
-  COTERIES,
   type CommandContext,
   type CommandOptions,
   openReport,
@@ -23,6 +21,9 @@ import {
   REPORT_HELP,
 } from './commands.js';
 import { EXIT } from './exit-codes.js';
+import { COTERIE_NAMES } from '@critsec/coteries';
+
+const COTERIES = COTERIE_NAMES.join(', ');
 
 /** `critsec bench <family>` for a family other than the global one. */
 async function familyBench(which: BenchFamily, o: CommandOptions, ctx: CommandContext): Promise<void> {

@@ -92,9 +92,7 @@ async function hOutOfKBench(input: FamilyBenchInput): Promise<FamilyBench> {
         const s = resolveSimulation({
           algorithm: 'h-out-of-k',
           n,
-          k,
-          arbiter,
-          h,
+          params: { k, arbiter, h },
           workload: 'sequential',
           rounds: input.rounds ?? 1,
           seed: input.seed ?? 1,
@@ -155,18 +153,16 @@ async function groupMutexBench(input: FamilyBenchInput): Promise<FamilyBench> {
       const common = {
         algorithm: 'group-mutex',
         n: size,
-        m,
-        system,
         rounds: input.rounds ?? 1,
         seed: input.seed ?? 1,
       };
       const runs = [];
       for (const variant of ['M', 'S'] as const) {
-        const r = await runSimulation(resolveSimulation({ ...common, variant, workload: 'sequential' }));
+        const r = await runSimulation(resolveSimulation({ ...common, params: { m, system, variant }, workload: 'sequential' }));
         if (!(r.ok && r.boundsMet.messagesPerPair === true)) failures.push(r.replay);
         runs.push(r);
       }
-      const busy = await runSimulation(resolveSimulation({ ...common, variant: 'M', rounds: 5 }));
+      const busy = await runSimulation(resolveSimulation({ ...common, params: { m, system, variant: 'M' }, rounds: 5 }));
       if (!busy.ok) failures.push(busy.replay);
       const [mm, ss] = runs as [(typeof runs)[number], (typeof runs)[number]];
       const degree = /degree (\d+)/.exec(mm.structure ?? '')?.[1] ?? '—';
@@ -208,17 +204,17 @@ async function groupMutexBench(input: FamilyBenchInput): Promise<FamilyBench> {
 async function localCsBench(input: FamilyBenchInput): Promise<FamilyBench> {
   const cases: ClusterInput[] = [];
   for (const graph of ['ring:16', 'grid:4x4', 'star:8', 'complete:6', 'random:30:0.2', 'abilene']) {
-    cases.push({ algorithm: 'local-cs', localAlgorithm: 'lmutin', graph, l: 1 });
-    cases.push({ algorithm: 'local-cs', localAlgorithm: 'lmutex', graph, k: 2 });
+    cases.push({ algorithm: 'local-cs', params: { algorithm: 'lmutin', graph, l: 1 } });
+    cases.push({ algorithm: 'local-cs', params: { algorithm: 'lmutex', graph, k: 2 } });
   }
-  cases.push({ algorithm: 'local-cs', localAlgorithm: 'lkcs', graph: 'complete:6', l: 1, k: 5 });
-  cases.push({ algorithm: 'local-cs', localAlgorithm: 'lkcs', graph: 'complete:8', l: 2, k: 7 });
+  cases.push({ algorithm: 'local-cs', params: { algorithm: 'lkcs', graph: 'complete:6', l: 1, k: 5 } });
+  cases.push({ algorithm: 'local-cs', params: { algorithm: 'lkcs', graph: 'complete:8', l: 2, k: 7 } });
   const rows: (string | number)[][] = [];
   const failures: string[] = [];
   let done = 0;
   for (const input0 of cases) {
     const c = resolveCluster(input0);
-    const name = String(c.options.localAlgorithm);
+    const name = String(c.options.algorithm);
     const factor = name === 'lkcs' ? 6 : 3;
     const byDegree = new Map<number, { seq: number[]; con: number[] }>();
     for (const kind of ['sequential', 'concurrent'] as const) {

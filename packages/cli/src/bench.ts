@@ -4,18 +4,16 @@
  * Ricart–Agrawala baseline — measured in the papers' setting: the sequential workload (one
  * invocation in flight at a time) with unit delays.
  */
-import {
-  COTERIE_NAMES,
-  type CoterieName,
-  GLOBAL_ALGORITHMS,
-  type GlobalAlgorithmName,
-  nearestCoterieSize,
-  parseChoice,
-  parseInteger,
-} from '@critsec/cluster';
-import { ConfigurationError } from '@critsec/core';
+import { COTERIE_NAMES, type CoterieName, nearestCoterieSize } from '@critsec/coteries';
+import { ConfigurationError, parseChoice, parseInteger } from '@critsec/core';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt, type RunSummary } from './summary.js';
+
+/** The algorithms of the global (l,k)-CS family the bench tables (Kamei & Kakugawa 2019, Sec. 6). */
+export const GLOBAL_ALGORITHMS = ['mutex', 'ricart-agrawala', 'mutin', 'kmutex', 'gcs'] as const;
+
+/** An algorithm of {@link GLOBAL_ALGORITHMS}. */
+export type GlobalAlgorithmName = (typeof GLOBAL_ALGORITHMS)[number];
 
 /** The sizes of the full bench. */
 export const BENCH_SIZES: readonly number[] = [16, 64, 256, 1024];
@@ -171,9 +169,11 @@ export async function runBench(s: BenchSettings, hooks: BenchHooks = {}): Promis
     const settings = resolveSimulation({
       algorithm: c.algorithm,
       n: c.n,
-      ...(c.algorithm === 'gcs' || c.algorithm === 'mutin' ? { l: c.l } : {}),
-      ...(c.algorithm === 'gcs' || c.algorithm === 'kmutex' ? { k: c.k } : {}),
-      ...(c.coterie === null ? {} : { coterie: c.coterie }),
+      params: {
+        ...(c.algorithm === 'gcs' || c.algorithm === 'mutin' ? { l: c.l } : {}),
+        ...(c.algorithm === 'gcs' || c.algorithm === 'kmutex' ? { k: c.k } : {}),
+        ...(c.coterie === null ? {} : { coterie: c.coterie }),
+      },
       rounds: s.rounds,
       seed: s.seed,
       delay: 'unit',

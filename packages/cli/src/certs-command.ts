@@ -6,9 +6,9 @@
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, parseInteger } from '@critsec/core';
 import { createDevCertificates } from '@critsec/transport-tcp';
-import { type ClusterConfig, parseClusterConfig, parseInteger } from '@critsec/cluster';
+import { type ClusterConfig, parseClusterConfig } from '@critsec/cluster';
 
 /** Options of {@link writeCertificates} (strings as on the command line). */
 export interface CertificatesInput {

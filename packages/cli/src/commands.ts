@@ -6,22 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  ALGORITHM_NAMES,
-  ARBITER_NAMES,
-  COTERIE_NAMES,
-  LOCAL_ALGORITHM_NAMES,
-  MX_NAMES,
-  readSharedLog,
-  SYSTEM_NAMES,
-  VARIANT_NAMES,
-} from '@critsec/cluster';
+import { ALGORITHMS as DESCRIPTORS, readSharedLog } from '@critsec/cluster';
 import { type Command, Option } from 'commander';
 import { writeCertificates } from './certs-command.js';
 import { resolveClusterRun, runCluster } from './cluster.js';
 import { EXIT } from './exit-codes.js';
 import { runNodeCommand } from './node.js';
-import { clusterInput } from './options.js';
+import { addParameterFlags, clusterInput } from './options.js';
 import type { Progress } from './progress.js';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import type { RunSummary } from './summary.js';
@@ -61,7 +52,7 @@ export interface CommandContext {
   progress(label: string, o: CommandOptions, json: boolean): Progress;
 }
 
-const ALGORITHMS = ALGORITHM_NAMES.join(', ');
+const ALGORITHMS = `${DESCRIPTORS.map((d) => d.name).join(', ')}, or the path of a module exporting an algorithm descriptor`;
 
 /** The `--report` option of simulate and bench. */
 export const REPORT_FLAG = '--report <file>';
@@ -83,43 +74,12 @@ export async function openReport(
   return { module, write: (html) => module.writeReportFile(path, html) };
 }
 
-export const COTERIES = COTERIE_NAMES.join(', ');
-
 function clusterOptions(cmd: Command, defaults: { n: string; rounds: string }): Command {
-  return cmd
-    .option('--n <n>', `number of processes (default ${defaults.n}; local-cs: the graph's)`)
-    .option('--l <l>', 'at least l processes InCS (gcs, mutin; local-cs: l_i; default 3, capped to fit n)')
-    .option(
-      '--k <k>',
-      'at most k processes InCS (gcs, kmutex; local-cs: k_i; h-out-of-k: the units; default 10, capped to n)',
-    )
-    .option('--coterie <name>', `quorum system: ${COTERIES}`, 'grid')
-    .option('--mx <name>', `MUTIN's mutual exclusion (mutin, kmutex, gcs): ${MX_NAMES.join(', ')}`, 'maekawa')
-    .option(
-      '--arbiter <name>',
-      `h-out-of-k: the arbiter, ${ARBITER_NAMES.join(', ')} (default uniform; -k: a k-arbiter, same quorum for every h)`,
-    )
-    .option('--h <h>', 'h-out-of-k: units per entry, 1..k, or random (default: uniform in 1..k per entry)')
-    .option('--m <m>', 'group-mutex: number of groups (default 2)')
-    .option('--variant <v>', `group-mutex: ${VARIANT_NAMES.join(' (Maekawa_M) or ')} (Maekawa_S) (default M)`)
-    .option(
-      '--system <name>',
-      `group-mutex: group quorum system, ${SYSTEM_NAMES.join(', ')} (default surficial)`,
-    )
-    .option('--algorithm <name>', `local-cs: ${LOCAL_ALGORITHM_NAMES.join(', ')} (default lmutin)`)
-    .option(
-      '--graph <graph>',
-      'local-cs: ring:N, grid:RxC, star:L, complete:N, random:N:P[:SEED], abilene, or a JSON file (default ring:20)',
-    )
-    .option('--bounds <file>', 'local-cs: per-process bounds from a JSON file { "l": [...], "k": [...] }')
-    .option('--leader <id>', 'local-cs (lkcs): the leader P_LDR (default: a valid one of highest degree)')
+  return addParameterFlags(
+    cmd.option('--n <n>', `number of processes (default ${defaults.n}; local-cs: the graph's)`),
+  )
     .option('--rounds <r>', 'rounds per process (one entry and one exit each)', defaults.rounds)
     .option('--seed <s>', 'seed of every random choice', '1')
-    .option(
-      '--init <config>',
-      'initial configuration: default (the first l InCS), none, all, first:M, or ids InCS like 0,3,7',
-      'default',
-    )
     .option('--json', 'print the machine-readable summary on stdout (and nothing else)')
     .option('--no-progress', 'no progress bar on stderr');
 }
@@ -151,7 +111,7 @@ export function simulateCommand(root: Command, ctx: CommandContext): void {
     .option('--trace <file>', 'write the JSON-lines trace (messages, timers, state changes) to this file')
     .option(REPORT_FLAG, REPORT_HELP)
     .action(async (algorithm: string, o: CommandOptions) => {
-      const settings = resolveSimulation(clusterInput(algorithm, o, '25'));
+      const settings = resolveSimulation(await clusterInput(algorithm, o, '25'));
       const report = await openReport(o);
       const recorder = report && new report.module.SimulationRecorder();
       const trace = typeof o.trace === 'string' ? openTraceFile(o.trace) : undefined;
@@ -205,7 +165,7 @@ export function clusterCommand(root: Command, ctx: CommandContext): void {
     .option('--timeout <ms>', 'give up after this long', '300000')
     .option(REPORT_FLAG, `${REPORT_HELP} (read from the shared log; times in ms)`)
     .action(async (algorithm: string, o: CommandOptions) => {
-      let settings = resolveClusterRun(clusterInput(algorithm, o, '5'));
+      let settings = resolveClusterRun(await clusterInput(algorithm, o, '5'));
       const report = await openReport(o);
       // the report reads the shared log: keep it in a temporary directory of our own
       const temporary =

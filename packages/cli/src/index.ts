@@ -26,40 +26,6 @@
  *
  * @packageDocumentation
  */
-// Moved to @critsec/cluster (issue 13), re-exported so that nothing importing them from here breaks.
-export {
-  ALGORITHM_NAMES,
-  ALGORITHM_TITLES,
-  type AlgorithmName,
-  type BoundInput,
-  buildCoterie,
-  COTERIE_NAMES,
-  type ClusterInput,
-  type CoterieName,
-  clusterFromConfig,
-  isAlgorithmName,
-  isCoterieName,
-  MX_NAMES,
-  type MxName,
-  type NodeMeasurements,
-  type NodeParams,
-  type NodeReport,
-  nearestCoterieSize,
-  PROJECTIVE_PLANE_ORDERS,
-  PROJECTIVE_PLANE_SIZES,
-  type PaperBounds,
-  paperBounds,
-  parseChoice,
-  parseInit,
-  parseInteger,
-  parseNonNegative,
-  type RequestDraw,
-  type ResolvedCluster,
-  type RunNodeOptions,
-  resolveCluster,
-  runNode,
-  wallWidths,
-} from '@critsec/cluster';
 export {
   BENCH_SIZES,
   type BenchCase,

@@ -1,24 +1,88 @@
 /*
- * A command's options as a `ClusterInput` (the cluster description `resolveCluster` of
- * @critsec/cluster validates; the value parsers are that package's `parseInteger`,
- * `parseChoice`, …).
+ * The algorithms' flags, derived from their descriptors (the plug-in contract of @critsec/core):
+ * every parameter a descriptor declares is a `--<name>` flag whose help says which algorithms
+ * take it; `--param name=value` (repeatable) gives a parameter of any descriptor, a user's
+ * included. A command's options become a `ClusterInput` ({ algorithm, n, params }) holding only
+ * the parameters its algorithm takes; a parameter flag of another algorithm is refused.
  */
+import { isAbsolute, resolve } from 'node:path';
+import { type AnyDescriptor, ALGORITHMS, findAlgorithm, withAlgorithmModule } from '@critsec/cluster';
+import { ConfigurationError, describeParams, type ParamValue } from '@critsec/core';
+import type { Command } from 'commander';
+
+/** One flag per parameter name, with the algorithms that take it and what each says of it. */
+export function parameterFlags(
+  algorithms: readonly AnyDescriptor[] = ALGORITHMS,
+): { name: string; help: string }[] {
+  const byName = new Map<string, { algorithm: string; description: string }[]>();
+  for (const d of algorithms) {
+    for (const { name, description } of describeParams(d.params)) {
+      const list = byName.get(name) ?? [];
+      list.push({ algorithm: d.name, description });
+      byName.set(name, list);
+    }
+  }
+  return [...byName].map(([name, uses]) => {
+    const groups = new Map<string, string[]>();
+    for (const u of uses) groups.set(u.description, [...(groups.get(u.description) ?? []), u.algorithm]);
+    const help = [...groups].map(([description, names]) => `${names.join(', ')}: ${description}`).join('; ');
+    return { name, help };
+  });
+}
+
+/** Registers the parameter flags of `algorithms` and `--param` on `cmd`. */
+export function addParameterFlags(cmd: Command, algorithms: readonly AnyDescriptor[] = ALGORITHMS): Command {
+  for (const f of parameterFlags(algorithms)) cmd.option(`--${f.name} <value>`, f.help);
+  return cmd.option(
+    '--param <name=value...>',
+    "a parameter of the algorithm by name (any descriptor's, a user's included), e.g. --param l=2",
+  );
+}
+
+/** The positional algorithm as a name of `algorithms` or an absolute module path (a user's descriptor). */
+function algorithmName(algorithm: string): string {
+  const looksLikePath = algorithm.startsWith('.') || algorithm.includes('/') || /\.[cm]?js$/.test(algorithm);
+  return looksLikePath && !isAbsolute(algorithm) ? resolve(algorithm) : algorithm;
+}
 
 /**
- * The cluster description of a command's options: `--algorithm` is local-cs's (the positional
- * argument names the algorithm), `--bounds` a file; `--n` defaults per command except for
- * local-cs, whose graph says n.
+ * The cluster description of a command's options: the algorithm (a name, or a module exporting
+ * a descriptor), n (the command's default unless the algorithm's structure says it), and its
+ * parameters from their flags and `--param`.
+ * @throws ConfigurationError for a module that exports no descriptor, a parameter flag the
+ *   algorithm does not take, or a `--param` not of the form name=value.
  */
-export function clusterInput(
+export async function clusterInput(
   algorithm: string,
-  o: Record<string, string | boolean | undefined>,
+  o: Record<string, string | boolean | string[] | undefined>,
   defaultN: string,
-): Record<string, string> & { algorithm: string } {
-  const { algorithm: localAlgorithm, bounds, ...rest } = o as Record<string, string | undefined>;
-  const input: Record<string, string> = {};
-  for (const [key, value] of Object.entries(rest)) if (typeof value === 'string') input[key] = value;
-  if (localAlgorithm !== undefined) input.localAlgorithm = localAlgorithm;
-  if (bounds !== undefined) input.boundsFile = bounds;
-  if (input.n === undefined && algorithm !== 'local-cs') input.n = defaultN;
-  return { ...input, algorithm };
+  algorithms: readonly AnyDescriptor[] = ALGORITHMS,
+): Promise<{
+  algorithm: string;
+  algorithms: readonly AnyDescriptor[];
+  n?: string;
+  params: Record<string, ParamValue>;
+}> {
+  const name = algorithmName(algorithm);
+  const all = await withAlgorithmModule(name, algorithms);
+  const descriptor = findAlgorithm(name, all);
+  const takes = new Set(Object.keys(descriptor.params.entries));
+  const flags = new Set(parameterFlags(algorithms).map((f) => f.name));
+  const params: Record<string, ParamValue> = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (!flags.has(key) || typeof value !== 'string') continue;
+    if (!takes.has(key)) {
+      throw new ConfigurationError(
+        `${descriptor.name} takes no --${key}; its parameters: ${[...takes].join(', ') || 'none'}`,
+      );
+    }
+    params[key] = value;
+  }
+  for (const pair of (o.param as string[] | undefined) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new ConfigurationError(`--param ${pair}: give name=value, e.g. --param l=2`);
+    params[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const n = typeof o.n === 'string' ? o.n : descriptor.defaultN === null ? undefined : defaultN;
+  return { algorithm: name, algorithms: all, params, ...(n === undefined ? {} : { n }) };
 }

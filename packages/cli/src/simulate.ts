@@ -3,15 +3,13 @@
  * driven by the workloads of @critsec/testing, with the safety monitor on all the way
  * (DESIGN.md 4–5).
  */
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, parseChoice, parseInteger, parseNonNegative } from '@critsec/core';
 import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
 import { type DelayModel, formatDelay, parseDelay } from '@critsec/transport-sim';
 import {
+  type AnyDescriptor,
   type ClusterInput,
   clusterArguments,
-  parseChoice,
-  parseInteger,
-  parseNonNegative,
   type ResolvedCluster,
   resolveCluster,
 } from '@critsec/cluster';
@@ -30,6 +28,8 @@ export const WORKLOAD_NAMES = ['concurrent', 'sequential'] as const;
 
 /** Everything `critsec simulate` takes, as strings (command line) or numbers (program). */
 export interface SimulateInput extends ClusterInput {
+  /** The algorithms to find `algorithm` among (default: critsec's; add your own descriptors). */
+  readonly algorithms?: readonly AnyDescriptor[];
   /** Rounds per process: one entry and one exit each (default 20). */
   readonly rounds?: number | string;
   /** Seed of the network and the workload (default 1). */
@@ -67,7 +67,7 @@ export interface SimulationSettings {
  * @throws ConfigurationError with a one-line message for any invalid value.
  */
 export function resolveSimulation(input: SimulateInput): SimulationSettings {
-  const cluster = resolveCluster(input);
+  const cluster = resolveCluster(input, input.algorithms === undefined ? {} : { algorithms: input.algorithms });
   const rounds = parseInteger('rounds', input.rounds ?? 20, 1);
   const seed = parseInteger('seed', input.seed ?? 1, 0);
   let delay: DelayModel;

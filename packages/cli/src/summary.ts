@@ -196,7 +196,7 @@ export function clusterFields(c: ResolvedCluster) {
     l: c.l,
     k: c.k,
     coterie: c.coterieName,
-    coterieDescription: c.coterie?.description ?? null,
+    coterieDescription: c.coterieDescription,
     quorumSize: c.quorumSize,
     mx: c.mx,
   } satisfies Partial<RunSummary>;

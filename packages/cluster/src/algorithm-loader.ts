@@ -8,6 +8,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSFactory, type CSState } from '@critsec/core';
+import { ALGORITHMS, type AnyDescriptor } from './algorithms.js';
 
 /** What a cluster algorithm module exports (or a registry holds under a name). */
 export interface ClusterAlgorithmModule {
@@ -70,4 +71,49 @@ export async function loadClusterAlgorithm(
   throw new ConfigurationError(
     `algorithm module ${specifier} does not export createFactory(params, { n, initial }) returning a CS factory`,
   );
+}
+
+/** True for a value shaped like an algorithm descriptor (a name, a parameter schema and `build`). */
+function isDescriptor(x: unknown): x is AnyDescriptor {
+  const d = x as Partial<AnyDescriptor> | null;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.name === 'string' &&
+    typeof d.build === 'function' &&
+    typeof d.params === 'object'
+  );
+}
+
+/**
+ * The algorithms to resolve `algorithm` among: `algorithms` when it names one of them, else
+ * `algorithms` plus the descriptor exported by the module `algorithm` names (an absolute path or
+ * a package specifier; its default export or its only exported descriptor), registered under
+ * that path so that a cluster configuration can name it and every member finds it.
+ * @throws ConfigurationError when the module cannot be imported or exports no descriptor.
+ */
+export async function withAlgorithmModule(
+  algorithm: string,
+  algorithms: readonly AnyDescriptor[] = ALGORITHMS,
+): Promise<readonly AnyDescriptor[]> {
+  if (algorithms.some((d) => d.name === algorithm)) return algorithms;
+  const looksLikeModule = isAbsolute(algorithm) || /^[.@]|[/\\]|\.[cm]?js$/.test(algorithm);
+  if (!looksLikeModule) return algorithms;
+  const specifier = isAbsolute(algorithm) ? pathToFileURL(algorithm).href : algorithm;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(specifier)) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigurationError(
+      `cannot load algorithm '${algorithm}' (${specifier}): ${(err as Error).message}; use one of ${algorithms.map((d) => d.name).join(', ')}, or a module exporting an algorithm descriptor (defineAlgorithm of @critsec/core)`,
+      { cause: err },
+    );
+  }
+  const found = isDescriptor(mod.default) ? [mod.default] : Object.values(mod).filter(isDescriptor);
+  if (found.length !== 1) {
+    throw new ConfigurationError(
+      `algorithm module ${specifier} exports ${found.length === 0 ? 'no algorithm descriptor' : `${found.length} descriptors (${found.map((d) => d.name).join(', ')}); make one the default export`} (defineAlgorithm of @critsec/core)`,
+    );
+  }
+  return [...algorithms, { ...found[0]!, name: algorithm }];
 }

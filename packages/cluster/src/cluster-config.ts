@@ -18,7 +18,7 @@ import {
 } from '@critsec/core';
 import * as v from 'valibot';
 import type { TcpTransportOptions } from '@critsec/transport-tcp';
-import { isAlgorithmName } from './catalog.js';
+import { ALGORITHMS } from './algorithms.js';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
@@ -327,7 +327,7 @@ export function parseClusterConfig(value: unknown): ClusterConfig {
       `cluster config: bounds must satisfy 0 ≤ l < k ≤ n, got l=${c.bounds.l}, k=${c.bounds.k}, n=${c.n}`,
     );
   }
-  if (c.transport?.onPeerRestart === 'reset' && isAlgorithmName(c.algorithm)) {
+  if (c.transport?.onPeerRestart === 'reset' && ALGORITHMS.some((d) => d.name === c.algorithm)) {
     throw new ConfigurationError(
       `cluster config: transport.onPeerRestart: 'reset' is refused for ${c.algorithm}: critsec's algorithms have no crash recovery yet, so a restarted member would rejoin without its state and deadlock the cluster; leave it 'refuse' (the default) and restart the whole cluster after a crash`,
     );

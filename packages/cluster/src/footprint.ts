@@ -16,33 +16,13 @@
  * (h-out-of-k 160, local-cs 700; group-mutex keeps 400).
  */
 import { getHeapStatistics } from 'node:v8';
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, type MemoryEstimate } from '@critsec/core';
 
 /** Bytes one quorum membership costs over a simulation (see the file comment). */
 export const BYTES_PER_MEMBERSHIP = 400;
 
-/** What {@link checkFootprint} weighs. */
-export interface FootprintInput {
-  /** Number of processes. */
-  readonly n: number;
-  /**
-   * Quorum memberships: n · |Q|max (`maxQuorumSize` of coterie-choice.ts), n · n for
-   * Ricart–Agrawala, n · Σ_h |Q_h|max for an (h,k)-arbiter, n · m · c for a group quorum system,
-   * 2·edges + n for a graph.
-   */
-  readonly memberships: number;
-  /** The structure in words, for the message (`the grid coterie`, `Ricart–Agrawala`). */
-  readonly what: string;
-  /** What the user gave, opening the message (default `--n <n>`; `--graph complete:20000 (n = 20000)`). */
-  readonly subject?: string;
-  /** The smaller input that helps, for the message (default `a smaller --n`; `a smaller graph`). */
-  readonly remedy?: string;
-  /**
-   * Bytes one membership costs for this structure, measured (default {@link BYTES_PER_MEMBERSHIP};
-   * the families calibrate their own: an (h,k)-arbiter's shared cyclic windows cost less, a
-   * graph's per-neighbour protocol state more).
-   */
-  readonly bytesPerMembership?: number;
+/** What {@link checkFootprint} weighs: a descriptor's estimate, and the heap to weigh it against. */
+export interface FootprintInput extends MemoryEstimate {
   /** The heap this process may use, bytes (default: V8's `heap_size_limit`). */
   readonly heapLimitBytes?: number;
 }

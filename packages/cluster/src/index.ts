@@ -9,9 +9,10 @@
  *   {@link runNode}, the `critsec node` member with the algorithms of {@link resolveCluster};
  * - the local launcher: {@link launchCluster} (spawn, kill, restart, the shared-log check) and
  *   {@link runLocalCluster} (`critsec cluster`: certificates, configuration, members, totals);
- * - the algorithm registry: {@link resolveCluster} validates a cluster description of any
- *   family (global (l,k)-CS, h-out-of-k, group mutex, local CS) and builds its factory, safety
- *   spec, requests, initial configuration and {@link paperBounds};
+ * - the algorithms: {@link ALGORITHMS}, the descriptors of every critsec algorithm (the plug-in
+ *   contract of @critsec/core; add your own), and {@link resolveCluster}, which finds one by name,
+ *   checks its parameters and lets it build its factory, safety spec, requests, initial
+ *   configuration and paper bounds;
  * - the shared-log check ({@link checkSharedLog}): sound — every violation it reports happened.
  *
  * The member workload as a workload module is the subpath `@critsec/cluster/member`.
@@ -20,7 +21,7 @@
  * ```ts
  * import { resolveClusterRun, runLocalCluster } from '@critsec/cluster';
  *
- * const settings = resolveClusterRun({ algorithm: 'gcs', n: 5, l: 1, k: 3, rounds: 10 });
+ * const settings = resolveClusterRun({ algorithm: 'gcs', n: 5, params: { l: 1, k: 3 }, rounds: 10 });
  * const { failure, result, totals } = await runLocalCluster(settings);
  * console.log(failure, result.check.violationCount, totals.entries); // null 0 50
  * ```
@@ -31,17 +32,17 @@ export {
   type ClusterAlgorithmModule,
   type ClusterAlgorithmRegistry,
   loadClusterAlgorithm,
+  withAlgorithmModule,
 } from './algorithm-loader.js';
-export { clusterArguments, resolveCluster } from './algorithms.js';
-export { type BoundInput, type MxName, type PaperBounds, paperBounds } from './bounds.js';
 export {
-  ALGORITHM_NAMES,
-  ALGORITHM_TITLES,
-  type AlgorithmName,
-  GLOBAL_ALGORITHMS,
-  type GlobalAlgorithmName,
-  isAlgorithmName,
-} from './catalog.js';
+  ALGORITHMS,
+  type AnyDescriptor,
+  buildContext,
+  clusterArguments,
+  findAlgorithm,
+  type ResolveOptions,
+  resolveCluster,
+} from './algorithms.js';
 export {
   type ClusterConfig,
   type ClusterGlobalSpecConfig,
@@ -66,25 +67,10 @@ export {
   runClusterNode,
 } from './cluster-node.js';
 export {
-  buildCoterie,
-  COTERIE_NAMES,
-  type CoterieName,
-  isCoterieName,
-  maxQuorumSize,
-  nearestCoterieSize,
-  PROJECTIVE_PLANE_ORDERS,
-  PROJECTIVE_PLANE_SIZES,
-  wallWidths,
-} from './coterie-choice.js';
-export { MX_NAMES } from './family-global.js';
-export {
   BYTES_PER_MEMBERSHIP,
   checkFootprint,
   type FootprintInput,
 } from './footprint.js';
-export { SYSTEM_NAMES, VARIANT_NAMES } from './family-group-mutex.js';
-export { ARBITER_NAMES } from './family-h-out-of-k.js';
-export { LOCAL_ALGORITHM_NAMES } from './family-local-cs.js';
 export {
   type ClusterExit,
   type ClusterRun,
@@ -109,13 +95,11 @@ export {
 } from './member-workload.js';
 export {
   clusterFromConfig,
-  type NodeParams,
   type NodeReport,
   type RunNodeOptions,
   runNode,
 } from './node.js';
-export { parseChoice, parseInit, parseInteger, parseNonNegative } from './option-values.js';
-export type { ClusterInput, RequestDraw, ResolvedCluster } from './resolved.js';
+export type { ClusterInput, ResolvedCluster } from './resolved.js';
 export {
   appendSharedLogRecord,
   checkSharedLog,

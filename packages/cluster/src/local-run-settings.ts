@@ -5,13 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigurationError } from '@critsec/core';
-import { resolveCluster } from './algorithms.js';
-import { parseChoice, parseInteger, parseNonNegative } from './option-values.js';
+import { ConfigurationError, parseChoice, parseInteger, parseNonNegative } from '@critsec/core';
+import { type AnyDescriptor, resolveCluster } from './algorithms.js';
 import type { ClusterInput, ResolvedCluster } from './resolved.js';
 
 /** Everything `critsec cluster` takes. */
 export interface ClusterRunInput extends ClusterInput {
+  /** The algorithms to find `algorithm` among (default: critsec's; add your own descriptors). */
+  readonly algorithms?: readonly AnyDescriptor[];
   /** Rounds per process (default 20). */
   readonly rounds?: number | string;
   /** Seed of the members' think and hold times (default 1). */
@@ -62,7 +63,7 @@ export interface ClusterRunSettings {
  *   without the certificates of every process.
  */
 export function resolveClusterRun(input: ClusterRunInput): ClusterRunSettings {
-  const cluster = resolveCluster(input);
+  const cluster = resolveCluster(input, input.algorithms === undefined ? {} : { algorithms: input.algorithms });
   const workload = parseChoice('workload', input.workload ?? 'concurrent', [
     'concurrent',
     'sequential',

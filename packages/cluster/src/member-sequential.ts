@@ -16,7 +16,7 @@ import {
 } from '@critsec/core';
 import { chooseMove, type MessageAttribution, type WorkloadEngine } from '@critsec/testing';
 import { createRng, type Rng } from '@critsec/transport-sim';
-import type { RequestDraw } from './resolved.js';
+import type { RequestDraw } from '@critsec/core';
 import type { ClusterWorkloadContext } from './workload.js';
 
 /** What a member of the sequential workload needs. */

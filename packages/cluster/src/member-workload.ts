@@ -32,7 +32,7 @@ import {
 } from '@critsec/testing';
 import type { Rng } from '@critsec/transport-sim';
 import { memberRng, runSequentialMember } from './member-sequential.js';
-import type { RequestDraw } from './resolved.js';
+import type { RequestDraw } from '@critsec/core';
 import type { ClusterWorkload, ClusterWorkloadContext } from './workload.js';
 
 /** What `critsec` adds to a member's report (`ClusterNodeReport` of `runClusterNode`). */

@@ -5,9 +5,8 @@
  * stderr (78, EX_CONFIG, for a configuration error, as `critsec node`).
  */
 import { parseArgs } from 'node:util';
-import { CritsecError } from '@critsec/core';
+import { CritsecError, parseInteger } from '@critsec/core';
 import { runNode } from './node.js';
-import { parseInteger } from './option-values.js';
 
 function send(message: unknown): Promise<void> {
   return new Promise((resolve) => {

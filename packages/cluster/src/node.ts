@@ -12,85 +12,24 @@
  * call in flight), or with `params.workload: 'sequential'` one call in flight in the whole
  * cluster, coordinated by member 0 — with every message counted and attributed.
  */
-import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { dirname } from 'node:path';
+import { ConfigurationError, type ParamValue, type ProcessId } from '@critsec/core';
 import type { TcpLogger } from '@critsec/transport-tcp';
 import * as v from 'valibot';
-import { resolveCluster } from './algorithms.js';
+import { withAlgorithmModule } from './algorithm-loader.js';
+import { ALGORITHMS, type AnyDescriptor, resolveCluster } from './algorithms.js';
 import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
 import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from './cluster-node.js';
 import { memberWorkload, type NodeMeasurements } from './member-workload.js';
 import type { ResolvedCluster } from './resolved.js';
 
-const paramsSchema = v.strictObject({
-  l: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
-  k: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
-  coterie: v.optional(v.string()),
-  mx: v.optional(v.string()),
-  /** h-out-of-k: `uniform` or `cube`; the units per entry (a number or `random`). */
-  arbiter: v.optional(v.string()),
-  h: v.optional(v.union([v.pipe(v.number(), v.safeInteger(), v.minValue(1)), v.literal('random')])),
-  /** group-mutex: groups, variant, group quorum system. */
-  m: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
-  variant: v.optional(v.picklist(['M', 'S'])),
-  system: v.optional(v.string()),
-  /** local-cs: `lmutin`, `lmutex` or `lkcs`; the graph (notation or JSON file); per-process bounds file; the leader. */
-  localAlgorithm: v.optional(v.string()),
-  graph: v.optional(v.string()),
-  boundsFile: v.optional(v.string()),
-  leader: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+/** The run's own entries of a configuration's `params`; every other entry is the algorithm's. */
+const runParamsSchema = v.object({
+  /** Seed of the workload's think and hold times and request draws, an integer ≥ 0. */
   seed: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
   workload: v.optional(v.picklist(['concurrent', 'sequential'])),
 });
-
-/**
- * The algorithm settings `critsec` keeps in a cluster configuration's `params` (the algorithm
- * itself is the configuration's `algorithm`: mutex, ricart-agrawala, mutin, kmutex or gcs).
- */
-export interface NodeParams {
-  /** (l,k)-CS: the least number of processes InCS, an integer ≥ 0 (mutin, gcs). */
-  l?: number | undefined;
-  /** (l,k)-CS: the greatest number of processes InCS, an integer ≥ 1 (kmutex, gcs; h-out-of-k: the units). */
-  k?: number | undefined;
-  /** The coterie (a name of `COTERIE_NAMES`, e.g. `grid`, `majority`). */
-  coterie?: string | undefined;
-  /** The mutual exclusion MUTIN(l) runs on (a name of `MX_NAMES`). */
-  mx?: string | undefined;
-  /** h-out-of-k: the (h,k)-arbiter, `uniform` or `cube`. */
-  arbiter?: string | undefined;
-  /** h-out-of-k: the units per entry, an integer ≥ 1, or `random` (drawn per entry). */
-  h?: number | 'random' | undefined;
-  /** group-mutex: the number of groups, an integer ≥ 1. */
-  m?: number | undefined;
-  /** group-mutex: Maekawa_M or Maekawa_S. */
-  variant?: 'M' | 'S' | undefined;
-  /** group-mutex: the group quorum system. */
-  system?: string | undefined;
-  /** local-cs: `lmutin`, `lmutex` or `lkcs`. */
-  localAlgorithm?: string | undefined;
-  /** local-cs: the graph (notation or JSON file). */
-  graph?: string | undefined;
-  /** local-cs: the per-process bounds file. */
-  boundsFile?: string | undefined;
-  /** local-cs: the leader, a process id. */
-  leader?: number | undefined;
-  /** Seed of the workload's think and hold times and request draws, an integer ≥ 0. */
-  seed?: number | undefined;
-  /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
-  workload?: 'concurrent' | 'sequential' | undefined;
-}
-
-/** Holds when the schema's output and the documented interface are the same type (checked by `tsc`). */
-type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const paramsMatchInterface: SameType<v.InferOutput<typeof paramsSchema>, NodeParams> = true;
-void paramsMatchInterface;
-
-/** The entries of `o` under `keys` that are defined. */
-function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  for (const key of keys) if (o[key] !== undefined) out[key] = o[key];
-  return out;
-}
 
 /** A member's report: `runClusterNode`'s fields plus `cli`, the measurements of `critsec`'s workload. */
 export interface NodeReport extends ClusterNodeReport {
@@ -108,6 +47,8 @@ export interface RunNodeOptions {
   readonly onProgress?: (p: ClusterNodeProgress) => void;
   /** Transport warnings (default: none). */
   readonly logger?: TcpLogger | null;
+  /** The algorithms to find the configuration's `algorithm` among (default: critsec's); a module path is loaded. */
+  readonly algorithms?: readonly AnyDescriptor[];
 }
 
 /**
@@ -115,37 +56,44 @@ export interface RunNodeOptions {
  * `bounds`) into a validated cluster.
  * @throws ConfigurationError naming the field when it is not one `critsec` can run.
  */
-export function clusterFromConfig(loaded: LoadedClusterConfig): ResolvedCluster & {
+export function clusterFromConfig(
+  loaded: LoadedClusterConfig,
+  algorithms?: readonly AnyDescriptor[],
+): ResolvedCluster & {
   /** Seed of the workload's think and hold times and request draws (`params.seed`, default 1). */
   seed: number;
   /** `concurrent` (default) or `sequential` (member 0 coordinates one call at a time). */
   workload: 'concurrent' | 'sequential';
 } {
   const { config } = loaded;
-  const p = v.safeParse(paramsSchema, config.params ?? {});
+  const { seed: seedValue, workload: workloadValue, ...algorithmParams } = (config.params ?? {}) as Record<
+    string,
+    unknown
+  >;
+  const p = v.safeParse(runParamsSchema, { seed: seedValue, workload: workloadValue });
   if (!p.success) {
     const issue = p.issues[0]!;
     const path = issue.path?.map((x) => String(x.key)).join('.') ?? '';
     throw new ConfigurationError(
-      `cluster config: params${path ? `.${path}` : ''}: ${issue.message}; params holds { l?, k?, coterie?, mx?, arbiter?, h?, m?, variant?, system?, localAlgorithm?, graph?, boundsFile?, leader?, seed?, workload? }`,
+      `cluster config: params.${path}: ${issue.message}; seed is an integer ≥ 0, workload concurrent or sequential`,
     );
   }
   const params = p.output;
   const inCS = loaded.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
   let cluster: ResolvedCluster;
   try {
-    cluster = resolveCluster({
-      algorithm: config.algorithm,
-      n: config.n,
-      ...(params.l === undefined ? {} : { l: params.l }),
-      ...(params.k === undefined ? {} : { k: params.k }),
-      ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
-      ...(params.mx === undefined ? {} : { mx: params.mx }),
-      ...pick(params, ['arbiter', 'h', 'm', 'variant', 'system', 'localAlgorithm', 'graph', 'leader']),
-      ...(params.boundsFile === undefined ? {} : { boundsFile: loaded.resolve(params.boundsFile) }),
-      // the configuration's initial states (default every process OutCS, as the shared-log check reads them)
-      init: inCS.length === 0 ? 'none' : inCS.join(','),
-    });
+    cluster = resolveCluster(
+      {
+        algorithm: config.algorithm,
+        n: config.n,
+        // the configuration's initial states (default every process OutCS, as the shared-log check reads them)
+        params: {
+          ...(algorithmParams as Record<string, ParamValue>),
+          init: inCS.length === 0 ? 'none' : inCS.join(','),
+        },
+      },
+      { baseDir: dirname(loaded.path), ...(algorithms === undefined ? {} : { algorithms }) },
+    );
   } catch (err) {
     if (!(err instanceof ConfigurationError)) throw err;
     const m = err.message
@@ -183,7 +131,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
   if (!(Number.isSafeInteger(id) && id >= 0 && id < config.n)) {
     throw new ConfigurationError(`--id must be a process id 0..${config.n - 1} of ${loaded.path}, got ${id}`);
   }
-  const cluster = clusterFromConfig(loaded);
+  const algorithms = await withAlgorithmModule(config.algorithm, options.algorithms ?? ALGORITHMS);
+  const cluster = clusterFromConfig(loaded, algorithms);
   const member = memberWorkload({
     seed: cluster.seed,
     workload: cluster.workload,

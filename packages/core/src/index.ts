@@ -42,10 +42,39 @@ export {
   throwIfAborted,
 } from './errors.js';
 export { collectReached, type ReachCollector, reach } from './coverage.js';
+export {
+  type AlgorithmDescriptor,
+  type BuildContext,
+  type BuiltAlgorithm,
+  defineAlgorithm,
+  type MemoryEstimate,
+  type PaperBounds,
+  type RequestDraw,
+} from './descriptor.js';
 export { Emitter } from './events.js';
 export { closedNeighborhood, type Graph, graphFromAdjacency, graphFromEdges } from './graph.js';
 export { type CSLease, lease, withCS } from './lease.js';
 export type { Endpoint, Message } from './message.js';
+export {
+  checkGlobalLK,
+  checkParams,
+  describeInitial,
+  describeParams,
+  type ParamEntries,
+  type ParamSchema,
+  type ParamsSchema,
+  type ParamValue,
+  type ParamValues,
+  param,
+  params,
+  parseAllOutCS,
+  parseChoice,
+  parseGivenLK,
+  parseGlobalInitial,
+  parseInit,
+  parseInteger,
+  parseNonNegative,
+} from './params.js';
 export { PendingCall, type PendingCallMessages } from './pending-call.js';
 export { type CSState, countInCS, flipState, isValidN, type ProcessId } from './process.js';
 export { createRng, type Rng } from './rng.js';

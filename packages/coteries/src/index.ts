@@ -94,6 +94,13 @@ export {
 export { type DegreeResult, degree, groupDegree } from './group-degree.js';
 export { type SurficialFit, surficial, surficialSize } from './surficial.js';
 export { majority } from './majority.js';
+export {
+  COTERIE_NAMES,
+  type CoterieName,
+  coterieByName,
+  maxQuorumSize,
+  nearestCoterieSize,
+} from './by-name.js';
 export { type AvailabilityResult, availability } from './availability.js';
 export { type DominationWitness, dominates, dominationWitness, isNonDominated } from './dominance.js';
 export { type FaultToleranceResult, faultTolerance } from './fault-tolerance.js';

@@ -21,3 +21,4 @@
  */
 export { type ComposedObject, type ComposeOptions, compose } from './compose.js';
 export { type GcsOptions, gcs, type KMutexOptions, kMutex } from './gcs.js';
+export { gcsDescriptor, kMutexDescriptor } from './descriptor.js';

@@ -35,3 +35,4 @@ export { type SubgroupAssignment, subgroupAssignment } from './plan.js';
 export { type MaekawaMMessage, maekawaMProtocol } from './protocol-m.js';
 export { type MaekawaSMessage, maekawaSProtocol } from './protocol-s.js';
 export { groupMutexRarePaths } from './rare-paths.js';
+export { groupMutexDescriptor, SYSTEM_NAMES, VARIANT_NAMES } from './descriptor.js';

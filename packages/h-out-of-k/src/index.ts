@@ -39,3 +39,4 @@ export type { Priority, QueStatus } from './que.js';
 export { hOutOfKRarePaths } from './rare-paths.js';
 export { hOutOfKRequest, type UnitsRng } from './request.js';
 export type { HOutOfKOptions, HOutOfKSnapshot } from './types.js';
+export { ARBITER_NAMES, hOutOfKDescriptor } from './descriptor.js';

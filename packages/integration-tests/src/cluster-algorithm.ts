@@ -43,10 +43,12 @@ export function createFactory(
   return resolveCluster({
     algorithm: params.algorithm,
     n: cluster.n,
-    ...(params.l === undefined ? {} : { l: params.l }),
-    ...(params.k === undefined ? {} : { k: params.k }),
-    ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
-    ...(params.mx === undefined ? {} : { mx: params.mx }),
-    init: inCS.length === 0 ? 'none' : inCS.join(','),
+    params: {
+      ...(params.l === undefined ? {} : { l: params.l }),
+      ...(params.k === undefined ? {} : { k: params.k }),
+      ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
+      ...(params.mx === undefined ? {} : { mx: params.mx }),
+      init: inCS.length === 0 ? 'none' : inCS.join(','),
+    },
   }).factory;
 }

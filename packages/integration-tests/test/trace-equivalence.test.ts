@@ -22,21 +22,21 @@ import { describe, expect, it } from 'vitest';
 const FIXTURE = new URL('./fixtures/trace-hashes.json', import.meta.url);
 
 const CLUSTERS: Record<string, ClusterInput> = {
-  'mutex-grid': { algorithm: 'mutex', n: 9, coterie: 'grid' },
-  'mutex-majority': { algorithm: 'mutex', n: 5, coterie: 'majority' },
+  'mutex-grid': { algorithm: 'mutex', n: 9, params: { coterie: 'grid' } },
+  'mutex-majority': { algorithm: 'mutex', n: 5, params: { coterie: 'majority' } },
   'ricart-agrawala': { algorithm: 'ricart-agrawala', n: 5 },
-  'mutin-maekawa': { algorithm: 'mutin', n: 9, l: 3, coterie: 'grid' },
-  'mutin-ra': { algorithm: 'mutin', n: 5, l: 2, mx: 'ricart-agrawala' },
-  kmutex: { algorithm: 'kmutex', n: 9, k: 4, coterie: 'grid' },
-  gcs: { algorithm: 'gcs', n: 9, l: 2, k: 5, coterie: 'grid' },
-  'gcs-tree': { algorithm: 'gcs', n: 7, l: 1, k: 4, coterie: 'tree' },
-  'h-out-of-k': { algorithm: 'h-out-of-k', n: 8, k: 3, arbiter: 'uniform' },
-  'h-out-of-k-cube': { algorithm: 'h-out-of-k', n: 8, k: 2, arbiter: 'cube' },
-  'group-mutex-M': { algorithm: 'group-mutex', n: 9, m: 3, variant: 'M' },
-  'group-mutex-S': { algorithm: 'group-mutex', n: 9, m: 3, variant: 'S' },
-  lmutin: { algorithm: 'local-cs', localAlgorithm: 'lmutin', graph: 'ring:6', l: 1 },
-  lmutex: { algorithm: 'local-cs', localAlgorithm: 'lmutex', graph: 'grid:2x3', k: 2 },
-  lkcs: { algorithm: 'local-cs', localAlgorithm: 'lkcs', graph: 'complete:5', l: 1, k: 4 },
+  'mutin-maekawa': { algorithm: 'mutin', n: 9, params: { l: 3, coterie: 'grid' } },
+  'mutin-ra': { algorithm: 'mutin', n: 5, params: { l: 2, mx: 'ricart-agrawala' } },
+  kmutex: { algorithm: 'kmutex', n: 9, params: { k: 4, coterie: 'grid' } },
+  gcs: { algorithm: 'gcs', n: 9, params: { l: 2, k: 5, coterie: 'grid' } },
+  'gcs-tree': { algorithm: 'gcs', n: 7, params: { l: 1, k: 4, coterie: 'tree' } },
+  'h-out-of-k': { algorithm: 'h-out-of-k', n: 8, params: { k: 3, arbiter: 'uniform' } },
+  'h-out-of-k-cube': { algorithm: 'h-out-of-k', n: 8, params: { k: 2, arbiter: 'cube' } },
+  'group-mutex-M': { algorithm: 'group-mutex', n: 9, params: { m: 3, variant: 'M' } },
+  'group-mutex-S': { algorithm: 'group-mutex', n: 9, params: { m: 3, variant: 'S' } },
+  lmutin: { algorithm: 'local-cs', params: { algorithm: 'lmutin', graph: 'ring:6', l: 1 } },
+  lmutex: { algorithm: 'local-cs', params: { algorithm: 'lmutex', graph: 'grid:2x3', k: 2 } },
+  lkcs: { algorithm: 'local-cs', params: { algorithm: 'lkcs', graph: 'complete:5', l: 1, k: 4 } },
 };
 const SEEDS = [1, 2];
 const DELAYS = ['unit', 'uniform:0.5:3', 'exponential:1'];

@@ -63,3 +63,4 @@ export {
   lmutinProtocol,
   lmutinRarePaths,
 } from './lmutin.js';
+export { LOCAL_ALGORITHM_NAMES, localCsDescriptor } from './descriptor.js';

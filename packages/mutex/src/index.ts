@@ -40,3 +40,14 @@ export {
   ricartAgrawala,
   ricartAgrawalaProtocol,
 } from './ricart-agrawala.js';
+export {
+  COTERIE_PARAM,
+  coterieParam,
+  GLOBAL_INIT_PARAM,
+  MX_NAMES,
+  type MxName,
+  maekawaDescriptor,
+  mxByName,
+  quorumSizeOf,
+  ricartAgrawalaDescriptor,
+} from './descriptor.js';

@@ -22,3 +22,4 @@
 export { type Mutin, type MutinOptions, mutin, validateMutin } from './factory.js';
 export { MutinCS, type MutinQuorums, type MutinSettings, type Response2Rule } from './mutin.js';
 export { type MutinProtocolMessage, mutinMessages, mutinProtocol } from './protocol.js';
+export { fixedBound, MX_PARAM, mutinCost, mutinDescriptor, mxParam } from './descriptor.js';

@@ -1,5 +1,6 @@
 /*
- * The generalized local (lᵢ,kᵢ)-CS for the CLI (`critsec simulate local-cs --algorithm
+ * The descriptor of the generalized local (lᵢ,kᵢ)-CS (the plug-in contract of @critsec/core,
+ * descriptor.ts; `critsec simulate local-cs --algorithm
  * lmutin|lmutex|lkcs --graph ring:20|grid:5x5|star:8|complete:6|random:30:0.2|abilene|file.json
  * --l L --k K`, or per-process bounds from `--bounds file.json`): Kamei & Kakugawa 2017 —
  * li-LMUTIN (Sec. 3, Algorithms 1–2), ki-LMUTEX = its local complement (Sec. 4, Thm. 2) and LKCS
@@ -7,37 +8,37 @@
  * neighbourhood allows (lᵢ ≤ |Nᵢ|, kᵢ ≤ |Nᵢ| + 1); the default initial configuration is a safe one
  * built for the bounds (`safeInitial` of @critsec/local-cs).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { ConfigurationError, checkConfiguration, type Graph, type LocalSpec } from '@critsec/core';
 import {
-  graphFromJson,
-  lkcs,
-  lkcsPlan,
-  localBounds,
-  localCsBounds,
-  lmutex,
-  lmutin,
-  parseGraph,
-  safeInitial,
-} from '@critsec/local-cs';
-import { ALGORITHM_TITLES } from './catalog.js';
-import { checkFootprint } from './footprint.js';
-import { describeInitial, parseChoice, parseInit, parseInteger } from './option-values.js';
-import type { ClusterInput, ResolvedCluster } from './resolved.js';
+  type BuildContext,
+  type BuiltAlgorithm,
+  ConfigurationError,
+  type CSFactory,
+  checkConfiguration,
+  defineAlgorithm,
+  describeInitial,
+  type Graph,
+  type LocalSpec,
+  type MemoryEstimate,
+  type ParamValue,
+  param,
+  params,
+  parseChoice,
+  parseInit,
+  parseInteger,
+} from '@critsec/core';
+import { localCsBounds } from './bounds.js';
+import { graphFromJson, parseGraph } from './graphs.js';
+import { localBounds, safeInitial } from './config.js';
+import { lkcs } from './lkcs.js';
+import { lkcsPlan } from './lkcs-plan.js';
+import { lmutex } from './lmutex.js';
+import { lmutin } from './lmutin.js';
 
 /** The local-CS algorithms. */
 export const LOCAL_ALGORITHM_NAMES = ['lmutin', 'lmutex', 'lkcs'] as const;
 
 /** A local-CS algorithm. */
 type LocalAlgorithmName = (typeof LOCAL_ALGORITHM_NAMES)[number];
-
-function readJson(path: string, what: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new ConfigurationError(`${what} ${path}: ${(err as Error).message}`, { cause: err });
-  }
-}
 
 /**
  * Processes and (an upper bound on) edges of a `--graph` notation, from its numbers alone (nothing
@@ -86,41 +87,40 @@ function notationSize(text: string): { n: number; edges: number } | null {
 const BYTES_PER_NEIGHBOUR_MEMBERSHIP = 700;
 
 /**
- * Weighs the local CS's memory on a graph of n processes and `edges` edges: Σ_i (|N_i| + 1) =
+ * The local CS's memory on a graph of n processes and `edges` edges: Σ_i (|N_i| + 1) =
  * 2·edges + n quorum memberships (a process's closed neighbourhood is its quorum), at
  * {@link BYTES_PER_NEIGHBOUR_MEMBERSHIP} each.
- * @throws ConfigurationError from `checkFootprint` when it does not fit.
  */
-function checkGraphFootprint(text: string, n: number, edges: number): void {
-  checkFootprint({
+function graphEstimate(text: string, n: number, edges: number): MemoryEstimate {
+  return {
     n,
     memberships: 2 * edges + n,
     what: `the local CS (about ${Math.round(edges).toLocaleString('en-US')} edges)`,
     subject: `--graph ${text} (n = ${n})`,
     remedy: 'a smaller or sparser graph',
     bytesPerMembership: BYTES_PER_NEIGHBOUR_MEMBERSHIP,
-  });
+  };
 }
 
 /**
  * `--graph`: the notation of `parseGraph`, or a JSON file (`{ neighbors }` or `{ n, edges }`);
  * its memory weighed before the notation is built (a file's graph once read).
  */
-function loadGraph(text: string): Graph {
+function loadGraph(text: string, ctx: BuildContext): Graph {
   const t = text.trim();
-  if (t.endsWith('.json') || existsSync(t)) {
-    const graph = graphFromJson(readJson(t, '--graph'));
+  if (t.endsWith('.json') || ctx.isFile(t)) {
+    const graph = graphFromJson(ctx.readJson(t, '--graph'));
     const edges = graph.neighbors.reduce((sum, nb) => sum + nb.length, 0) / 2;
-    checkGraphFootprint(t, graph.n, edges);
+    ctx.weigh(graphEstimate(t, graph.n, edges));
     return graph;
   }
   const size = notationSize(t);
-  if (size !== null) checkGraphFootprint(t, size.n, size.edges);
+  if (size !== null) ctx.weigh(graphEstimate(t, size.n, size.edges));
   return parseGraph(t);
 }
 
-function boundsFromFile(path: string, n: number): { l: number[]; k: number[] } {
-  const o = readJson(path, '--bounds') as { l?: unknown; k?: unknown };
+function boundsFromFile(path: string, n: number, ctx: BuildContext): { l: number[]; k: number[] } {
+  const o = ctx.readJson(path, '--bounds') as { l?: unknown; k?: unknown };
   const ok = (a: unknown): a is number[] =>
     Array.isArray(a) && a.length === n && a.every((x) => Number.isSafeInteger(x) && x >= 0);
   if (typeof o !== 'object' || o === null || !ok(o.l) || !ok(o.k)) {
@@ -134,7 +134,7 @@ function boundsFromFile(path: string, n: number): { l: number[]; k: number[] } {
 /** A local algorithm's problem, factory and the tighter problem it starts and runs within (LKCS), with its leader. */
 interface LocalProblem {
   readonly spec: LocalSpec;
-  readonly factory: ResolvedCluster['factory'];
+  readonly factory: CSFactory<unknown>;
   readonly safe: LocalSpec;
   readonly leader: number | null;
 }
@@ -151,7 +151,7 @@ function localProblem(
   file: { l: number[]; k: number[] } | undefined,
   lArg: number | undefined,
   kArg: number | undefined,
-  leaderInput: number | string | undefined,
+  leaderInput: ParamValue | undefined,
 ): LocalProblem {
   const deg = graph.neighbors.map((nb) => nb.length);
   if (algorithm === 'lmutin' && kArg !== undefined && deg.some((d) => kArg !== d + 1)) {
@@ -168,12 +168,12 @@ function localProblem(
     case 'lmutin': {
       const l = file?.l ?? deg.map((d) => Math.min(lArg ?? 1, d));
       const spec = localBounds(graph, l, (_, d) => d + 1);
-      return { spec, factory: lmutin({ graph, l }) as ResolvedCluster['factory'], safe: spec, leader: null };
+      return { spec, factory: lmutin({ graph, l }) as CSFactory<unknown>, safe: spec, leader: null };
     }
     case 'lmutex': {
       const k = file?.k ?? deg.map((d) => Math.min(kArg ?? 1, d + 1));
       const spec = localBounds(graph, 0, k);
-      return { spec, factory: lmutex({ graph, k }) as ResolvedCluster['factory'], safe: spec, leader: null };
+      return { spec, factory: lmutex({ graph, k }) as CSFactory<unknown>, safe: spec, leader: null };
     }
     case 'lkcs': {
       const k = file?.k ?? deg.map((d) => Math.min(kArg ?? d + 1, d + 1));
@@ -181,14 +181,14 @@ function localProblem(
       const leaderArg =
         leaderInput === undefined ? undefined : parseInteger('leader', leaderInput, 0, graph.n - 1);
       const plan = lkcsPlan(graph, l, k, leaderArg);
-      const factory = lkcs({ graph, l, k, leader: plan.leader }) as ResolvedCluster['factory'];
+      const factory = lkcs({ graph, l, k, leader: plan.leader }) as CSFactory<unknown>;
       return { spec: plan.spec, factory, safe: plan.tightened, leader: plan.leader };
     }
   }
 }
 
 /** The bounds of Kamei & Kakugawa 2017 for `algorithm` on a graph of degrees `deg`. */
-function localPaperBounds(algorithm: LocalAlgorithmName, deg: readonly number[]): ResolvedCluster['bounds'] {
+function localPaperBounds(algorithm: LocalAlgorithmName, deg: readonly number[]): BuiltAlgorithm['bounds'] {
   return {
     messagesPerPair: Math.max(...deg.map((d) => localCsBounds(algorithm, d).best)),
     waitingTimeEntry: algorithm === 'lmutin' ? 0 : 2,
@@ -202,66 +202,83 @@ function localPaperBounds(algorithm: LocalAlgorithmName, deg: readonly number[])
 }
 
 /**
- * Validates `local-cs`'s options and builds its graph, factory, spec (lᵢ ≤ |InCS ∩ N[i]| ≤ kᵢ for
- * every i), initial configuration and bounds (Lemma 3: 3(|Nᵢ|+1) messages per pair without
- * contention for LMUTIN and LMUTEX; Lemma 6: 6(|Nᵢ|+1) for LKCS).
+ * The local (lᵢ,kᵢ)-CS on a graph: validates the parameters and builds the graph, factory, spec
+ * (lᵢ ≤ |InCS ∩ N[i]| ≤ kᵢ for every i), initial configuration and bounds (Lemma 3: 3(|Nᵢ|+1)
+ * messages per pair without contention for LMUTIN and LMUTEX; Lemma 6: 6(|Nᵢ|+1) for LKCS).
  *
- * @throws ConfigurationError for an unknown algorithm or graph, a graph whose estimated memory
+ * Its `build` throws ConfigurationError for an unknown algorithm or graph, a graph whose estimated memory
  *   (2·edges + n quorum memberships, footprint.ts) exceeds this process's heap — before a
  *   notation is built —, `--n` that is not the graph's size, bounds out of range (named with the process), LKCS's preconditions (no valid leader),
  *   or an initial configuration that is not safe.
  */
-export function resolveLocalCs(input: ClusterInput): ResolvedCluster {
-  const algorithm = parseChoice('algorithm', input.localAlgorithm ?? 'lmutin', LOCAL_ALGORITHM_NAMES);
-  const graphText = input.graph ?? 'ring:20';
-  const graph = loadGraph(graphText);
-  const n = graph.n;
-  if (input.n !== undefined && parseInteger('n', input.n, 1) !== n) {
-    throw new ConfigurationError(`--n ${input.n}: the graph ${graphText} has ${n} processes; leave --n out`);
-  }
-  const deg = graph.neighbors.map((nb) => nb.length);
-  const file = input.boundsFile === undefined ? undefined : boundsFromFile(input.boundsFile, n);
-  const lArg = input.l === undefined ? undefined : parseInteger('l', input.l, 0);
-  const kArg = input.k === undefined ? undefined : parseInteger('k', input.k, 1);
-  const { spec, factory, safe, leader } = localProblem(algorithm, graph, file, lArg, kArg, input.leader);
-  const init = input.init ?? 'default';
-  const initial = init === 'default' ? safeInitial(safe) : parseInit(init, n, 0);
-  const unsafe = checkConfiguration(safe, initial);
-  if (unsafe !== null) {
-    throw new ConfigurationError(
-      `--init ${init}: not a safe initial configuration for ${algorithm} on ${graphText}: ${unsafe.message}${algorithm === 'lkcs' ? ' (LKCS starts within its tightened bounds L_i, K_i)' : ''}; leave --init out for a safe one`,
-    );
-  }
-  const minL = Math.min(...spec.l);
-  const maxK = Math.max(...spec.k);
-  const edges = deg.reduce((a, b) => a + b, 0) / 2;
-  return {
-    algorithm: 'local-cs',
-    n,
-    l: minL,
-    k: maxK,
-    coterieName: null,
-    coterie: null,
-    quorumSize: { min: Math.min(...deg) + 1, max: Math.max(...deg) + 1 },
-    mx: null,
-    structure: `${algorithm} on ${graphText} (${n} processes, ${edges} edges, |N_i| ${Math.min(...deg)}–${Math.max(...deg)}), l_i ${minL}–${Math.max(...spec.l)}, k_i ${Math.min(...spec.k)}–${maxK}${leader === null ? '' : `, leader P${leader}`}`,
-    options: {
-      localAlgorithm: algorithm,
-      graph: graphText,
-      ...(file === undefined
-        ? { ...(lArg === undefined ? {} : { l: lArg }), ...(kArg === undefined ? {} : { k: kArg }) }
-        : { boundsFile: input.boundsFile! }),
-      ...(leader === null ? {} : { leader }),
-    },
-    spec,
-    sequentialSpec: algorithm === 'lkcs' ? safe : null,
-    factory,
-    request: null,
-    requestDescription: null,
-    initial,
-    initialDescription: `${describeInitial(initial)}${init === 'default' ? ' (default: a safe configuration for the bounds)' : ''}`,
-    init: initial.flatMap((s, i) => (s === 'InCS' ? [i] : [])).join(',') || 'none',
-    bounds: localPaperBounds(algorithm, deg),
-    title: ALGORITHM_TITLES['local-cs'],
-  };
-}
+export const localCsDescriptor = defineAlgorithm({
+  name: 'local-cs',
+  title: 'the local (lᵢ,kᵢ)-CS on a graph: LMUTIN, LMUTEX, LKCS (Kamei & Kakugawa 2017, Algorithms 1–7)',
+  defaultN: null,
+  params: params({
+    algorithm: param(`the local algorithm: ${LOCAL_ALGORITHM_NAMES.join(', ')} (default lmutin)`),
+    graph: param(
+      'the graph: ring:N, grid:RxC, star:L, complete:N, random:N:P[:SEED], abilene, or a JSON file (default ring:20)',
+    ),
+    l: param('at least l_i InCS in each closed neighbourhood (capped to |N_i|; default 1)'),
+    k: param('at most k_i InCS in each closed neighbourhood (capped to |N_i|+1)'),
+    bounds: param('per-process bounds from a JSON file { "l": [...], "k": [...] } instead of l and k'),
+    leader: param('lkcs: the leader P_LDR (default: a valid one of highest degree)'),
+    init: param(
+      'initial configuration: default (a safe one for the bounds), none, all, first:M, or ids like 0,3,7',
+    ),
+  }),
+  build(values, givenN, ctx) {
+    const algorithm = parseChoice('algorithm', String(values.algorithm ?? 'lmutin'), LOCAL_ALGORITHM_NAMES);
+    const graphText = String(values.graph ?? 'ring:20');
+    const graph = loadGraph(graphText, ctx);
+    const n = graph.n;
+    if (givenN !== undefined && givenN !== n) {
+      throw new ConfigurationError(`--n ${givenN}: the graph ${graphText} has ${n} processes; leave --n out`);
+    }
+    const deg = graph.neighbors.map((nb) => nb.length);
+    const boundsPath = values.bounds === undefined ? undefined : String(values.bounds);
+    const file = boundsPath === undefined ? undefined : boundsFromFile(boundsPath, n, ctx);
+    const lArg = values.l === undefined ? undefined : parseInteger('l', values.l, 0);
+    const kArg = values.k === undefined ? undefined : parseInteger('k', values.k, 1);
+    const { spec, factory, safe, leader } = localProblem(algorithm, graph, file, lArg, kArg, values.leader);
+    const init = String(values.init ?? 'default');
+    const initial = init === 'default' ? safeInitial(safe) : parseInit(init, n, 0);
+    const unsafe = checkConfiguration(safe, initial);
+    if (unsafe !== null) {
+      throw new ConfigurationError(
+        `--init ${init}: not a safe initial configuration for ${algorithm} on ${graphText}: ${unsafe.message}${algorithm === 'lkcs' ? ' (LKCS starts within its tightened bounds L_i, K_i)' : ''}; leave --init out for a safe one`,
+      );
+    }
+    const minL = Math.min(...spec.l);
+    const maxK = Math.max(...spec.k);
+    const edges = deg.reduce((a, b) => a + b, 0) / 2;
+    return {
+      n,
+      l: minL,
+      k: maxK,
+      coterieName: null,
+      coterieDescription: null,
+      quorumSize: { min: Math.min(...deg) + 1, max: Math.max(...deg) + 1 },
+      mx: null,
+      structure: `${algorithm} on ${graphText} (${n} processes, ${edges} edges, |N_i| ${Math.min(...deg)}–${Math.max(...deg)}), l_i ${minL}–${Math.max(...spec.l)}, k_i ${Math.min(...spec.k)}–${maxK}${leader === null ? '' : `, leader P${leader}`}`,
+      options: {
+        algorithm,
+        graph: graphText,
+        ...(file === undefined
+          ? { ...(lArg === undefined ? {} : { l: lArg }), ...(kArg === undefined ? {} : { k: kArg }) }
+          : { bounds: boundsPath! }),
+        ...(leader === null ? {} : { leader }),
+      },
+      spec,
+      sequentialSpec: algorithm === 'lkcs' ? safe : null,
+      factory,
+      request: null,
+      requestDescription: null,
+      initial,
+      initialDescription: `${describeInitial(initial)}${init === 'default' ? ' (default: a safe configuration for the bounds)' : ''}`,
+      init: initial.flatMap((s, i) => (s === 'InCS' ? [i] : [])).join(',') || 'none',
+      bounds: localPaperBounds(algorithm, deg),
+    };
+  },
+});

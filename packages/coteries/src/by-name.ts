@@ -1,21 +1,17 @@
 /*
- * `--coterie NAME` with `--n N` → a coterie of @critsec/coteries, with the size rules of each
- * construction checked up front so that a wrong size is a one-line usage error naming the sizes
- * that work, and its memory (n · |Q|max memberships, footprint.ts) weighed against the heap
- * before anything is built — here, once, for every family that builds a coterie.
+ * Coteries by construction name (`coterie: 'grid'` of an algorithm descriptor's parameters, the
+ * `--coterie` flag), with the size rules of each construction checked up front so that a wrong
+ * size is a one-line usage error naming the sizes that work, and its memory (n · |Q|max
+ * memberships) weighed before anything is built — here, once, for every descriptor that builds a
+ * coterie (mutex, mutin, gcs, group-mutex).
  */
-import { ConfigurationError } from '@critsec/core';
-import {
-  type Coterie,
-  grid,
-  gridShape,
-  MAX_PROJECTIVE_PLANE_ORDER,
-  majority,
-  projectivePlane,
-  tree,
-  wall,
-} from '@critsec/coteries';
-import { checkFootprint } from './footprint.js';
+import { ConfigurationError, type MemoryEstimate } from '@critsec/core';
+import type { Coterie } from './coterie.js';
+import { grid, gridShape } from './grid.js';
+import { majority } from './majority.js';
+import { MAX_PROJECTIVE_PLANE_ORDER, projectivePlane } from './projective-plane.js';
+import { tree } from './tree.js';
+import { wall } from './wall.js';
 
 /** The coterie constructions the CLI offers. */
 export const COTERIE_NAMES = ['majority', 'grid', 'projective-plane', 'tree', 'wall'] as const;
@@ -127,14 +123,18 @@ export function nearestCoterieSize(name: CoterieName, n: number): number {
 }
 
 /**
- * Builds coterie `name` over n processes, once {@link checkFootprint} has found that its n ·
- * {@link maxQuorumSize} quorum memberships fit this process's heap.
+ * Builds coterie `name` over n processes, once `weigh` (a descriptor's `BuildContext.weigh`) has
+ * accepted its n · {@link maxQuorumSize} quorum memberships.
  * @throws ConfigurationError, before anything is built, when the estimated memory exceeds the
  *   heap (naming n, the estimate and the ways out); naming the sizes that work when n does not
  *   fit the construction (projective plane: n = q² + q + 1 for a prime power q; tree: n = 2^h − 1).
  */
-export function buildCoterie(name: CoterieName, n: number): Coterie {
-  checkFootprint({ n, memberships: n * maxQuorumSize(name, n), what: `the ${name} coterie` });
+export function coterieByName(
+  name: CoterieName,
+  n: number,
+  weigh: (estimate: MemoryEstimate) => void = () => {},
+): Coterie {
+  weigh({ n, memberships: n * maxQuorumSize(name, n), what: `the ${name} coterie` });
   switch (name) {
     case 'majority':
       return majority(n);

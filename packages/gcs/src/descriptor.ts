@@ -1,0 +1,131 @@
+/*
+ * The descriptors of this package's algorithms (the plug-in contract of @critsec/core,
+ * descriptor.ts): k-mutual exclusion as Co-MUTIN(n − k) (`kmutex`) and the (l,k)-GCS
+ * (`gcs`).
+ *
+ * Bounds, Kamei & Kakugawa, "Asynchronous message-passing distributed algorithm for the global
+ * critical section problem", IJNC 9(2), 2019 (unit delays, no contention):
+ * - k-mutual exclusion = Co-MUTIN(n − k), Sec. 5 with Thm. 1 (the complementary theorem): MUTIN's
+ *   messages (Lemma 3: mx + 6|Q|); entry is MUTIN's Exit() (≤ 7), exit is MUTIN's Entry() (≤ 2).
+ * - (l,k)-GCS = compose(lmin, kmex), Sec. 5, Algorithm 3, Theorem 4 (with the proofs of Lemmas
+ *   3–4): messages per pair = lmin's + kmex's; waiting time 9 for both exit (lmin.Exit() 7 +
+ *   kmex.Exit() 2) and entry (kmex.Entry() 7 + lmin.Entry() 2).
+ */
+import {
+  checkGlobalLK,
+  type CSFactory,
+  defineAlgorithm,
+  globalSpec,
+  param,
+  params,
+  parseGivenLK,
+  parseGlobalInitial,
+} from '@critsec/core';
+import { COTERIE_PARAM, coterieParam, GLOBAL_INIT_PARAM, quorumSizeOf } from '@critsec/mutex';
+import { fixedBound, MX_PARAM, mutinCost, mxParam } from '@critsec/mutin';
+import { gcs, kMutex } from './gcs.js';
+
+const DEFAULT_N = 25;
+const DEFAULT_L = 3;
+const DEFAULT_K = 10;
+
+/** k-mutual exclusion = Co-MUTIN(n − k) (`critsec simulate kmutex --k 3`). */
+export const kMutexDescriptor = defineAlgorithm({
+  name: 'kmutex',
+  title: 'k-mutual exclusion = Co-MUTIN(n−k) (Kamei & Kakugawa 2019, Sec. 5, Thm. 1)',
+  defaultN: DEFAULT_N,
+  params: params({
+    l: param('kmutex solves the (0,k)-CS: l is 0 (or left out)'),
+    k: param('at most k processes InCS (default 10, capped to n)'),
+    coterie: param(COTERIE_PARAM),
+    mx: param(MX_PARAM),
+    init: param(GLOBAL_INIT_PARAM),
+  }),
+  build(values, n = DEFAULT_N, ctx) {
+    const given = parseGivenLK(values);
+    fixedBound('kmutex', 'k-mutual exclusion, the (0,k)-CS', 'l', given.l, 0);
+    const l = 0;
+    const k = given.k ?? Math.min(DEFAULT_K, n);
+    checkGlobalLK(l, k, n);
+    const coterie = coterieParam(values.coterie, n, ctx);
+    const mx = mxParam(values.mx);
+    const init = String(values.init ?? 'default');
+    const initial = parseGlobalInitial(init, n, l, k);
+    const m = mutinCost(mx, coterie);
+    return {
+      n,
+      l,
+      k,
+      coterieName: coterie.kind,
+      coterieDescription: coterie.description,
+      quorumSize: quorumSizeOf(coterie),
+      mx,
+      structure: null,
+      options: { k, coterie: coterie.kind, ...(mx === 'maekawa' ? {} : { mx }) },
+      spec: globalSpec(l, k, n),
+      sequentialSpec: null,
+      factory: kMutex({ k, coterie, mx: m.factory }) as CSFactory<unknown>,
+      request: null,
+      requestDescription: null,
+      ...initial,
+      init,
+      bounds: {
+        messagesPerPair: m.messages,
+        waitingTimeEntry: 7,
+        waitingTimeExit: 2,
+        source: 'Kamei & Kakugawa 2019, Co-MUTIN(n−k) by Thm. 1 with Lemmas 3–4 (entry 7, exit 2)',
+        formula: m.formula,
+      },
+    };
+  },
+});
+
+/** The (l,k)-GCS = compose(MUTIN(l), Co-MUTIN(n − k)) (`critsec simulate gcs --l 3 --k 10`). */
+export const gcsDescriptor = defineAlgorithm({
+  name: 'gcs',
+  title: '(l,k)-GCS = compose(MUTIN(l), Co-MUTIN(n−k)) (Kamei & Kakugawa 2019, Sec. 5, Algorithm 3)',
+  defaultN: DEFAULT_N,
+  params: params({
+    l: param('at least l processes InCS (default 3, capped below k)'),
+    k: param('at most k processes InCS (default 10, capped to n)'),
+    coterie: param(COTERIE_PARAM),
+    mx: param(MX_PARAM),
+    init: param(GLOBAL_INIT_PARAM),
+  }),
+  build(values, n = DEFAULT_N, ctx) {
+    const given = parseGivenLK(values);
+    const k = given.k ?? Math.min(DEFAULT_K, n);
+    const l = given.l ?? Math.max(0, Math.min(DEFAULT_L, k - 1));
+    checkGlobalLK(l, k, n);
+    const coterie = coterieParam(values.coterie, n, ctx);
+    const mx = mxParam(values.mx);
+    const init = String(values.init ?? 'default');
+    const initial = parseGlobalInitial(init, n, l, k);
+    const m = mutinCost(mx, coterie);
+    return {
+      n,
+      l,
+      k,
+      coterieName: coterie.kind,
+      coterieDescription: coterie.description,
+      quorumSize: quorumSizeOf(coterie),
+      mx,
+      structure: null,
+      options: { l, k, coterie: coterie.kind, ...(mx === 'maekawa' ? {} : { mx }) },
+      spec: globalSpec(l, k, n),
+      sequentialSpec: null,
+      factory: gcs({ l, k, coterie, mx: m.factory }) as CSFactory<unknown>,
+      request: null,
+      requestDescription: null,
+      ...initial,
+      init,
+      bounds: {
+        messagesPerPair: 2 * m.messages,
+        waitingTimeEntry: 9,
+        waitingTimeExit: 9,
+        source: 'Kamei & Kakugawa 2019, Sec. 5, Theorem 4 (lmin + kmex messages; waiting 9)',
+        formula: `2·(${m.formula})`,
+      },
+    };
+  },
+});

@@ -1,0 +1,158 @@
+/*
+ * The descriptors of this package's algorithms (the plug-in contract of @critsec/core,
+ * descriptor.ts): Maekawa's mutual exclusion over a coterie (`mutex`) and Ricart–Agrawala
+ * (`ricart-agrawala`), with their bounds, and the choice of mutual exclusion a composite runs on
+ * (`mx` of MUTIN, k-mutex and the GCS).
+ *
+ * Bounds (unit delays, no contention):
+ * - Maekawa, "A √N algorithm for mutual exclusion in decentralized systems", ACM TOCS 3(2), 1985
+ *   (deadlock handling after Sanders, ACM TOCS 5(3), 1987): 3·|Q| messages per CS (REQUEST,
+ *   LOCKED, RELEASE to/from each arbiter of Q_i, self included); entry waits 2 time units
+ *   (REQUEST, LOCKED); exit 0 here: RELEASE is fire and forget (Lemma 4 of the global-CS paper
+ *   counts Maekawa's exit as 1 time unit; 0 ≤ 1). With contention FAILED / INQUIRE / RELINQUISH
+ *   and re-LOCKED messages come on top.
+ * - Ricart & Agrawala, "An optimal algorithm for mutual exclusion in computer networks", CACM
+ *   24(1), 1981: 2(n − 1) messages per CS (REQUEST and REPLY to/from every other process); entry
+ *   waits 2 (REQUEST, REPLY), exit 0 (deferred REPLYs are sent without waiting).
+ */
+import {
+  type BuildContext,
+  type CSFactory,
+  defineAlgorithm,
+  globalSpec,
+  type PaperBounds,
+  param,
+  params,
+  parseChoice,
+  parseGlobalInitial,
+  parseInteger,
+} from '@critsec/core';
+import { COTERIE_NAMES, type Coterie, coterieByName, quorumSizes } from '@critsec/coteries';
+import { maekawa } from './maekawa.js';
+import { ricartAgrawala } from './ricart-agrawala.js';
+
+/** The n a global-family run takes when none is given. */
+const DEFAULT_N = 25;
+
+/** The mutual exclusions a composite (MUTIN, k-mutex, the GCS) can run on, as `mx`. */
+export const MX_NAMES = ['maekawa', 'ricart-agrawala'] as const;
+
+/** A mutual exclusion of {@link MX_NAMES}. */
+export type MxName = (typeof MX_NAMES)[number];
+
+/** The `coterie` parameter's description, shared by every descriptor over a coterie. */
+export const COTERIE_PARAM = `the coterie: ${COTERIE_NAMES.join(', ')} (default grid)`;
+
+/** The `init` parameter's description for the global (l,k)-CS. */
+export const GLOBAL_INIT_PARAM =
+  'initial configuration: default (the first l InCS), none, all, first:M, or the ids InCS like 0,3,7';
+
+/**
+ * Parses `coterie` (default `grid`) and builds it over n processes, weighed first.
+ * @throws ConfigurationError for an unknown construction, a size it does not exist for, or a
+ *   structure that does not fit the heap.
+ */
+export function coterieParam(value: string | number | undefined, n: number, ctx: BuildContext): Coterie {
+  const name = parseChoice('coterie', String(value ?? 'grid'), COTERIE_NAMES);
+  return coterieByName(name, n, (e) => ctx.weigh(e));
+}
+
+/** The quorum sizes of a built coterie, as `BuiltAlgorithm.quorumSize`. */
+export function quorumSizeOf(coterie: Coterie): { min: number; max: number } {
+  const s = quorumSizes(coterie);
+  return { min: s.min, max: s.max };
+}
+
+/**
+ * The mutual exclusion `mx` over `coterie` (Ricart–Agrawala takes none) and its messages per CS
+ * without contention: 3·|Q|max for Maekawa, 2(n − 1) for Ricart–Agrawala.
+ */
+export function mxByName(
+  mx: MxName,
+  coterie: Coterie,
+): { factory: CSFactory; messages: number; formula: string } {
+  return mx === 'maekawa'
+    ? { factory: maekawa({ coterie }), messages: 3 * quorumSizes(coterie).max, formula: '3|Q|' }
+    : { factory: ricartAgrawala(), messages: 2 * (coterie.n - 1), formula: '2(n−1)' };
+}
+
+/** Maekawa's bounds with quorums of at most `q` processes (see the module comment). */
+function maekawaBounds(q: number): PaperBounds {
+  return {
+    messagesPerPair: 3 * q,
+    waitingTimeEntry: 2,
+    waitingTimeExit: 0,
+    source: 'Maekawa 1985 (3·|Q| per CS; entry 2, exit 0 with fire-and-forget RELEASE)',
+    formula: '3|Q|',
+  };
+}
+
+/** Maekawa's mutual exclusion over a coterie (`critsec simulate mutex --coterie grid`). */
+export const maekawaDescriptor = defineAlgorithm({
+  name: 'mutex',
+  title: "Maekawa's quorum mutual exclusion (Maekawa 1985, Sanders 1987)",
+  defaultN: DEFAULT_N,
+  params: params({ coterie: param(COTERIE_PARAM), init: param(GLOBAL_INIT_PARAM) }),
+  build(values, n = DEFAULT_N, ctx) {
+    const coterie = coterieParam(values.coterie, n, ctx);
+    const init = String(values.init ?? 'default');
+    const quorumSize = quorumSizeOf(coterie);
+    return {
+      n,
+      l: 0,
+      k: 1,
+      coterieName: coterie.kind,
+      coterieDescription: coterie.description,
+      quorumSize,
+      mx: null,
+      structure: null,
+      options: { coterie: coterie.kind },
+      spec: globalSpec(0, 1, n),
+      sequentialSpec: null,
+      factory: maekawa({ coterie }) as CSFactory<unknown>,
+      request: null,
+      requestDescription: null,
+      ...parseGlobalInitial(init, n, 0, 1),
+      init,
+      bounds: maekawaBounds(quorumSize.max),
+    };
+  },
+});
+
+/** Ricart–Agrawala, the O(n) baseline (`critsec simulate ricart-agrawala`). */
+export const ricartAgrawalaDescriptor = defineAlgorithm({
+  name: 'ricart-agrawala',
+  title: 'Ricart–Agrawala mutual exclusion, the O(n) baseline (CACM 1981)',
+  defaultN: DEFAULT_N,
+  params: params({ init: param(GLOBAL_INIT_PARAM) }),
+  build(values, n = DEFAULT_N, ctx) {
+    parseInteger('n', n, 1);
+    ctx.weigh({ n, memberships: n * n, what: 'Ricart–Agrawala (every process talks to every other)' });
+    const init = String(values.init ?? 'default');
+    return {
+      n,
+      l: 0,
+      k: 1,
+      coterieName: null,
+      coterieDescription: null,
+      quorumSize: null,
+      mx: null,
+      structure: null,
+      options: {},
+      spec: globalSpec(0, 1, n),
+      sequentialSpec: null,
+      factory: ricartAgrawala() as CSFactory<unknown>,
+      request: null,
+      requestDescription: null,
+      ...parseGlobalInitial(init, n, 0, 1),
+      init,
+      bounds: {
+        messagesPerPair: 2 * (n - 1),
+        waitingTimeEntry: n > 1 ? 2 : 0,
+        waitingTimeExit: 0,
+        source: 'Ricart & Agrawala 1981 (2(n−1) per CS; entry 2, exit 0)',
+        formula: '2(n−1)',
+      },
+    };
+  },
+});
