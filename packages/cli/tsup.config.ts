@@ -1,9 +1,8 @@
 import { packageBuild } from '../../tools/build.js';
 
-// `src/cli.ts` is the program the `critsec` bin runs once built (see bin/critsec.js), and
-// `src/member.ts` the subpath `@critsec/cli/member` (a re-export of `@critsec/cluster/member`);
+// `src/cli.ts` is the program the `critsec` bin runs once built (see bin/critsec.js);
 // `shims` gives the CJS build `import.meta.url` (used to find package.json).
 export default packageBuild({
-  entry: ['src/index.ts', 'src/cli.ts', 'src/member.ts'],
+  entry: ['src/index.ts', 'src/cli.ts'],
   shims: true,
 });

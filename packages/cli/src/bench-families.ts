@@ -158,11 +158,15 @@ async function groupMutexBench(input: FamilyBenchInput): Promise<FamilyBench> {
       };
       const runs = [];
       for (const variant of ['M', 'S'] as const) {
-        const r = await runSimulation(resolveSimulation({ ...common, params: { m, system, variant }, workload: 'sequential' }));
+        const r = await runSimulation(
+          resolveSimulation({ ...common, params: { m, system, variant }, workload: 'sequential' }),
+        );
         if (!(r.ok && r.boundsMet.messagesPerPair === true)) failures.push(r.replay);
         runs.push(r);
       }
-      const busy = await runSimulation(resolveSimulation({ ...common, params: { m, system, variant: 'M' }, rounds: 5 }));
+      const busy = await runSimulation(
+        resolveSimulation({ ...common, params: { m, system, variant: 'M' }, rounds: 5 }),
+      );
       if (!busy.ok) failures.push(busy.replay);
       const [mm, ss] = runs as [(typeof runs)[number], (typeof runs)[number]];
       const degree = /degree (\d+)/.exec(mm.structure ?? '')?.[1] ?? '—';

@@ -13,7 +13,7 @@ import { fmt, type RunSummary } from './summary.js';
 export const GLOBAL_ALGORITHMS = ['mutex', 'ricart-agrawala', 'mutin', 'kmutex', 'gcs'] as const;
 
 /** An algorithm of {@link GLOBAL_ALGORITHMS}. */
-export type GlobalAlgorithmName = (typeof GLOBAL_ALGORITHMS)[number];
+type GlobalAlgorithmName = (typeof GLOBAL_ALGORITHMS)[number];
 
 /** The sizes of the full bench. */
 export const BENCH_SIZES: readonly number[] = [16, 64, 256, 1024];

@@ -7,19 +7,18 @@
  * - {@link resolveBench} + {@link runBench}: every algorithm × coterie beside the papers' bounds;
  * - {@link @critsec/cluster!index.resolveClusterRun} + {@link runCluster}: the same over TCP/TLS between OS processes;
  *   {@link @critsec/cluster!index.runNode}: one member of a real deployment;
- * - {@link @critsec/cluster!index.paperBounds}: the bounds of Maekawa 1985, Ricart & Agrawala 1981 and Kamei & Kakugawa
- *   2019 (MUTIN Lemmas 3–4, Theorem 4), with citations;
+ * - the algorithms are the descriptors of {@link @critsec/cluster!index.ALGORITHMS} (each with its
+ *   paper's bounds), or a module exporting your own descriptor: `critsec simulate ./mine.js`;
  * - {@link main}: the program itself (`main(['simulate', 'gcs', '--json'])` returns the exit code).
  *
- * The algorithm registry (`resolveCluster`, `paperBounds`, the coterie choices), the member
- * runtime (`runNode`) and the local launcher live in `@critsec/cluster` since issue 13; they are
- * re-exported here unchanged.
+ * The algorithms (`resolveCluster` over descriptors), the member runtime (`runNode`) and the
+ * local launcher are `@critsec/cluster`'s.
  *
  * @example
  * ```ts
  * import { resolveSimulation, runSimulation } from '@critsec/cli';
  *
- * const settings = resolveSimulation({ algorithm: 'gcs', n: 25, l: 3, k: 10, coterie: 'grid', workload: 'sequential', rounds: 10 });
+ * const settings = resolveSimulation({ algorithm: 'gcs', n: 25, params: { l: 3, k: 10, coterie: 'grid' }, workload: 'sequential', rounds: 10 });
  * const summary = await runSimulation(settings);
  * console.log(summary.safetyViolations, summary.waitingTime.entry.max, summary.bounds.waitingTimeEntry); // 0 6 9
  * ```

@@ -6,14 +6,19 @@
  * the parameters its algorithm takes; a parameter flag of another algorithm is refused.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { type AnyDescriptor, ALGORITHMS, findAlgorithm, withAlgorithmModule } from '@critsec/cluster';
+import {
+  ALGORITHMS,
+  type AnyDescriptor,
+  type ClusterRunInput,
+  findAlgorithm,
+  withAlgorithmModule,
+} from '@critsec/cluster';
 import { ConfigurationError, describeParams, type ParamValue } from '@critsec/core';
 import type { Command } from 'commander';
+import type { SimulateInput } from './simulate.js';
 
 /** One flag per parameter name, with the algorithms that take it and what each says of it. */
-export function parameterFlags(
-  algorithms: readonly AnyDescriptor[] = ALGORITHMS,
-): { name: string; help: string }[] {
+function parameterFlags(algorithms: readonly AnyDescriptor[] = ALGORITHMS): { name: string; help: string }[] {
   const byName = new Map<string, { algorithm: string; description: string }[]>();
   for (const d of algorithms) {
     for (const { name, description } of describeParams(d.params)) {
@@ -57,20 +62,20 @@ export async function clusterInput(
   o: Record<string, string | boolean | string[] | undefined>,
   defaultN: string,
   algorithms: readonly AnyDescriptor[] = ALGORITHMS,
-): Promise<{
-  algorithm: string;
-  algorithms: readonly AnyDescriptor[];
-  n?: string;
-  params: Record<string, ParamValue>;
-}> {
+): Promise<SimulateInput & ClusterRunInput> {
   const name = algorithmName(algorithm);
   const all = await withAlgorithmModule(name, algorithms);
   const descriptor = findAlgorithm(name, all);
   const takes = new Set(Object.keys(descriptor.params.entries));
   const flags = new Set(parameterFlags(algorithms).map((f) => f.name));
   const params: Record<string, ParamValue> = {};
+  const run: Record<string, string> = {};
   for (const [key, value] of Object.entries(o)) {
-    if (!flags.has(key) || typeof value !== 'string') continue;
+    if (typeof value !== 'string') continue;
+    if (!flags.has(key)) {
+      run[key] = value;
+      continue;
+    }
     if (!takes.has(key)) {
       throw new ConfigurationError(
         `${descriptor.name} takes no --${key}; its parameters: ${[...takes].join(', ') || 'none'}`,
@@ -84,5 +89,6 @@ export async function clusterInput(
     params[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   const n = typeof o.n === 'string' ? o.n : descriptor.defaultN === null ? undefined : defaultN;
-  return { algorithm: name, algorithms: all, params, ...(n === undefined ? {} : { n }) };
+  delete run.n;
+  return { ...run, algorithm: name, algorithms: all, params, ...(n === undefined ? {} : { n }) };
 }

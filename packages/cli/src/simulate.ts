@@ -67,7 +67,10 @@ export interface SimulationSettings {
  * @throws ConfigurationError with a one-line message for any invalid value.
  */
 export function resolveSimulation(input: SimulateInput): SimulationSettings {
-  const cluster = resolveCluster(input, input.algorithms === undefined ? {} : { algorithms: input.algorithms });
+  const cluster = resolveCluster(
+    input,
+    input.algorithms === undefined ? {} : { algorithms: input.algorithms },
+  );
   const rounds = parseInteger('rounds', input.rounds ?? 20, 1);
   const seed = parseInteger('seed', input.seed ?? 1, 0);
   let delay: DelayModel;

@@ -241,7 +241,7 @@ describe('critsec (in process)', () => {
     );
     const d = await run('node', '--config', file, '--id', '0');
     expect(d.code).toBe(EXIT.config);
-    expect(d.stderr).toContain('params.q');
+    expect(d.stderr).toContain("gcs takes no parameter 'q'; it takes l, k, coterie, mx, init");
     for (const r of [a, b, c, d]) expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 

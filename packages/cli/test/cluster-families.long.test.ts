@@ -18,9 +18,9 @@ describe('critsec cluster: h-out-of-k, group mutex and the local CS over TCP/TLS
   // (groups drawn per entry, two groups never certainly InCS together), the local CS (every
   // closed neighbourhood checked)
   for (const input of [
-    { algorithm: 'h-out-of-k', n: 5, k: 2 },
-    { algorithm: 'group-mutex', n: 6, m: 2 },
-    { algorithm: 'local-cs', localAlgorithm: 'lmutin', graph: 'ring:6', l: 1 },
+    { algorithm: 'h-out-of-k', n: 5, params: { k: 2 } },
+    { algorithm: 'group-mutex', n: 6, params: { m: 2 } },
+    { algorithm: 'local-cs', params: { algorithm: 'lmutin', graph: 'ring:6', l: 1 } },
   ]) {
     it(`${input.algorithm} over TCP/TLS: every round completes, the shared-log check of its problem finds nothing`, async () => {
       const dir = join(tmp, `run-${input.algorithm}`);

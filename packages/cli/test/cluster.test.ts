@@ -29,13 +29,12 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
     const s = resolveClusterRun({
       algorithm: 'gcs',
       n: 4,
-      l: 1,
-      k: 3,
       rounds: 5,
       certs,
       dir,
       think: 1,
       hold: 1,
+      params: { l: 1, k: 3 },
     });
     let progress = 0;
     const summary = await runCluster(s, { onProgress: (done) => (progress = done) });
@@ -73,9 +72,9 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
     const s = resolveClusterRun({
       algorithm: 'mutex',
       n: 3,
-      coterie: 'majority',
       rounds: 3,
       workload: 'sequential',
+      params: { coterie: 'majority' },
     });
     const summary = await runCluster(s);
     expect(summary.failure).toBeNull();
@@ -95,10 +94,9 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
     const s = resolveClusterRun({
       algorithm: 'h-out-of-k',
       n: 4,
-      k: 2,
-      h: 2,
       rounds: 2,
       workload: 'sequential',
+      params: { k: 2, h: 2 },
     });
     const summary = await runCluster(s);
     expect(summary.ok).toBe(true);

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError } from '@critsec/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resolveCluster } from '@critsec/cluster';
+import { clusterInput } from '../src/options.js';
 import {
   EXIT,
   exitCodeFor,
   formatFamilyBench,
-  resolveCluster,
   resolveSimulation,
   runFamilyBench,
   runSimulation,
@@ -38,12 +39,10 @@ async function runAndReplay(input: SimulateInput) {
   const s = resolveSimulation(input);
   const r = await runSimulation(s);
   const words = r.replay.replace(/^npx critsec simulate \S+ /, '').split(' ');
-  const replayed: Record<string, string> & { algorithm: string } = { algorithm: s.cluster.algorithm };
-  for (let i = 0; i < words.length; i += 2) {
-    const key = words[i]!.slice(2);
-    replayed[key === 'algorithm' ? 'localAlgorithm' : key === 'bounds' ? 'boundsFile' : key] = words[i + 1]!;
-  }
-  const again = await runSimulation(resolveSimulation(replayed));
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < words.length; i += 2) flags[words[i]!.slice(2)] = words[i + 1]!;
+  // the replay command's words, read the way the command line reads them
+  const again = await runSimulation(resolveSimulation(await clusterInput(s.cluster.algorithm, flags, '25')));
   return { r, again };
 }
 
@@ -52,11 +51,9 @@ describe('h-out-of-k', () => {
     const { r, again } = await runAndReplay({
       algorithm: 'h-out-of-k',
       n: 27,
-      k: 2,
-      arbiter: 'cube',
-      h: 1,
       workload: 'sequential',
       rounds: 2,
+      params: { k: 2, arbiter: 'cube', h: 1 },
     });
     expect(r.ok).toBe(true);
     expect(r.problem).toBe('h-out-of-2 mutual exclusion over 27 processes');
@@ -71,7 +68,9 @@ describe('h-out-of-k', () => {
   });
 
   it('random h per entry under contention: safe, every unit accounted for, more than one holder at once', async () => {
-    const r = await runSimulation(resolveSimulation({ algorithm: 'h-out-of-k', n: 9, k: 3, rounds: 10 }));
+    const r = await runSimulation(
+      resolveSimulation({ algorithm: 'h-out-of-k', n: 9, rounds: 10, params: { k: 3 } }),
+    );
     expect(r.ok).toBe(true);
     expect(r.request).toBe('h uniform in 1..3 per entry');
     expect(r.concurrency.max).toBeGreaterThan(1);
@@ -79,17 +78,21 @@ describe('h-out-of-k', () => {
   });
 
   it('validates h, the arbiter, --l and the initial configuration', () => {
-    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, k: 3, h: 4 }))).toContain(
-      '--h must be an integer in 1..3',
-    );
-    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, arbiter: 'hex' }))).toBe(
+    expect(
+      message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, params: { k: 3, h: 4 } })),
+    ).toContain('--h must be an integer in 1..3');
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, params: { arbiter: 'hex' } }))).toBe(
       "unknown arbiter 'hex'; accepted: uniform, cube, uniform-k, cube-k",
     );
-    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, l: 1 }))).toContain('--l must be 0');
-    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, init: '0' }))).toContain(
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, params: { l: 1 } }))).toContain(
+      '--l must be 0',
+    );
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 9, params: { init: '0' } }))).toContain(
       'starts every process OutCS',
     );
-    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 3, k: 4 }))).toContain('--k must be');
+    expect(message(() => resolveCluster({ algorithm: 'h-out-of-k', n: 3, params: { k: 4 } }))).toContain(
+      '--k must be',
+    );
   });
 });
 
@@ -98,10 +101,9 @@ describe('group-mutex', () => {
     const { r, again } = await runAndReplay({
       algorithm: 'group-mutex',
       n: 16,
-      m: 2,
-      variant: 'M',
       workload: 'sequential',
       rounds: 2,
+      params: { m: 2, variant: 'M' },
     });
     expect(r.ok).toBe(true);
     const c = r.quorumSize!.max;
@@ -116,11 +118,9 @@ describe('group-mutex', () => {
       resolveSimulation({
         algorithm: 'group-mutex',
         n: 9,
-        m: 3,
-        variant: 'S',
-        system: 'grid',
         workload: 'sequential',
         rounds: 2,
+        params: { m: 3, variant: 'S', system: 'grid' },
       }),
     );
     expect(r.ok).toBe(true);
@@ -131,23 +131,25 @@ describe('group-mutex', () => {
   });
 
   it('concurrent entering: processes of one group share the CS (most InCS at once > 1)', async () => {
-    const r = await runSimulation(resolveSimulation({ algorithm: 'group-mutex', n: 9, m: 2, rounds: 10 }));
+    const r = await runSimulation(
+      resolveSimulation({ algorithm: 'group-mutex', n: 9, rounds: 10, params: { m: 2 } }),
+    );
     expect(r.ok).toBe(true);
     expect(r.safetyViolations).toBe(0);
     expect(r.concurrency.max).toBeGreaterThan(1);
   });
 
   it('validates m, the variant, the system and bounds that do not apply', () => {
-    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, m: 1 }))).toContain(
+    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, params: { m: 1 } }))).toContain(
       '--m must be at least 2 for the surficial system',
     );
-    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, variant: 'X' }))).toBe(
+    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, params: { variant: 'X' } }))).toBe(
       "unknown variant 'X'; accepted: M, S",
     );
-    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, system: 'wall' }))).toContain(
-      "unknown system 'wall'",
-    );
-    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, k: 2 }))).toContain(
+    expect(
+      message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, params: { system: 'wall' } })),
+    ).toContain("unknown system 'wall'");
+    expect(message(() => resolveCluster({ algorithm: 'group-mutex', n: 9, params: { k: 2 } }))).toContain(
       'no --l or --k',
     );
   });
@@ -157,11 +159,9 @@ describe('local-cs', () => {
   it('lmutin on a ring, sequential: exactly 3(|N_i|+1) messages per pair (Lemma 3)', async () => {
     const { r, again } = await runAndReplay({
       algorithm: 'local-cs',
-      localAlgorithm: 'lmutin',
-      graph: 'ring:8',
-      l: 1,
       workload: 'sequential',
       rounds: 2,
+      params: { algorithm: 'lmutin', graph: 'ring:8', l: 1 },
     });
     expect(r.ok).toBe(true);
     expect(r.n).toBe(8);
@@ -188,14 +188,12 @@ describe('local-cs', () => {
     const r = await runSimulation(
       resolveSimulation({
         algorithm: 'local-cs',
-        localAlgorithm: 'lmutex',
-        graph,
-        boundsFile: bounds,
         rounds: 5,
+        params: { algorithm: 'lmutex', graph, bounds: bounds },
       }),
     );
     expect(r.ok).toBe(true);
-    expect(r.parameters).toEqual({ localAlgorithm: 'lmutex', graph, boundsFile: bounds });
+    expect(r.parameters).toEqual({ algorithm: 'lmutex', graph, bounds });
     expect(r.replay).toContain(`--bounds ${bounds}`);
   });
 
@@ -203,44 +201,45 @@ describe('local-cs', () => {
     const r = await runSimulation(
       resolveSimulation({
         algorithm: 'local-cs',
-        localAlgorithm: 'lkcs',
-        graph: 'complete:6',
-        l: 1,
-        k: 5,
         workload: 'sequential',
         rounds: 3,
+        params: { algorithm: 'lkcs', graph: 'complete:6', l: 1, k: 5 },
       }),
     );
     expect(r.failure).toBeNull();
     expect(r.messages.perPair).toEqual({ mean: 36, p99: 36, max: 36 });
-    expect(r.parameters).toMatchObject({ localAlgorithm: 'lkcs', leader: 0 });
+    expect(r.parameters).toMatchObject({ algorithm: 'lkcs', leader: 0 });
   });
 
   it('validates the graph, n, the bounds and the leader', () => {
-    expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'hexagon:3' }))).toContain('graph');
-    expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', n: 7 }))).toContain(
-      'has 6 processes',
-    );
-    expect(message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', k: 2 }))).toContain(
-      'lmutin solves the (l_i, |N_i|+1)-CS',
-    );
+    expect(
+      message(() => resolveCluster({ algorithm: 'local-cs', params: { graph: 'hexagon:3' } })),
+    ).toContain('graph');
+    expect(
+      message(() => resolveCluster({ algorithm: 'local-cs', n: 7, params: { graph: 'ring:6' } })),
+    ).toContain('has 6 processes');
+    expect(
+      message(() => resolveCluster({ algorithm: 'local-cs', params: { graph: 'ring:6', k: 2 } })),
+    ).toContain('lmutin solves the (l_i, |N_i|+1)-CS');
     expect(
       message(() =>
-        resolveCluster({ algorithm: 'local-cs', localAlgorithm: 'lmutex', graph: 'ring:6', l: 1 }),
+        resolveCluster({ algorithm: 'local-cs', params: { algorithm: 'lmutex', graph: 'ring:6', l: 1 } }),
       ),
     ).toContain('lmutex solves the (0, k_i)-CS');
     expect(
       message(() =>
-        resolveCluster({ algorithm: 'local-cs', localAlgorithm: 'lkcs', graph: 'ring:6', l: 1, k: 3 }),
+        resolveCluster({ algorithm: 'local-cs', params: { algorithm: 'lkcs', graph: 'ring:6', l: 1, k: 3 } }),
       ),
     ).toMatch(/lead|leader|N_LDR/);
     const bad = join(tmp, 'bad-bounds.json');
     writeFileSync(bad, JSON.stringify({ l: [0], k: [1] }));
     expect(
-      message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', boundsFile: bad })),
+      message(() => resolveCluster({ algorithm: 'local-cs', params: { graph: 'ring:6', bounds: bad } })),
     ).toContain('with 6 non-negative integers each');
     expect(
-      message(() => resolveCluster({ algorithm: 'local-cs', graph: 'ring:6', l: 1, init: 'none' })),
+      message(() =>
+        resolveCluster({ algorithm: 'local-cs', params: { graph: 'ring:6', l: 1, init: 'none' } }),
+      ),
     ).toContain('not a safe initial configuration');
   });
 });

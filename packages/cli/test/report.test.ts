@@ -128,7 +128,12 @@ describe('critsec simulate --report', () => {
 
 describe('the report data', () => {
   it('agrees with the summary: pairs, waiting times, most processes InCS (concurrent, attributed)', async () => {
-    const s = resolveSimulation({ algorithm: 'kmutex', n: 7, k: 3, rounds: 4, coterie: 'majority' });
+    const s = resolveSimulation({
+      algorithm: 'kmutex',
+      n: 7,
+      rounds: 4,
+      params: { k: 3, coterie: 'majority' },
+    });
     const recorder = new SimulationRecorder();
     const summary = await runSimulation(s, { recorder });
     const rec = recorder.recording();
@@ -151,7 +156,7 @@ describe('the report data', () => {
   });
 
   it('costs the run nothing: the trace is byte-identical with the recorder', async () => {
-    const s = resolveSimulation({ algorithm: 'gcs', n: 9, l: 2, k: 5, rounds: 2 });
+    const s = resolveSimulation({ algorithm: 'gcs', n: 9, rounds: 2, params: { l: 2, k: 5 } });
     const plain: string[] = [];
     const recorded: string[] = [];
     await runSimulation(s, { trace: (line) => plain.push(line) });
@@ -229,7 +234,7 @@ describe('critsec cluster --report (the recording read from the shared log)', ()
   });
 
   it('draws the four plots; messages per pair from the summary (no per-call counts in the log)', async () => {
-    const s = resolveSimulation({ algorithm: 'mutex', n: 2, rounds: 1, coterie: 'majority' });
+    const s = resolveSimulation({ algorithm: 'mutex', n: 2, rounds: 1, params: { coterie: 'majority' } });
     const summary = { ...(await runSimulation(s)), simulatedTime: null, timeUnit: 'ms' as const };
     const rec = clusterRecording(log, { spec, initial: ['OutCS', 'OutCS'], rounds: 1 });
     const html = await simulationReportHTML(summary, rec);

@@ -14,7 +14,13 @@ import {
 
 describe('runSimulation', () => {
   it('gcs, sequential, unit delays: exact counts within the papers’ bounds (Theorem 4)', async () => {
-    const s = resolveSimulation({ algorithm: 'gcs', n: 9, l: 2, k: 5, workload: 'sequential', rounds: 3 });
+    const s = resolveSimulation({
+      algorithm: 'gcs',
+      n: 9,
+      workload: 'sequential',
+      rounds: 3,
+      params: { l: 2, k: 5 },
+    });
     const r = await runSimulation(s);
     expect(r.ok).toBe(true);
     expect(r.safetyViolations).toBe(0);
@@ -38,10 +44,10 @@ describe('runSimulation', () => {
       const s = resolveSimulation({
         algorithm: 'kmutex',
         n: 7,
-        k: 3,
         delay: 'exponential:2',
         rounds: 4,
         seed: 5,
+        params: { k: 3 },
       });
       const { wallMs: _w, messagesPerSecond: _m, performance: _p, ...rest } = await runSimulation(s);
       return rest;

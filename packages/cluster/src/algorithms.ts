@@ -46,7 +46,10 @@ export const ALGORITHMS: readonly AnyDescriptor[] = [
  * Finds the descriptor named `name` in `algorithms`.
  * @throws ConfigurationError listing the names when there is none.
  */
-export function findAlgorithm(name: string, algorithms: readonly AnyDescriptor[] = ALGORITHMS): AnyDescriptor {
+export function findAlgorithm(
+  name: string,
+  algorithms: readonly AnyDescriptor[] = ALGORITHMS,
+): AnyDescriptor {
   const found = algorithms.find((d) => d.name === name);
   if (found !== undefined) return found;
   throw new ConfigurationError(
@@ -92,7 +95,8 @@ export interface ResolveOptions {
  */
 export function resolveCluster(input: ClusterInput, options: ResolveOptions = {}): ResolvedCluster {
   const descriptor = findAlgorithm(input.algorithm, options.algorithms);
-  const values = checkParams(descriptor.name, descriptor.params, input.params ?? {});
+  const given = Object.entries(input.params ?? {}).filter(([, value]) => value !== undefined);
+  const values = checkParams(descriptor.name, descriptor.params, Object.fromEntries(given));
   const n = input.n === undefined ? undefined : parseInteger('n', input.n, 1);
   const built = descriptor.build(values, n, buildContext(options.baseDir));
   return { ...built, algorithm: descriptor.name, title: descriptor.title };

@@ -63,7 +63,10 @@ export interface ClusterRunSettings {
  *   without the certificates of every process.
  */
 export function resolveClusterRun(input: ClusterRunInput): ClusterRunSettings {
-  const cluster = resolveCluster(input, input.algorithms === undefined ? {} : { algorithms: input.algorithms });
+  const cluster = resolveCluster(
+    input,
+    input.algorithms === undefined ? {} : { algorithms: input.algorithms },
+  );
   const workload = parseChoice('workload', input.workload ?? 'concurrent', [
     'concurrent',
     'sequential',

@@ -66,10 +66,11 @@ export function clusterFromConfig(
   workload: 'concurrent' | 'sequential';
 } {
   const { config } = loaded;
-  const { seed: seedValue, workload: workloadValue, ...algorithmParams } = (config.params ?? {}) as Record<
-    string,
-    unknown
-  >;
+  const {
+    seed: seedValue,
+    workload: workloadValue,
+    ...algorithmParams
+  } = (config.params ?? {}) as Record<string, unknown>;
   const p = v.safeParse(runParamsSchema, { seed: seedValue, workload: workloadValue });
   if (!p.success) {
     const issue = p.issues[0]!;

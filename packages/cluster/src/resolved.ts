@@ -11,8 +11,8 @@ export interface ClusterInput {
   readonly algorithm: string;
   /** Number of processes (default: the descriptor's; local-cs: the graph's). */
   readonly n?: number | string;
-  /** The algorithm's parameters by name (its descriptor's `params`; e.g. `{ l: 3, k: 10, coterie: 'grid' }`). */
-  readonly params?: Readonly<Record<string, ParamValue>>;
+  /** The algorithm's parameters by name (its descriptor's `params`; e.g. `{ l: 3, k: 10, coterie: 'grid' }`; an `undefined` value is left out). */
+  readonly params?: Readonly<Record<string, ParamValue | undefined>>;
 }
 
 /** A validated cluster description, ready to run: what its descriptor built, with its name and title. */

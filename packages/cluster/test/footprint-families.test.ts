@@ -64,7 +64,7 @@ describe('an input beyond the heap is refused before anything is built, naming n
       /^--n 10000 with the surficial 2-group system: about 2,000,000 quorum memberships need about 0\.7 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --m, or raise the limit with NODE_OPTIONS=--max-old-space-size=\d+ if the machine has the memory$/,
     ],
     [
-      { algorithm: 'group-mutex', n: 2_000, system: 'grid', m: 20 },
+      { algorithm: 'group-mutex', n: 2_000, params: { system: 'grid', m: 20 } },
       /^--n 2000 with T_20 of the grid coterie: about 3,560,000 quorum memberships need about 1\.3 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --m, or raise/,
     ],
     [
@@ -72,23 +72,23 @@ describe('an input beyond the heap is refused before anything is built, naming n
       /^--n 1000 with the uniform \(h,k\)-arbiter, k = 3: about 1,853,000 quorum memberships need about 0\.3 GiB, more than this process's heap limit of 0\.1 GiB; give a smaller --n or --k, or raise/,
     ],
     [
-      { algorithm: 'h-out-of-k', n: 2_000, arbiter: 'uniform-k' },
+      { algorithm: 'h-out-of-k', n: 2_000, params: { arbiter: 'uniform-k' } },
       /^--n 2000 with the uniform-k \(h,k\)-arbiter, k = 3: about 3,002,000 quorum memberships need about 0\.4 GiB, more than this process's heap limit of 0\.1 GiB/,
     ],
     [
-      { algorithm: 'h-out-of-k', n: 4_096, k: 1, arbiter: 'cube' },
+      { algorithm: 'h-out-of-k', n: 4_096, params: { k: 1, arbiter: 'cube' } },
       /^--n 4096 with the cube \(h,k\)-arbiter, k = 1: about 1,048,576 quorum memberships need about 0\.2 GiB, more than this process's heap limit of 0\.1 GiB/,
     ],
     [
-      { algorithm: 'local-cs', graph: 'complete:1200' },
+      { algorithm: 'local-cs', params: { graph: 'complete:1200' } },
       /^--graph complete:1200 \(n = 1200\) with the local CS \(about 719,400 edges\): about 1,440,000 quorum memberships need about 0\.9 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller or sparser graph, or raise/,
     ],
     [
-      { algorithm: 'local-cs', graph: 'random:4000:0.1' },
+      { algorithm: 'local-cs', params: { graph: 'random:4000:0.1' } },
       /^--graph random:4000:0\.1 \(n = 4000\) with the local CS \(about 803,799 edges\): about 1,611,598 quorum memberships need about 1\.1 GiB, more than this process's heap limit of 0\.5 GiB/,
     ],
     [
-      { algorithm: 'local-cs', graph: 'grid:1000x1000' },
+      { algorithm: 'local-cs', params: { graph: 'grid:1000x1000' } },
       /^--graph grid:1000x1000 \(n = 1000000\) with the local CS \(about 1,998,000 edges\)/,
     ],
   ] as const)('%j', (input, message) => {
@@ -106,7 +106,9 @@ describe('an input beyond the heap is refused before anything is built, naming n
 
   it('a cube arbiter of 2^61 tuple quorums is refused at once (its construction would never end)', () => {
     seam.heapLimitBytes = 2 ** 50;
-    expect(() => resolveCluster({ algorithm: 'h-out-of-k', n: 100, k: 60, arbiter: 'cube' })).toThrow(
+    expect(() =>
+      resolveCluster({ algorithm: 'h-out-of-k', n: 100, params: { k: 60, arbiter: 'cube' } }),
+    ).toThrow(
       /^--n 100 with the cube \(h,k\)-arbiter, k = 60: more than 2\^53 quorum memberships need more than 8 PiB, far more than this process's heap limit of 1048576\.0 GiB or any machine's memory; give a smaller --n or --k$/,
     );
   });
@@ -116,8 +118,8 @@ describe('an input beyond the heap is refused before anything is built, naming n
     for (const input of [
       { algorithm: 'group-mutex', n: 200_000 },
       { algorithm: 'h-out-of-k', n: 200_000 },
-      { algorithm: 'local-cs', graph: 'complete:20000' },
-      { algorithm: 'local-cs', graph: 'random:100000:0.5' },
+      { algorithm: 'local-cs', params: { graph: 'complete:20000' } },
+      { algorithm: 'local-cs', params: { graph: 'random:100000:0.5' } },
     ]) {
       expect(() => resolveCluster(input)).toThrow(ConfigurationError);
     }
@@ -127,13 +129,13 @@ describe('an input beyond the heap is refused before anything is built, naming n
 describe('what fits resolves, and the estimate is neither loose nor short', () => {
   it.each([
     { algorithm: 'group-mutex' },
-    { algorithm: 'group-mutex', system: 'projective-plane', n: 31, m: 3 },
+    { algorithm: 'group-mutex', n: 31, params: { system: 'projective-plane', m: 3 } },
     { algorithm: 'h-out-of-k' },
-    { algorithm: 'h-out-of-k', arbiter: 'cube' },
-    { algorithm: 'h-out-of-k', arbiter: 'cube-k', n: 30, k: 4 },
+    { algorithm: 'h-out-of-k', params: { arbiter: 'cube' } },
+    { algorithm: 'h-out-of-k', n: 30, params: { arbiter: 'cube-k', k: 4 } },
     { algorithm: 'local-cs' },
-    { algorithm: 'local-cs', graph: 'complete:60' },
-    { algorithm: 'local-cs', graph: 'random:200:0.1' },
+    { algorithm: 'local-cs', params: { graph: 'complete:60' } },
+    { algorithm: 'local-cs', params: { graph: 'random:200:0.1' } },
   ])('the default-size %j resolves under a 16 MiB heap', (input) => {
     seam.heapLimitBytes = 16 * MiB;
     expect(resolveCluster(input).n).toBeGreaterThan(0);
@@ -143,11 +145,11 @@ describe('what fits resolves, and the estimate is neither loose nor short', () =
     seam.heapLimitBytes = 2 ** 40;
     for (const input of [
       { algorithm: 'group-mutex', n: 25 },
-      { algorithm: 'group-mutex', n: 50, m: 2 },
-      { algorithm: 'group-mutex', n: 54, m: 4 },
-      { algorithm: 'group-mutex', n: 60, m: 4 },
-      { algorithm: 'group-mutex', n: 7, m: 5 },
-      { algorithm: 'group-mutex', n: 49, m: 3, system: 'grid' },
+      { algorithm: 'group-mutex', n: 50, params: { m: 2 } },
+      { algorithm: 'group-mutex', n: 54, params: { m: 4 } },
+      { algorithm: 'group-mutex', n: 60, params: { m: 4 } },
+      { algorithm: 'group-mutex', n: 7, params: { m: 5 } },
+      { algorithm: 'group-mutex', n: 49, params: { m: 3, system: 'grid' } },
     ]) {
       seam.calls.length = 0;
       const r = resolveCluster(input);
@@ -162,10 +164,10 @@ describe('what fits resolves, and the estimate is neither loose nor short', () =
   it('h-out-of-k: the memberships bound the quorums built', () => {
     seam.heapLimitBytes = 2 ** 40;
     for (const input of [
-      { algorithm: 'h-out-of-k', n: 25, k: 3 },
-      { algorithm: 'h-out-of-k', n: 27, k: 2, arbiter: 'cube' },
-      { algorithm: 'h-out-of-k', n: 30, k: 2, arbiter: 'cube' },
-      { algorithm: 'h-out-of-k', n: 40, k: 5, arbiter: 'uniform-k' },
+      { algorithm: 'h-out-of-k', n: 25, params: { k: 3 } },
+      { algorithm: 'h-out-of-k', n: 27, params: { k: 2, arbiter: 'cube' } },
+      { algorithm: 'h-out-of-k', n: 30, params: { k: 2, arbiter: 'cube' } },
+      { algorithm: 'h-out-of-k', n: 40, params: { k: 5, arbiter: 'uniform-k' } },
     ]) {
       seam.calls.length = 0;
       const r = resolveCluster(input);
@@ -186,7 +188,7 @@ describe('what fits resolves, and the estimate is neither loose nor short', () =
       ['random:1000:0.01', 0.25],
     ] as const) {
       seam.calls.length = 0;
-      const r = resolveCluster({ algorithm: 'local-cs', graph });
+      const r = resolveCluster({ algorithm: 'local-cs', params: { graph } });
       const edges = Number(/, (\d+) edges,/.exec(r.structure ?? '')![1]);
       const ratio = seam.calls[0]!.memberships / (2 * edges + r.n);
       expect({ graph, within: ratio >= 1 - slack / 2 && ratio <= 1 + slack }).toEqual({
@@ -204,9 +206,9 @@ describe('what fits resolves, and the estimate is neither loose nor short', () =
     [{ algorithm: 'group-mutex', n: 5_000 }, 394_772 * 1024],
     [{ algorithm: 'h-out-of-k', n: 1_000 }, 387_156 * 1024],
     [{ algorithm: 'h-out-of-k', n: 2_000 }, 849_776 * 1024],
-    [{ algorithm: 'local-cs', graph: 'complete:1000' }, 820_376 * 1024],
-    [{ algorithm: 'local-cs', graph: 'complete:2000' }, 2_235_848 * 1024],
-    [{ algorithm: 'local-cs', graph: 'random:4000:0.1' }, 1_202_300 * 1024],
+    [{ algorithm: 'local-cs', params: { graph: 'complete:1000' } }, 820_376 * 1024],
+    [{ algorithm: 'local-cs', params: { graph: 'complete:2000' } }, 2_235_848 * 1024],
+    [{ algorithm: 'local-cs', params: { graph: 'random:4000:0.1' } }, 1_202_300 * 1024],
   ])('%j: the estimate is within a factor 2 of the peak RSS measured', (input, rss) => {
     const estimate = estimateOf(input);
     expect(estimate).toBeGreaterThan(rss / 2);

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { resolveCluster } from '../src/algorithms.js';
-import { buildCoterie, COTERIE_NAMES, type CoterieName, maxQuorumSize } from '../src/coterie-choice.js';
+import { buildContext, resolveCluster } from '../src/algorithms.js';
+import { coterieByName, COTERIE_NAMES, type CoterieName, maxQuorumSize } from '@critsec/coteries';
 import { BYTES_PER_MEMBERSHIP, checkFootprint } from '../src/footprint.js';
 
 const SIZES: Record<CoterieName, number[]> = {
@@ -16,7 +16,7 @@ describe('maxQuorumSize: the closed form bounds the largest quorum of the built 
   for (const name of COTERIE_NAMES) {
     it(name, () => {
       for (const n of SIZES[name]) {
-        const coterie = buildCoterie(name, n);
+        const coterie = coterieByName(name, n);
         const actual = Math.max(...Array.from({ length: n }, (_, i) => coterie.quorumOf(i).length));
         const bound = maxQuorumSize(name, n);
         expect({ n, holds: actual <= bound && bound <= actual + 1 }).toEqual({ n, holds: true });
@@ -51,13 +51,16 @@ describe('checkFootprint', () => {
   });
 });
 
-describe('buildCoterie weighs the memory before building', () => {
-  // every family builds its coterie here, so the refusal is written once
+describe('coterieByName weighs the memory before building', () => {
+  // every descriptor builds its coterie there, weighed by the run's build context: the refusal is written once
   it.each(['majority', 'grid', 'wall', 'projective-plane'] as const)(
     '%s over a million processes',
     (name) => {
-      expect(() => buildCoterie(name, 1_000_000)).toThrow(ConfigurationError);
-      expect(() => buildCoterie(name, 1_000_000)).toThrow(`--n 1000000 with the ${name} coterie: about `);
+      const weigh = buildContext().weigh;
+      expect(() => coterieByName(name, 1_000_000, weigh)).toThrow(ConfigurationError);
+      expect(() => coterieByName(name, 1_000_000, weigh)).toThrow(
+        `--n 1000000 with the ${name} coterie: about `,
+      );
     },
   );
 });
@@ -70,8 +73,8 @@ describe('resolveCluster refuses an n beyond the heap before building anything',
     ['ricart-agrawala', {}, /Ricart–Agrawala/],
     ['group-mutex', { system: 'grid', m: 3 }, /the grid coterie/],
   ] as const)('%s', (algorithm, extra, what) => {
-    expect(() => resolveCluster({ algorithm, n: 1_000_000, ...extra })).toThrow(ConfigurationError);
-    expect(() => resolveCluster({ algorithm, n: 1_000_000, ...extra })).toThrow(what);
+    expect(() => resolveCluster({ algorithm, n: 1_000_000, params: extra })).toThrow(ConfigurationError);
+    expect(() => resolveCluster({ algorithm, n: 1_000_000, params: extra })).toThrow(what);
   });
 
   it('accepts what fits: n = 10,000 over the grid passes the check', () => {

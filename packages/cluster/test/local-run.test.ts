@@ -13,11 +13,9 @@ describe('runLocalCluster: critsec members (algorithms by name) as OS processes'
     const settings = resolveClusterRun({
       algorithm: 'gcs',
       n: 3,
-      l: 1,
-      k: 2,
-      coterie: 'majority',
       rounds: 3,
       dir,
+      params: { l: 1, k: 2, coterie: 'majority' },
     });
     const progress: number[] = [];
     const { failure, result, reports, totals, violation } = await runLocalCluster(settings, {

@@ -24,10 +24,12 @@ const algorithms: ClusterAlgorithmRegistry = {
       resolveCluster({
         algorithm: 'gcs',
         n,
-        l: 1,
-        k: 2,
-        coterie: 'majority',
-        init: initial.flatMap((s, i) => (s === 'InCS' ? [i] : [])).join(','),
+        params: {
+          l: 1,
+          k: 2,
+          coterie: 'majority',
+          init: initial.flatMap((s, i) => (s === 'InCS' ? [i] : [])).join(','),
+        },
       }).factory,
   },
 };

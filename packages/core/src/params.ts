@@ -17,7 +17,10 @@ export type ParamValue = number | string;
 /** The schema of one parameter: optional, a number or a string, with its one-line description. */
 export type ParamSchema = v.SchemaWithPipe<
   readonly [
-    v.OptionalSchema<v.UnionSchema<[v.NumberSchema<undefined>, v.StringSchema<undefined>], undefined>, undefined>,
+    v.OptionalSchema<
+      v.UnionSchema<[v.NumberSchema<undefined>, v.StringSchema<undefined>], undefined>,
+      undefined
+    >,
     v.DescriptionAction<ParamValue | undefined, string>,
   ]
 >;
@@ -45,8 +48,16 @@ export function params<E extends ParamEntries>(entries: E): ParamsSchema<E> {
   return v.strictObject(entries);
 }
 
+/** A parameter's name and its line of help. */
+export interface ParamDescription {
+  /** The parameter's name (the flag `--<name>`). */
+  readonly name: string;
+  /** Its one-line description. */
+  readonly description: string;
+}
+
 /** The names and one-line descriptions of a schema's parameters, in declaration order. */
-export function describeParams(schema: ParamsSchema): { readonly name: string; readonly description: string }[] {
+export function describeParams(schema: ParamsSchema): ParamDescription[] {
   return Object.entries(schema.entries).map(([name, entry]) => ({
     name,
     description: v.getDescription(entry) ?? '',
@@ -169,15 +180,25 @@ export function parseInit(text: string, n: number, defaultInCS: number): CSState
   );
 }
 
+/** The bounds l and k of the global (l,k)-CS as given, `undefined` when left out. */
+export interface GivenLK {
+  /** l, or `undefined`. */
+  readonly l: number | undefined;
+  /** k, or `undefined`. */
+  readonly k: number | undefined;
+}
+
 /**
  * Parses the optional parameters `l` and `k` of the global (l,k)-CS as given (`undefined` when
  * left out): l an integer ≥ 0, k an integer ≥ 1.
  * @throws ConfigurationError from {@link parseInteger}.
  */
-export function parseGivenLK(values: { readonly l?: ParamValue; readonly k?: ParamValue }): {
-  l: number | undefined;
-  k: number | undefined;
-} {
+export function parseGivenLK(values: {
+  /** The lower bound as given. */
+  readonly l?: ParamValue;
+  /** The upper bound as given. */
+  readonly k?: ParamValue;
+}): GivenLK {
   return {
     l: values.l === undefined ? undefined : parseInteger('l', values.l, 0),
     k: values.k === undefined ? undefined : parseInteger('k', values.k, 1),
@@ -201,17 +222,20 @@ export function checkGlobalLK(l: number, k: number, n: number): void {
   }
 }
 
+/** An initial configuration and its description. */
+export interface InitialConfiguration {
+  /** One state per process. */
+  readonly initial: CSState[];
+  /** In words, e.g. `P0–P2 InCS, the rest OutCS`. */
+  readonly initialDescription: string;
+}
+
 /**
  * The initial configuration `init` of the (l,k)-CS over n processes (`default`: the first l
  * InCS), and its description.
  * @throws ConfigurationError when it is not understood or not safe (fewer than l or more than k InCS).
  */
-export function parseGlobalInitial(
-  init: string,
-  n: number,
-  l: number,
-  k: number,
-): { initial: CSState[]; initialDescription: string } {
+export function parseGlobalInitial(init: string, n: number, l: number, k: number): InitialConfiguration {
   const initial = parseInit(init, n, l);
   const inCS = initial.filter((s) => s === 'InCS').length;
   if (inCS < l || inCS > k) {

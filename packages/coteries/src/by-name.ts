@@ -19,11 +19,6 @@ export const COTERIE_NAMES = ['majority', 'grid', 'projective-plane', 'tree', 'w
 /** A coterie construction the CLI offers. */
 export type CoterieName = (typeof COTERIE_NAMES)[number];
 
-/** True if `name` is one of {@link COTERIE_NAMES}. */
-export function isCoterieName(name: string): name is CoterieName {
-  return (COTERIE_NAMES as readonly string[]).includes(name);
-}
-
 function isPrimePower(q: number): boolean {
   if (!Number.isSafeInteger(q) || q < 2) return false;
   let p = 2;
@@ -35,7 +30,7 @@ function isPrimePower(q: number): boolean {
 }
 
 /** Orders q (prime powers, 2 ≤ q ≤ 255) for which a projective plane is built. */
-export const PROJECTIVE_PLANE_ORDERS: readonly number[] = Array.from(
+const PROJECTIVE_PLANE_ORDERS: readonly number[] = Array.from(
   { length: MAX_PROJECTIVE_PLANE_ORDER - 1 },
   (_, i) => i + 2,
 ).filter(isPrimePower);

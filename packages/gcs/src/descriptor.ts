@@ -12,6 +12,7 @@
  *   kmex.Exit() 2) and entry (kmex.Entry() 7 + lmin.Entry() 2).
  */
 import {
+  type AlgorithmDescriptor,
   checkGlobalLK,
   type CSFactory,
   defineAlgorithm,
@@ -30,7 +31,7 @@ const DEFAULT_L = 3;
 const DEFAULT_K = 10;
 
 /** k-mutual exclusion = Co-MUTIN(n − k) (`critsec simulate kmutex --k 3`). */
-export const kMutexDescriptor = defineAlgorithm({
+export const kMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'kmutex',
   title: 'k-mutual exclusion = Co-MUTIN(n−k) (Kamei & Kakugawa 2019, Sec. 5, Thm. 1)',
   defaultN: DEFAULT_N,
@@ -81,7 +82,7 @@ export const kMutexDescriptor = defineAlgorithm({
 });
 
 /** The (l,k)-GCS = compose(MUTIN(l), Co-MUTIN(n − k)) (`critsec simulate gcs --l 3 --k 10`). */
-export const gcsDescriptor = defineAlgorithm({
+export const gcsDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'gcs',
   title: '(l,k)-GCS = compose(MUTIN(l), Co-MUTIN(n−k)) (Kamei & Kakugawa 2019, Sec. 5, Algorithm 3)',
   defaultN: DEFAULT_N,

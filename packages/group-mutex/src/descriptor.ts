@@ -4,6 +4,7 @@
  * (Joung 2003, Sec. 4, Figs. 5–8) over the surficial system (Fig. 3) or T_m of a coterie.
  */
 import {
+  type AlgorithmDescriptor,
   ConfigurationError,
   type CSFactory,
   defineAlgorithm,
@@ -84,7 +85,7 @@ function groupEstimate(n: number, m: number, systemName: (typeof SYSTEM_NAMES)[n
  * memberships) exceeds this process's heap, `l`/`k` given, or an initial configuration with a
  * process InCS.
  */
-export const groupMutexDescriptor = defineAlgorithm({
+export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'group-mutex',
   title: 'group mutual exclusion, Maekawa_M / Maekawa_S over group quorum systems (Joung 2003, Sec. 4)',
   defaultN: DEFAULT_N,

@@ -6,6 +6,7 @@
  * entry takes `h` units, or a number drawn uniformly from 1..k per entry.
  */
 import {
+  type AlgorithmDescriptor,
   ConfigurationError,
   type CSFactory,
   defineAlgorithm,
@@ -97,7 +98,7 @@ function buildArbiter(name: ArbiterName, n: number, k: number): HKArbiter {
  * process InCS, or an arbiter whose estimated memory (its quorum memberships) exceeds this
  * process's heap — before it is built.
  */
-export const hOutOfKDescriptor = defineAlgorithm({
+export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'h-out-of-k',
   title: 'h-out-of-k mutual exclusion with (h,k)-arbiters (Manabe & Tajima, Sec. 4, Fig. 1)',
   defaultN: DEFAULT_N,

@@ -9,6 +9,7 @@
  * built for the bounds (`safeInitial` of @critsec/local-cs).
  */
 import {
+  type AlgorithmDescriptor,
   type BuildContext,
   type BuiltAlgorithm,
   ConfigurationError,
@@ -211,7 +212,7 @@ function localPaperBounds(algorithm: LocalAlgorithmName, deg: readonly number[])
  *   notation is built —, `--n` that is not the graph's size, bounds out of range (named with the process), LKCS's preconditions (no valid leader),
  *   or an initial configuration that is not safe.
  */
-export const localCsDescriptor = defineAlgorithm({
+export const localCsDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'local-cs',
   title: 'the local (lᵢ,kᵢ)-CS on a graph: LMUTIN, LMUTEX, LKCS (Kamei & Kakugawa 2017, Algorithms 1–7)',
   defaultN: null,

@@ -16,6 +16,7 @@
  *   waits 2 (REQUEST, REPLY), exit 0 (deferred REPLYs are sent without waiting).
  */
 import {
+  type AlgorithmDescriptor,
   type BuildContext,
   type CSFactory,
   defineAlgorithm,
@@ -57,20 +58,35 @@ export function coterieParam(value: string | number | undefined, n: number, ctx:
   return coterieByName(name, n, (e) => ctx.weigh(e));
 }
 
+/** Smallest and largest quorum size of a structure. */
+export interface QuorumSizeRange {
+  /** Smallest quorum size. */
+  readonly min: number;
+  /** Largest quorum size. */
+  readonly max: number;
+}
+
 /** The quorum sizes of a built coterie, as `BuiltAlgorithm.quorumSize`. */
-export function quorumSizeOf(coterie: Coterie): { min: number; max: number } {
+export function quorumSizeOf(coterie: Coterie): QuorumSizeRange {
   const s = quorumSizes(coterie);
   return { min: s.min, max: s.max };
+}
+
+/** A factory and its messages per exit+entry pair without contention. */
+export interface MessageCost {
+  /** The factory. */
+  readonly factory: CSFactory;
+  /** Messages per exit+entry pair without contention (an upper bound). */
+  readonly messages: number;
+  /** The same as a formula, e.g. `3|Q|`. */
+  readonly formula: string;
 }
 
 /**
  * The mutual exclusion `mx` over `coterie` (Ricart–Agrawala takes none) and its messages per CS
  * without contention: 3·|Q|max for Maekawa, 2(n − 1) for Ricart–Agrawala.
  */
-export function mxByName(
-  mx: MxName,
-  coterie: Coterie,
-): { factory: CSFactory; messages: number; formula: string } {
+export function mxByName(mx: MxName, coterie: Coterie): MessageCost {
   return mx === 'maekawa'
     ? { factory: maekawa({ coterie }), messages: 3 * quorumSizes(coterie).max, formula: '3|Q|' }
     : { factory: ricartAgrawala(), messages: 2 * (coterie.n - 1), formula: '2(n−1)' };
@@ -88,7 +104,7 @@ function maekawaBounds(q: number): PaperBounds {
 }
 
 /** Maekawa's mutual exclusion over a coterie (`critsec simulate mutex --coterie grid`). */
-export const maekawaDescriptor = defineAlgorithm({
+export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutex',
   title: "Maekawa's quorum mutual exclusion (Maekawa 1985, Sanders 1987)",
   defaultN: DEFAULT_N,
@@ -120,7 +136,7 @@ export const maekawaDescriptor = defineAlgorithm({
 });
 
 /** Ricart–Agrawala, the O(n) baseline (`critsec simulate ricart-agrawala`). */
-export const ricartAgrawalaDescriptor = defineAlgorithm({
+export const ricartAgrawalaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'ricart-agrawala',
   title: 'Ricart–Agrawala mutual exclusion, the O(n) baseline (CACM 1981)',
   defaultN: DEFAULT_N,

@@ -44,10 +44,12 @@ export {
   COTERIE_PARAM,
   coterieParam,
   GLOBAL_INIT_PARAM,
+  type MessageCost,
   MX_NAMES,
   type MxName,
   maekawaDescriptor,
   mxByName,
+  type QuorumSizeRange,
   quorumSizeOf,
   ricartAgrawalaDescriptor,
 } from './descriptor.js';

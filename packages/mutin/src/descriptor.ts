@@ -9,6 +9,7 @@
  * 2 for Entry() (unit delays, no contention).
  */
 import {
+  type AlgorithmDescriptor,
   ConfigurationError,
   checkGlobalLK,
   type CSFactory,
@@ -25,6 +26,7 @@ import {
   COTERIE_PARAM,
   coterieParam,
   GLOBAL_INIT_PARAM,
+  type MessageCost,
   MX_NAMES,
   type MxName,
   mxByName,
@@ -58,10 +60,7 @@ export function fixedBound(
 }
 
 /** MUTIN's messages per pair over `coterie` with `mx` (Lemma 3): mx + 6|Q|. */
-export function mutinCost(
-  mx: MxName,
-  coterie: Coterie,
-): { factory: CSFactory; messages: number; formula: string } {
+export function mutinCost(mx: MxName, coterie: Coterie): MessageCost {
   const inner = mxByName(mx, coterie);
   const q = quorumSizeOf(coterie).max;
   return { factory: inner.factory, messages: inner.messages + 6 * q, formula: `${inner.formula} + 6|Q|` };
@@ -73,7 +72,7 @@ export function mxParam(value: string | number | undefined): MxName {
 }
 
 /** MUTIN(l), l-mutual inclusion over a coterie (`critsec simulate mutin --l 3 --coterie grid`). */
-export const mutinDescriptor = defineAlgorithm({
+export const mutinDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutin',
   title: 'MUTIN(l), l-mutual inclusion (Kamei & Kakugawa 2019, Sec. 4, Algorithms 1–2)',
   defaultN: DEFAULT_N,
