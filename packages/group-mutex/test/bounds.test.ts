@@ -130,6 +130,7 @@ describe('groupMutexBounds: the paper’s figures for a configuration', () => {
       degree: 1,
       maxLocks: [9, 9],
       worstPerEntry: 3 * 5 + 3 * 5 * 9, // eq. (2): 3c + 3c·n
+      worstPerPair: 5 * (2 + 6 * 9), // 280
     });
     expect(groupMutexBounds({ system: tm, variant: 'M', maxLocks: 1 })).toMatchObject({
       worstPerEntry: 30,
