@@ -94,7 +94,7 @@ for (const [label, system] of rows) {
     b.worstPerEntry,
     (await messages(system, 'M', 'sequential')).toFixed(1),
     (await messages(system, 'M', 'concurrent')).toFixed(1),
-    s.c === s.cMin ? `${s.worstPerEntry}` : `${2 * s.cMin + 1}–${s.worstPerEntry}`,
+    s.c === s.cMin ? `${s.uncontended.max}` : `${s.uncontended.min}–${s.uncontended.max}`,
     (await messages(system, 'S', 'concurrent')).toFixed(1),
     `${await concurrency(system, 'M')} / ${await concurrency(system, 'S')}`,
   ];

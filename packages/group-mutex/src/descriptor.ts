@@ -142,8 +142,8 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
         waitingTimeExit: 0,
         source:
           variant === 'M'
-            ? 'Joung 2003, Theorems 5–6 (Maekawa_M: 3c per entry without contention, ≤ 3c + 3c·max[g] in the worst case; delay 2)'
-            : 'Joung 2003, Theorem 9 (Maekawa_S: 2c + 1 messages per entry, delay c + 1)',
+            ? 'Joung 2003, Theorems 5–6 (Maekawa_M: 3c per entry without contention, ≤ 3c + 3c·max[g] per request as the paper counts, ≤ c(2 + 6·max[g]) per pair under causal attribution; delay 2)'
+            : 'Joung 2003, Theorem 9 (Maekawa_S: 2c + 1 messages per entry without contention, ≤ 3c with early requests; delay c + 1)',
         formula: variant === 'M' ? '3c' : '2c + 1',
       },
     };

@@ -45,11 +45,13 @@ export interface GroupMutexOptions {
  * - `variant: 'M'` — **Maekawa_M** (Sec. 4.2, Figs. 5–6): REQUEST multicast to the quorum;
  *   a node gives up to `max[g]` locks to one group; INQUIRE / UNLOCK(false) take locks back
  *   when a higher-priority request of another group (or a higher request of the same group at
- *   `max[g]`) arrives. Messages per entry: 3c without contention, at most 3c + 3c·max[g]
- *   (Theorem 5); minimum synchronization delay 2 (Theorem 6).
+ *   `max[g]`) arrives. Messages per entry: 3c without contention, at most 3c + 3c·max[g] as
+ *   Theorem 5 counts, at most c·(2 + 6·max[g]) per exit+entry pair under causal attribution;
+ *   minimum synchronization delay 2 (Theorem 6).
  * - `variant: 'S'` — **Maekawa_S** (Sec. 4.3, Figs. 7–8): the REQUEST travels along the
  *   quorum in increasing node id, the last node sends GRANT; exactly 2c + 1 messages per
- *   entry–exit and delay c + 1 without contention (Theorem 9); unbounded concurrency.
+ *   entry–exit and delay c + 1 without contention (Theorem 9), at most 3c with early requests;
+ *   unbounded concurrency.
  *
  * `entry(g, { signal })` can be aborted while waiting: every lock held or in flight is given
  * back (UNLOCK to each node of the quorum) and the promise rejects with `AbortError`. `exit`

@@ -17,7 +17,8 @@
  *   is reported and dropped before the clock witnesses it (B.2, C.2, E.2, F.2) and before any
  *   reply, so a forged `ts` from a stranger cannot move `sn` nor make this process answer it.
  *
- * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry; 3c without contention
+ * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry as the paper counts, at most
+ * c·(2 + 6·max[g]) per exit+entry pair under causal attribution (README); 3c without contention
  * (REQUEST, LOCKED, UNLOCK); minimum synchronization delay 2.
  */
 import {

@@ -17,7 +17,9 @@
  *   and dropped: it would withdraw or remember a request of a stranger).
  *
  * Costs (Theorem 9): exactly 2c + 1 messages per entry–exit without contention (c REQUEST hops
- * — the first from p — one GRANT, c UNLOCK); minimum synchronization delay c + 1. No clocks.
+ * — the first from p — one GRANT, c UNLOCK); minimum synchronization delay c + 1. Under
+ * contention a request also costs one self-addressed REQUEST per node where it arrived early
+ * (E.17–E.19), at most 3c in all (`groupMutexBounds`, README). No clocks.
  */
 import {
   CSObjectBase,

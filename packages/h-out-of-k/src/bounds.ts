@@ -19,7 +19,15 @@ export interface HOutOfKBoundRow {
   };
   /** Messages per request without conflict: exactly `3·|q|` for a process whose quorum is q. */
   readonly messagesUncontended: number;
-  /** Messages per request in the worst case, `(3h + 3)·|q_{h,k}|`. */
+  /**
+   * Messages per request in the worst case, `(3h + 3)·|q_{h,k}|`, **as Sec. 4.3 counts them**: a
+   * `cancel`, the `cancelled` answering it and the `OK` an arbiter sends again after it are charged
+   * to the request whose arrival made the arbiter cancel (at most h cancels per arbiter), every other
+   * message to its own request. Hence a run's messages, once every request has released, are at most
+   * the sum of this over its requests (amortised). It does **not** bound what one exit+entry pair is
+   * charged under the causal attribution, where the OKs of a `NewChance` go to whoever's message ran
+   * it (the package README: uniform n = 6, k = 5, 40 > 36).
+   */
   readonly messagesContended: number;
   /** Waiting time of `entry` without contention, unit delays (time units): 2 (request, OK). */
   readonly waitingEntry: number;
@@ -29,9 +37,10 @@ export interface HOutOfKBoundRow {
 
 /**
  * One row per h = 1..k: quorum sizes of `Q_{h,k}` and the paper's message bounds (Sec. 4.3) —
- * `3·|q_{h,k}|` per request without conflict, `(3h+3)·|q_{h,k}|` in the worst case — and the
- * waiting times with unit delays (entry 2, exit 0). `|q_{h,k}|` is the largest quorum, as in the
- * paper.
+ * `3·|q_{h,k}|` per request without conflict, `(3h+3)·|q_{h,k}|` per request in the worst case as
+ * the paper counts (see {@link HOutOfKBoundRow.messagesContended}: per request, or amortised over a
+ * run, not per exit+entry pair under causal attribution) — and the waiting times with unit delays
+ * (entry 2, exit 0). `|q_{h,k}|` is the largest quorum, as in the paper.
  */
 export function hOutOfKBounds(arbiter: HKArbiter): HOutOfKBoundRow[] {
   const rows: HOutOfKBoundRow[] = [];

@@ -162,7 +162,7 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
         waitingTimeEntry: Math.max(...rows.map((r) => r.waitingEntry)),
         waitingTimeExit: Math.max(...rows.map((r) => r.waitingExit)),
         source:
-          'Manabe & Tajima, Sec. 4.3 (3·|q_{h,k}| per request without conflict, (3h+3)·|q_{h,k}| in the worst case; entry 2, exit 0)',
+          'Manabe & Tajima, Sec. 4.3 (3·|q_{h,k}| per request without conflict, (3h+3)·|q_{h,k}| per request in the worst case as the paper counts, not per pair under causal attribution; entry 2, exit 0)',
         formula: '3|q_{h,k}|',
       },
     };

@@ -11,8 +11,8 @@
  * ## The rules implemented (Fig. 1, names as printed)
  *
  * Requester p:
- * - "When p wants to use h units": `c := c + 1`; `Q := quorumOf(p, h)`; `K := φ`; send
- *   `request(h, p, c)` to every `r ∈ Q`.
+ * - "When p wants to use h units": `Q := quorumOf(p, h)`; `K := φ`; send `request(h, p, c)` to
+ *   every `r ∈ Q` — after `c := c + 1`, which Fig. 1 does not have (see the precisions below).
  * - "When OK is arrived from p'": `K := K ∪ {p'}`; if `K = Q`: `In := true` (InCS).
  * - Exit: `In := false`; send `release` to every `r ∈ Q`.
  * - "When cancel is arrived from p'": if `In = false` and `p' ∈ K`: send `cancelled`, `K := K − {p'}`.
@@ -31,12 +31,18 @@
  * (Sec. 4.1): every message piggybacks `c`; on receipt `c := max(c, c_m) + 1` — here with the
  * saturating `witness`/`tick` of `@critsec/transport` (no accepted clock can overflow).
  *
- * **The one deviation**: saturated clocks tie at `CLOCK_MAX`, where `(c, p)` lets the highest ids
+ * **The deviation in priorities**: saturated clocks tie at `CLOCK_MAX`, where `(c, p)` lets the highest ids
  * starve; by default two requests both at the ceiling are ordered by `(seq, p)` (`priority:
  * 'printed'` keeps `(c, p)`; see `que.ts`, the README and `test/deviation.test.ts`).
  *
- * ## Precisions beyond the figure (none changes a rule of Fig. 1)
+ * ## Precisions beyond the figure
  *
+ * - **The request clock ticks.** `c := c + 1` before the `request` is sent: Fig. 1 sends the
+ *   current `c`; Lamport's rule (Sec. 4.1's ref. [10]) ticks the clock at every event of a process,
+ *   and starting a request is one. A request's `c` is one more than printed (the first request
+ *   carries 1, not 0); priorities stay a total order and a process's successive requests still get
+ *   growing clocks, so Theorems 5–6 are unaffected. Kept because the recorded traces depend on it
+ *   (`test/request-clock.test.ts` pins it).
  * - **Tags.** Every message names its request by `seq`, the requester's own request count (a
  *   Lamport clock is no tag: it saturates at `CLOCK_MAX`, and a peer's clock can drive it there, so
  *   two requests could share one `c`); anything about another request is ignored

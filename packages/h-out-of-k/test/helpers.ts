@@ -76,9 +76,15 @@ export function pairs(records: readonly InvocationRecord[]): [number, number][] 
 /**
  * One run of Sec. 4.3's contended workload (`rounds` per process, h uniform in 1..k per entry,
  * causal attribution): an even seed draws exponential(1) delays, an odd one uniform(0.1, 2);
- * seeds ≡ 0, 1 (mod 4) run at full contention (think 0), the others at think 0.5; hold 1.
+ * seeds ≡ 0, 1 (mod 4) run at full contention (think 0), the others at think 0.5; hold 1. `trace`
+ * receives the simulator's trace lines (e.g. `PaperAccounting.sink`).
  */
-export function contendedRun(arbiter: HKArbiter, seed: number, rounds: number): Promise<WorkloadResult> {
+export function contendedRun(
+  arbiter: HKArbiter,
+  seed: number,
+  rounds: number,
+  trace?: (line: string) => void,
+): Promise<WorkloadResult> {
   const { n, k } = arbiter;
   const delay = seed % 2 === 0 ? exponentialDelay(1) : uniformDelay(0.1, 2);
   const cluster = createCluster({
@@ -87,6 +93,7 @@ export function contendedRun(arbiter: HKArbiter, seed: number, rounds: number): 
     seed,
     delay,
     attribution: true,
+    ...(trace === undefined ? {} : { trace }),
   });
   return runWorkload(cluster, {
     rounds,
