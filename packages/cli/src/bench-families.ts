@@ -13,7 +13,7 @@
  *   several graphs, sequential (against 3(|N_i|+1) / 6(|N_i|+1)) and concurrent (against
  *   6(|N_i|+1) / 12(|N_i|+1)).
  */
-import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { type ClusterInput, type ResolvedCluster, resolveCluster } from '@critsec/cluster';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt } from './summary.js';

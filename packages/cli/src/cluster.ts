@@ -13,7 +13,7 @@ import {
   type MemberTotals,
   runLocalCluster,
 } from '@critsec/cluster';
-import { distribution } from '@critsec/testing';
+import { distribution } from '@critsec/harness';
 import { boundsField, clusterFields, initialField, problemFields, type RunSummary } from './summary.js';
 
 export {

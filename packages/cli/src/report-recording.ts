@@ -5,7 +5,7 @@
  * schedules nothing: the run, and its trace, stay the same).
  */
 import type { CSState, ProblemSpec, ProcessId } from '@critsec/core';
-import type { InvocationRecord, SimCluster, WorkloadResult } from '@critsec/testing';
+import type { InvocationRecord, SimCluster, WorkloadResult } from '@critsec/harness';
 
 /** One state change of one process, at a simulated time (time units). */
 export interface StateChange {

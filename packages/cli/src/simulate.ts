@@ -4,7 +4,7 @@
  * (DESIGN.md 4–5).
  */
 import { ConfigurationError, parseChoice, parseInteger, parseNonNegative } from '@critsec/core';
-import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { type DelayModel, formatDelay, parseDelay } from '@critsec/transport-sim';
 import {
   type AnyDescriptor,

@@ -14,7 +14,7 @@ import {
   type ProblemSpec,
   type ProcessId,
 } from '@critsec/core';
-import { chooseMove, type MessageAttribution, type WorkloadEngine } from '@critsec/testing';
+import { chooseMove, type MessageAttribution, type WorkloadEngine } from '@critsec/harness';
 import { createRng, type Rng } from '@critsec/transport-sim';
 import type { RequestDraw } from '@critsec/core';
 import type { ClusterWorkloadContext } from './workload.js';

@@ -29,7 +29,7 @@ import {
   objectProcess,
   WorkloadEngine,
   wallClock,
-} from '@critsec/testing';
+} from '@critsec/harness';
 import type { Rng } from '@critsec/transport-sim';
 import { memberRng, runSequentialMember } from './member-sequential.js';
 import type { RequestDraw } from '@critsec/core';

@@ -44,7 +44,7 @@ import {
   type ProblemSpec,
   type ProcessId,
 } from '@critsec/core';
-import { type CallLogCheck, type CallLogEvent, checkCallLog, type LogViolation } from '@critsec/testing';
+import { type CallLogCheck, type CallLogEvent, checkCallLog, type LogViolation } from '@critsec/harness';
 
 /** An event of the shared log: the events of a call log that `checkCallLog` reads. */
 export type SharedLogEvent = CallLogEvent;

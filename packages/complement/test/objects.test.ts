@@ -9,7 +9,8 @@ import {
   mutexSpec,
   type ProcessContext,
 } from '@critsec/core';
-import { centralMutex, createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { centralMutex } from '@critsec/testing';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type ComplementObject, complement } from '../src/index.js';

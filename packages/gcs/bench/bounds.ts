@@ -7,7 +7,7 @@
  */
 import { globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { gcs, kMutex } from '../src/index.js';
 import { channelTotal, sequentialPairs } from '../test/measure.js';
 

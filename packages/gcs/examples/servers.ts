@@ -9,7 +9,7 @@
 import { type CSState, globalSpec, withCS } from '@critsec/core';
 import { grid } from '@critsec/coteries';
 import { gcs } from '@critsec/gcs';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 
 const n = 12;
 const [l, k] = [2, 5];

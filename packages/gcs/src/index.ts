@@ -8,7 +8,7 @@
  * ```ts
  * import { globalSpec } from '@critsec/core';
  * import { grid } from '@critsec/coteries';
- * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { createCluster, runWorkload } from '@critsec/harness';
  * import { gcs } from '@critsec/gcs';
  *
  * // at least 2 and at most 5 of 12 servers are up

@@ -6,7 +6,8 @@
  */
 import { globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
-import { channelTotal, createCluster, sequentialPairs } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
+import { channelTotal, sequentialPairs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { gcs, kMutex } from '../src/index.js';
 

@@ -10,7 +10,8 @@ import {
   mutexSpec,
 } from '@critsec/core';
 import { majority } from '@critsec/coteries';
-import { centralMutex, createCluster, runWorkload, unsafeMutex } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { centralMutex, unsafeMutex } from '@critsec/testing';
 import { defaultDelays } from '@critsec/testing/cs';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';

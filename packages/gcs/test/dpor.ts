@@ -37,7 +37,7 @@
  * transition at every node), which the tests use to cross-check the terminal states found.
  */
 import type { CSObject, Message, ProcessId } from '@critsec/core';
-import { type ClusterOptions, createCluster, type SimCluster } from '@critsec/testing';
+import { type ClusterOptions, createCluster, type SimCluster } from '@critsec/harness';
 
 /** Options of {@link exploreDpor}. */
 export interface DporOptions {

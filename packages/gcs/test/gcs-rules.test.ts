@@ -6,7 +6,7 @@
 import { type CSFactory, type CSState, globalSpec, mutexSpec } from '@critsec/core';
 import { type Coterie, majority } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { gcs, kMutex } from '../src/index.js';

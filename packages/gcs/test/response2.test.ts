@@ -9,7 +9,7 @@ import { complement } from '@critsec/complement';
 import { type CSFactory, globalSpec } from '@critsec/core';
 import { majority } from '@critsec/coteries';
 import { mutin } from '@critsec/mutin';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { compose, gcs } from '../src/index.js';

@@ -14,7 +14,7 @@ import {
   projectivePlane,
   surficial,
 } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { groupMutex, groupMutexBounds } from '../src/index.js';
 
 async function messages(system: GroupQuorumSystem, variant: 'M' | 'S', kind: 'sequential' | 'concurrent') {

@@ -6,7 +6,7 @@
 import { groupSpec, withCS } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
 import { groupMutex } from '@critsec/group-mutex';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 
 const cluster = createCluster({
   factory: groupMutex({ system: surficial(9, 2), variant: 'M' }),

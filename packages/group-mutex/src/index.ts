@@ -14,7 +14,7 @@
  * import { groupSpec } from '@critsec/core';
  * import { surficial } from '@critsec/coteries';
  * import { groupMutex } from '@critsec/group-mutex';
- * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { createCluster, runWorkload } from '@critsec/harness';
  *
  * // 9 processes on a 3×3 grid: group 0 locks a row, group 1 a column (Sec. 3, k = 3)
  * const system = surficial(9, 2);

@@ -13,7 +13,8 @@
  *   REQUEST per node where it arrived early (E.17–E.19), at most 3|Q| (the README's proofs).
  */
 import { groupSpec } from '@critsec/core';
-import { createCluster, exitEntryPairs, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { exitEntryPairs } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { groupMutex, groupMutexBounds } from '../src/index.js';
 import { runM, runS } from './costs.js';

@@ -12,7 +12,7 @@
  */
 import { groupSpec } from '@critsec/core';
 import { grid, groupFromCoterie } from '@critsec/coteries';
-import { createCluster, runWorkload, type SimCluster } from '@critsec/testing';
+import { createCluster, runWorkload, type SimCluster } from '@critsec/harness';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type GroupMutexOptions, groupMutex } from '../src/index.js';
 import { enter, systems } from './helpers.js';

@@ -5,7 +5,8 @@
  */
 import { collectReached, groupSpec } from '@critsec/core';
 import type { GroupQuorumSystem } from '@critsec/coteries';
-import { createCluster, drainToRest, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
+import { drainToRest } from '@critsec/testing';
 import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { groupMutex } from '../src/index.js';
 import { anyGroup, quorumSize } from './helpers.js';

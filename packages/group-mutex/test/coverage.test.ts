@@ -6,7 +6,7 @@
  */
 import { collectReached, groupSpec } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { type GroupMutexOptions, groupMutex, groupMutexRarePaths } from '../src/index.js';

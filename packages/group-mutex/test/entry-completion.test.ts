@@ -7,7 +7,8 @@
  */
 import { groupSpec, isAbortError } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
-import { createCluster, deliver, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
 import { enter } from './helpers.js';

@@ -5,7 +5,7 @@ import {
   projectivePlane,
   surficial,
 } from '@critsec/coteries';
-import type { SimCluster } from '@critsec/testing';
+import type { SimCluster } from '@critsec/harness';
 import type { Rng } from '@critsec/transport-sim';
 import { type MaekawaMSnapshot, type MaekawaSSnapshot, subgroupAssignment } from '../src/index.js';
 

@@ -8,7 +8,8 @@
  */
 import { groupSpec } from '@critsec/core';
 import { grid, groupFromCoterie } from '@critsec/coteries';
-import { createCluster, deliver, deliverAll, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
 import { enter, inspectM, inspectS } from './helpers.js';

@@ -6,7 +6,7 @@
  * models, every other seed with aborted entries — 8,400 runs, 0 violations, 0 stuck processes.
  */
 import { groupSpec } from '@critsec/core';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { groupMutex } from '../src/index.js';

@@ -6,7 +6,8 @@
  */
 import { groupSpec } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
-import { createCluster, exploreSchedules, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { exploreSchedules } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { groupMutexWithRules } from '../src/group-mutex.js';
 import { anyGroup, systems } from './helpers.js';

@@ -7,7 +7,8 @@
  */
 import { collectReached, groupSpec, isAbortError, type ReachCollector } from '@critsec/core';
 import { grid, groupFromCoterie } from '@critsec/coteries';
-import { createCluster, deliver, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
 import { enter, inspectM } from './helpers.js';

@@ -7,7 +7,7 @@
  */
 import { groupSpec } from '@critsec/core';
 import { grid, groupFromCoterie, surficial } from '@critsec/coteries';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { groupMutex, subgroupAssignment } from '../src/index.js';

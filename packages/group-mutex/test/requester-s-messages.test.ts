@@ -9,7 +9,8 @@
  */
 import { collectReached, groupSpec, ProtocolError } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
 import { enter, inspectS } from './helpers.js';

@@ -6,7 +6,8 @@
  */
 import { collectReached, groupSpec, isAbortError, type ReachCollector } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { groupMutexWithRules } from '../src/group-mutex.js';
 import { groupMutex } from '../src/index.js';

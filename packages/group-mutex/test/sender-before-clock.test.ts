@@ -14,7 +14,8 @@
  */
 import { collectReached, groupSpec, type Message, ProtocolError } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { CLOCK_MAX } from '@critsec/transport';
 import { describe, expect, it } from 'vitest';
 import { groupMutex } from '../src/index.js';

@@ -7,7 +7,7 @@
  */
 import { ConfigurationError, groupSpec, type Message } from '@critsec/core';
 import { grid, groupFromCoterie, type GroupQuorumSystem, surficial } from '@critsec/coteries';
-import { createCluster, runWorkload, type SimCluster } from '@critsec/testing';
+import { createCluster, runWorkload, type SimCluster } from '@critsec/harness';
 import { CLOCK_MAX } from '@critsec/transport';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';

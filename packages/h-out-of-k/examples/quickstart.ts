@@ -1,7 +1,7 @@
 import { hOutOfKSpec } from '@critsec/core';
 import { uniformHKArbiter } from '@critsec/coteries';
 import { hOutOfK } from '@critsec/h-out-of-k';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 
 const [n, k] = [9, 3]; // 9 processes share 3 units
 const factory = hOutOfK({ k, arbiter: uniformHKArbiter(n, k) });

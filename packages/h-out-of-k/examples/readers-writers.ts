@@ -9,7 +9,7 @@
 import { hOutOfKSpec, withCS } from '@critsec/core';
 import { uniformHKArbiter } from '@critsec/coteries';
 import { hOutOfK } from '@critsec/h-out-of-k';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 
 const [n, k] = [6, 3]; // 6 processes; up to 3 readers at once; P0 and P3 write
 const cluster = createCluster({

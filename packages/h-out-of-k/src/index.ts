@@ -18,7 +18,7 @@
  * ```ts
  * import { hOutOfKSpec } from '@critsec/core';
  * import { uniformHKArbiter } from '@critsec/coteries';
- * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { createCluster, runWorkload } from '@critsec/harness';
  * import { hOutOfK } from '@critsec/h-out-of-k';
  *
  * const [n, k] = [5, 3];

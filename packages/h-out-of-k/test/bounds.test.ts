@@ -13,7 +13,7 @@
  */
 import { hOutOfKSpec } from '@critsec/core';
 import { cubeHKArbiter, type HKArbiter, uniformHKArbiter, uniformKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asHKArbiter, compareArbiters, hOutOfK, hOutOfKBounds } from '../src/index.js';
 import { randomH } from './helpers.js';

@@ -7,7 +7,7 @@
  */
 import { collectReached, hOutOfKSpec } from '@critsec/core';
 import { cubeHKArbiter, type HKArbiter, uniformHKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay, formatDelay, uniformDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { hOutOfK, hOutOfKRarePaths } from '../src/index.js';

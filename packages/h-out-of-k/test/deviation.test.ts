@@ -9,7 +9,7 @@
  */
 import { hOutOfKSpec } from '@critsec/core';
 import { uniformHKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { CLOCK_MAX } from '@critsec/transport';
 import { exponentialDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';

@@ -2,12 +2,12 @@ import { hOutOfKSpec, type ProcessId } from '@critsec/core';
 import { fromHKQuorums, type HKArbiter } from '@critsec/coteries';
 import {
   createCluster,
-  exitEntryPairs,
   type InvocationRecord,
   runWorkload,
   type SimCluster,
   type WorkloadResult,
-} from '@critsec/testing';
+} from '@critsec/harness';
+import { exitEntryPairs } from '@critsec/testing';
 import { exponentialDelay, type Rng, uniformDelay } from '@critsec/transport-sim';
 import { type HOutOfKSnapshot, hOutOfK } from '../src/index.js';
 

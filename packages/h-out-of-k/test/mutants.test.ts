@@ -6,7 +6,7 @@
  */
 import { hOutOfKSpec } from '@critsec/core';
 import { uniformHKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { hOutOfKWithRules } from '../src/factory.js';

@@ -12,7 +12,8 @@
  */
 import { type CSObject, hOutOfKSpec, type ProcessId } from '@critsec/core';
 import { type HKArbiter, uniformHKArbiter } from '@critsec/coteries';
-import { callObject, createCluster, deliver, type InvocationRecord } from '@critsec/testing';
+import { callObject, createCluster, type InvocationRecord } from '@critsec/harness';
+import { deliver } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hOutOfK, hOutOfKBounds } from '../src/index.js';
 import { PaperAccounting } from './paper-accounting.js';

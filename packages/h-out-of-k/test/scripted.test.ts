@@ -4,7 +4,8 @@
  * so priority is decided by id: P0 beats P2.
  */
 import { collectReached, hOutOfKSpec, isAbortError, type ReachCollector } from '@critsec/core';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hOutOfK } from '../src/index.js';
 import { cycle, fixedArbiter, inspectH } from './helpers.js';

@@ -12,7 +12,8 @@
  */
 import { hOutOfKSpec, type ProcessId, ProtocolError } from '@critsec/core';
 import { uniformHKArbiter } from '@critsec/coteries';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { CLOCK_MAX } from '@critsec/transport';
 import { describe, expect, it } from 'vitest';
 import { type HOutOfKMessage, hOutOfK } from '../src/index.js';

@@ -8,7 +8,8 @@
  * n = 4, k = 2; controlled mode; first requests all carry c = 1, so priority is decided by id.
  */
 import { collectReached, type ReachCollector } from '@critsec/core';
-import { deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import type { SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HOutOfKMessage } from '../src/index.js';
 import { cycle, fixedCluster, inspectH } from './helpers.js';

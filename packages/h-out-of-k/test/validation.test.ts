@@ -7,7 +7,7 @@
  */
 import { ConfigurationError, type CSState, hOutOfKSpec, ProtocolError } from '@critsec/core';
 import { cubeHKArbiter, uniformHKArbiter, uniformKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { CLOCK_MAX } from '@critsec/transport';
 import { exponentialDelay, SimNetwork, uniformDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';

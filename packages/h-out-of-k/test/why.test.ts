@@ -8,7 +8,7 @@
  */
 import { hOutOfKSpec } from '@critsec/core';
 import { uniformKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { asHKArbiter, hOutOfK } from '../src/index.js';
 import { fixedArbiter } from './helpers.js';

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { globalSpec } from '@critsec/core';
 import { grid } from '@critsec/coteries';
 import { gcs } from '@critsec/gcs';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 
 const MAP = readFileSync(new URL('../../../ARCHITECTURE.md', import.meta.url), 'utf8');

@@ -4,7 +4,7 @@
  * @critsec/testing, messages passed through JSON like a real wire) and over TCP/TLS in one
  * process (this package's harness) — a smoke test: small n, few rounds, the safety monitor on.
  */
-import { assertWorkloadOk, createCluster, runWorkload } from '@critsec/testing';
+import { assertWorkloadOk, createCluster, runWorkload } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { matrixCases } from './helpers/algorithms.js';
 import { closeAfterEach } from './helpers/cleanup.js';

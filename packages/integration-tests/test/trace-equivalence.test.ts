@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ClusterInput, resolveCluster } from '@critsec/cluster';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { parseDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 

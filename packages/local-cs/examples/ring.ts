@@ -1,4 +1,4 @@
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { complete, lkcs, lkcsPlan, localBounds, lmutex, lmutin, ring, safeInitial } from '@critsec/local-cs';
 
 const graph = ring(6);

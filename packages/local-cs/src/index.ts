@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { createCluster, runWorkload } from '@critsec/harness';
  * import { localBounds, lmutin, ring, safeInitial } from '@critsec/local-cs';
  *
  * const graph = ring(6);

@@ -1,5 +1,5 @@
 import type { CSFactory, CSState, LocalSpec } from '@critsec/core';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { CLOCK_MAX } from '@critsec/transport';
 import { exponentialDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';

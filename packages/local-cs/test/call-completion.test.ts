@@ -9,7 +9,7 @@
  * `AbortError` naming the algorithm, the process and the call.
  */
 import { type CSObject, type CSState, isAbortError } from '@critsec/core';
-import { createCluster, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { localBounds, safeInitial } from '../src/config.js';
 import { complete, star } from '../src/graphs.js';

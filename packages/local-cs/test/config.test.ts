@@ -1,5 +1,5 @@
 import { checkConfiguration, ConfigurationError, type Graph, globalSpec, localSpec } from '@critsec/core';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import {
   ABILENE_LINKS,

@@ -8,7 +8,8 @@
  * 8. A RequestByTrigger is followed by a preemption attempt (not in Algorithm 7).
  * 9. A process ignores Preempt once triggered (`test/lkcs-requester.test.ts`).
  */
-import { createCluster, deliver, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { Arbiter, type ArbiterRules } from '../src/arbiter.js';
 import { safeInitial } from '../src/config.js';

@@ -1,4 +1,4 @@
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay, type DelayModel, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { localBounds, safeInitial } from '../src/config.js';

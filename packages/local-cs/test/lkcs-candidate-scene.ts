@@ -8,7 +8,8 @@
  * {@link leaderWaits}, {@link sentTriggers}.
  */
 import type { CSFactory, CSState } from '@critsec/core';
-import { createCluster, deliver, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, queuedList } from '@critsec/testing';
 import { expect } from 'vitest';
 import { safeInitial } from '../src/config.js';
 import { complete } from '../src/graphs.js';

@@ -7,7 +7,8 @@
  * (l, k) = (0, 5): leader P0, initially P0 OutCS and P1..P4 InCS. P1 exits then enters again; the
  * grants it gets are injected. Controlled mode.
  */
-import { createCluster, deliver, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { safeInitial } from '../src/config.js';
 import { complete } from '../src/graphs.js';

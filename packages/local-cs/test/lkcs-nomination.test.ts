@@ -11,7 +11,8 @@
  * while it waits itself. Controlled mode.
  */
 import { type CSFactory, collectReached, type ReachCollector } from '@critsec/core';
-import { deliver, type SimCluster } from '@critsec/testing';
+import type { SimCluster } from '@critsec/harness';
+import { deliver } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lkcs, lkcsWith } from '../src/lkcs.js';
 import { graph as g, inspect, leaderCluster, to0, triggers } from './lkcs-candidate-scene.js';

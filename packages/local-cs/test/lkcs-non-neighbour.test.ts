@@ -6,7 +6,7 @@
  * the leader is P4 (degree 5). P0 and P7 are four hops apart.
  */
 import { ProtocolError } from '@critsec/core';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { safeInitial } from '../src/config.js';
 import { complete, graphFromJson } from '../src/graphs.js';

@@ -9,7 +9,8 @@
  * request, tag 1); the other processes' messages to P1 are injected. Controlled mode.
  */
 import { collectReached, type ReachCollector } from '@critsec/core';
-import { createCluster, deliver, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { safeInitial } from '../src/config.js';
 import { complete } from '../src/graphs.js';

@@ -8,7 +8,8 @@
  * Controlled mode.
  */
 import { ProtocolError } from '@critsec/core';
-import { createCluster, deliver, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, queuedList } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { safeInitial } from '../src/config.js';
 import { complete } from '../src/graphs.js';

@@ -9,7 +9,8 @@
  * Controlled mode.
  */
 import { collectReached, isAbortError, type ReachCollector } from '@critsec/core';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localBounds } from '../src/config.js';
 import { star } from '../src/graphs.js';

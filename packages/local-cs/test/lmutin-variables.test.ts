@@ -6,7 +6,8 @@
  * centre, P1..P3 the leaves. Controlled mode.
  */
 import { collectReached } from '@critsec/core';
-import { createCluster, deliver, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { localBounds } from '../src/config.js';
 import { star } from '../src/graphs.js';

@@ -1,5 +1,6 @@
 import type { ProcessId } from '@critsec/core';
-import { createCluster, exitEntryPairs, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
+import { exitEntryPairs } from '@critsec/testing';
 import { exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import type { Instance } from './families.js';
 

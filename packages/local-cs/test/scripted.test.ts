@@ -1,5 +1,6 @@
 import { collectReached } from '@critsec/core';
-import { createCluster, deliver, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { localBounds } from '../src/config.js';
 import { star } from '../src/graphs.js';

@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CSFactory, mutexSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { uniformDelay } from '@critsec/transport-sim';
 import { maekawa, ricartAgrawala } from '../src/index.js';
 

@@ -15,7 +15,7 @@
  * ```ts
  * import { mutexSpec } from '@critsec/core';
  * import { grid } from '@critsec/coteries';
- * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { createCluster, runWorkload } from '@critsec/harness';
  * import { maekawa } from '@critsec/mutex';
  *
  * const cluster = createCluster({ factory: maekawa({ coterie: grid(9) }), spec: mutexSpec(9) });

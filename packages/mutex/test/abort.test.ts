@@ -8,7 +8,8 @@
  */
 import { collectReached, mutexSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
-import { createCluster, describeFailure, drainToRest, runWorkload } from '@critsec/testing';
+import { createCluster, describeFailure, runWorkload } from '@critsec/harness';
+import { drainToRest } from '@critsec/testing';
 import { type DelayModel, exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa, type RicartAgrawalaSnapshot, ricartAgrawala } from '../src/index.js';

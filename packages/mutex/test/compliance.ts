@@ -5,7 +5,7 @@
  * concurrent run; the suite runs every seed under unit, uniform(0.1, 2) and exponential(1) delays.
  */
 import { CSMICError, mutexSpec } from '@critsec/core';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { csCompliance, type TestFn } from '@critsec/testing/cs';
 import { describe, expect, it } from 'vitest';
 import { maekawa, ricartAgrawala } from '../src/index.js';

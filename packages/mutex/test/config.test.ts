@@ -3,7 +3,7 @@
  */
 import { ConfigurationError, type CSState, mutexSpec, ProtocolError } from '@critsec/core';
 import { type Coterie, grid, majority } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { csCompliance } from '@critsec/testing/cs';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
  * displaced head) deadlocks within the first seeds of the same hunt.
  */
 import { mutexSpec } from '@critsec/core';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { maekawaWithRules } from '../src/maekawa.js';
 import { CONFIGS, DELAYS, deadlockHunt, WORKLOAD } from './hunt.js';

@@ -6,7 +6,8 @@
  */
 import { type CSFactory, mutexSpec } from '@critsec/core';
 import { grid, majority } from '@critsec/coteries';
-import { createCluster, extremeValueCheck, type ForgedSite, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { extremeValueCheck, type ForgedSite } from '@critsec/testing';
 import { CLOCK_MAX } from '@critsec/transport';
 import { describe, expect, it } from 'vitest';
 import { maekawa, maekawaProtocol, ricartAgrawala, ricartAgrawalaProtocol } from '../src/index.js';

@@ -1,6 +1,6 @@
 import type { CSFactory, Endpoint, Message, ProcessId } from '@critsec/core';
 import { type Coterie, fromQuorums, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
-import type { InvocationRecord, SimCluster } from '@critsec/testing';
+import type { InvocationRecord, SimCluster } from '@critsec/harness';
 import type { SimNetwork } from '@critsec/transport-sim';
 import type { MaekawaSnapshot } from '../src/index.js';
 

@@ -15,7 +15,7 @@
  */
 import { collectReached, mutexSpec } from '@critsec/core';
 import { type Coterie, grid, projectivePlane } from '@critsec/coteries';
-import { runWorkload, createCluster } from '@critsec/testing';
+import { runWorkload, createCluster } from '@critsec/harness';
 import { type CSComplianceSetup, runSeed } from '@critsec/testing/cs';
 import { type DelayModel, exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';

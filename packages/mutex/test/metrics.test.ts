@@ -15,7 +15,8 @@
  */
 import { mutexSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
-import { createCluster, drainToRest, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { drainToRest } from '@critsec/testing';
 import { type DelayModel, exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa, ricartAgrawala } from '../src/index.js';

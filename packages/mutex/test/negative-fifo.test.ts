@@ -16,7 +16,7 @@
  */
 import { mutexSpec } from '@critsec/core';
 import { grid, projectivePlane } from '@critsec/coteries';
-import { createCluster, describeFailure, runWorkload } from '@critsec/testing';
+import { createCluster, describeFailure, runWorkload } from '@critsec/harness';
 import { exponentialDelay, uniformDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 import { maekawa } from '../src/index.js';

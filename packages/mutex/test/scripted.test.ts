@@ -5,7 +5,8 @@
  */
 import { collectReached, isAbortError, mutexSpec, type ReachCollector } from '@critsec/core';
 import { grid } from '@critsec/coteries';
-import { createCluster, deliver, deliverAll, queuedList, type SimCluster } from '@critsec/testing';
+import { createCluster, type SimCluster } from '@critsec/harness';
+import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { maekawa } from '../src/index.js';
 import { inspectM } from './helpers.js';

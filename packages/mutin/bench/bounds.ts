@@ -8,7 +8,7 @@
 import { globalSpec } from '@critsec/core';
 import { grid, majority, projectivePlane } from '@critsec/coteries';
 import { ricartAgrawala } from '@critsec/mutex';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { mutin } from '../src/index.js';
 import { channelTotal, sequentialPairs } from '../test/measure.js';
 

@@ -8,7 +8,7 @@
  * ```ts
  * import { globalSpec } from '@critsec/core';
  * import { grid } from '@critsec/coteries';
- * import { createCluster, runWorkload } from '@critsec/testing';
+ * import { createCluster, runWorkload } from '@critsec/harness';
  * import { mutin } from '@critsec/mutin';
  *
  * const n = 9;

@@ -5,7 +5,7 @@
  */
 import { AbortError, globalSpec } from '@critsec/core';
 import { majority } from '@critsec/coteries';
-import { createCluster } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { type MutinCS, mutin } from '../src/index.js';
 

@@ -6,7 +6,8 @@
 import { type CSState, globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority, projectivePlane } from '@critsec/coteries';
 import { ricartAgrawala } from '@critsec/mutex';
-import { centralMutex, channelTotal, createCluster, sequentialPairs } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
+import { centralMutex, channelTotal, sequentialPairs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { mutin } from '../src/index.js';
 

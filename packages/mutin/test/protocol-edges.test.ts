@@ -15,7 +15,8 @@ import {
   type ReachCollector,
 } from '@critsec/core';
 import { grid, majority } from '@critsec/coteries';
-import { createCluster, StubCS } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
+import { StubCS } from '@critsec/testing';
 import { SimNetwork } from '@critsec/transport-sim';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MutinCS, mutin } from '../src/index.js';

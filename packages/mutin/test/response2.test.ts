@@ -5,7 +5,7 @@
  */
 import { type CSState, globalSpec } from '@critsec/core';
 import { majority } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { type MutinCS, mutin, type Response2Rule } from '../src/index.js';

@@ -1,7 +1,8 @@
 import { ConfigurationError, CoterieError, type CSState, globalSpec } from '@critsec/core';
 import { type Coterie, grid, majority } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
-import { centralMutex, createCluster, StubCS } from '@critsec/testing';
+import { createCluster } from '@critsec/harness';
+import { centralMutex, StubCS } from '@critsec/testing';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { type MutinCS, mutin } from '../src/index.js';

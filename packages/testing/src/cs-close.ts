@@ -4,7 +4,7 @@
  */
 import { isAbortError } from '@critsec/core';
 import { unitDelay } from '@critsec/transport-sim';
-import { createCluster } from './cluster.js';
+import { createCluster } from '@critsec/harness';
 import { type CSComplianceContext, check, clusterOptions, enterArgs, expectCSMIC } from './cs-setup.js';
 
 /**

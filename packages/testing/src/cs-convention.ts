@@ -4,7 +4,7 @@
  * flight) reject with a `CSMICError` and send nothing.
  */
 import { unitDelay } from '@critsec/transport-sim';
-import { createCluster } from './cluster.js';
+import { createCluster } from '@critsec/harness';
 import { type CSComplianceContext, check, clusterOptions, enterArgs, expectCSMIC } from './cs-setup.js';
 
 /** Registers the CSMIC test (one test, on the first seed, unit delays). */

@@ -3,9 +3,9 @@
  * byte, under every delay model — what makes a failing seed replayable.
  */
 import { formatDelay } from '@critsec/transport-sim';
-import { createCluster } from './cluster.js';
+import { createCluster } from '@critsec/harness';
 import { type CSComplianceContext, check, clusterOptions, workloadOptions } from './cs-setup.js';
-import { runWorkload } from './workload.js';
+import { runWorkload } from '@critsec/harness';
 
 /** Registers the determinism test: seed `first + 7` run twice per delay model, traces compared. */
 export function determinismTests<Req>(ctx: CSComplianceContext<Req>): void {

@@ -6,9 +6,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeSpec } from '@critsec/core';
 import { type DelayModel, formatDelay } from '@critsec/transport-sim';
-import { createCluster } from './cluster.js';
+import { createCluster } from '@critsec/harness';
 import { type CSComplianceSetup, clusterOptions, workloadOptions } from './cs-setup.js';
-import { runWorkload, type WorkloadOptions, type WorkloadResult, WorkloadFailure } from './workload.js';
+import { runWorkload, type WorkloadOptions, type WorkloadResult, WorkloadFailure } from '@critsec/harness';
 
 function slug(s: string): string {
   return s.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');

@@ -14,8 +14,8 @@ import {
   type ReachCollector,
 } from '@critsec/core';
 import { type DelayModel, exponentialDelay, type Rng, uniformDelay, unitDelay } from '@critsec/transport-sim';
-import type { ClusterOptions, SimCluster } from './cluster.js';
-import type { WorkloadOptions } from './workload.js';
+import type { ClusterOptions, SimCluster } from '@critsec/harness';
+import type { WorkloadOptions } from '@critsec/harness';
 
 /** The test-registration function of the runner (vitest's or jest's `it`). */
 export type TestFn = (name: string, fn: () => Promise<void>, timeout?: number) => void;

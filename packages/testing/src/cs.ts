@@ -47,7 +47,7 @@ export {
   defaultDelays,
   type TestFn,
 } from './cs-setup.js';
-export { runWorkload, WorkloadFailure } from './workload.js';
+export { runWorkload, WorkloadFailure } from '@critsec/harness';
 
 /**
  * Registers the compliance tests for one algorithm configuration (see the module comment): the

@@ -1,7 +1,7 @@
 import type { CSObject, ProcessId } from '@critsec/core';
 import type { Rng } from '@critsec/transport-sim';
-import { type ClusterOptions, createCluster, type SimCluster } from './cluster.js';
-import type { Violation } from './monitor.js';
+import { type ClusterOptions, createCluster, type SimCluster } from '@critsec/harness';
+import type { Violation } from '@critsec/harness';
 
 /** A CS object that exposes its protocol variables, so explored states can be deduplicated. */
 export interface Inspectable {

@@ -28,8 +28,8 @@
  */
 import type { CSFactory, CSState, Endpoint, Message, ProblemSpec, ProcessId, Rng } from '@critsec/core';
 import { CLOCK_MAX } from '@critsec/transport';
-import { createCluster } from './cluster.js';
-import { runWorkload } from './workload.js';
+import { createCluster } from '@critsec/harness';
+import { runWorkload } from '@critsec/harness';
 
 /** How strictly a forged field is judged (see the module TSDoc): `'clock'` or `'tag'`. */
 export type ForgedFieldClass = 'clock' | 'tag';

@@ -6,8 +6,8 @@
  * the network is quiescent) belongs to it.
  */
 import type { ProcessId } from '@critsec/core';
-import type { SimCluster } from './cluster.js';
-import { type InvocationRecord, runWorkload, type WorkloadResult } from './workload.js';
+import type { SimCluster } from '@critsec/harness';
+import { type InvocationRecord, runWorkload, type WorkloadResult } from '@critsec/harness';
 
 /** One process's k-th completed entry with its k-th completed exit. */
 export interface ExitEntryPair {

@@ -15,7 +15,7 @@
  */
 import type { ProcessId } from '@critsec/core';
 import type { SimNetwork } from '@critsec/transport-sim';
-import type { SimCluster } from './cluster.js';
+import type { SimCluster } from '@critsec/harness';
 
 /** Pending events of a controlled network, as `from→to TYPE` strings (timers as `timer label`). */
 export function pendingList(net: SimNetwork): string[] {

@@ -10,12 +10,11 @@ import {
   callObject,
   checkCallLog,
   createCluster,
-  centralMutex,
   objectProcess,
   simulatedClock,
-  unsafeMutex,
   WorkloadEngine,
-} from '../src/index.js';
+} from '@critsec/harness';
+import { centralMutex, unsafeMutex } from '../src/index.js';
 
 async function run(factory: CSFactory, seed: number) {
   const spec = globalSpec(0, 1, 4);

@@ -1,14 +1,8 @@
 import { mutexSpec } from '@critsec/core';
 import { unitDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
-import {
-  centralMutex,
-  channelTotal,
-  createCluster,
-  exitEntryPairs,
-  type InvocationRecord,
-  sequentialPairs,
-} from '../src/index.js';
+import { createCluster, type InvocationRecord } from '@critsec/harness';
+import { centralMutex, channelTotal, exitEntryPairs, sequentialPairs } from '../src/index.js';
 
 const rec = (process: number, op: 'entry' | 'exit', messages: number, more: Partial<InvocationRecord> = {}) =>
   ({ process, op, messages, start: 0, end: 1, aborted: false, extra: false, ...more }) as InvocationRecord;

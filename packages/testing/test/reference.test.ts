@@ -2,13 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { mutexSpec } from '@critsec/core';
 import { exponentialDelay, unitDelay } from '@critsec/transport-sim';
 import { csCompliance, type CSComplianceSetup, type TestFn } from '../src/cs.js';
+import { createCluster, runWorkload } from '@critsec/harness';
 import {
   centralMutex,
-  createCluster,
   exploreSchedules,
   leakyAbortMutex,
   neverGrantMutex,
-  runWorkload,
   StubCS,
   unsafeMutex,
 } from '../src/index.js';

@@ -1,15 +1,7 @@
 import { mutexSpec } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import {
-  centralMutex,
-  createCluster,
-  deliver,
-  deliverAll,
-  drainToRest,
-  pendingList,
-  queuedList,
-  runWorkload,
-} from '../src/index.js';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { centralMutex, deliver, deliverAll, drainToRest, pendingList, queuedList } from '../src/index.js';
 
 const controlled = () =>
   createCluster({ factory: centralMutex(), spec: mutexSpec(3), mode: 'controlled', seed: 1 });

@@ -1,5 +1,5 @@
 import type { Message, ProcessId } from '@critsec/core';
-import { createRng } from '@critsec/testing';
+import { createRng } from '@critsec/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
 import {

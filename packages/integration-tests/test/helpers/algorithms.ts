@@ -7,7 +7,7 @@ import { grid } from '@critsec/coteries';
 import { gcs, kMutex } from '@critsec/gcs';
 import { maekawa, ricartAgrawala } from '@critsec/mutex';
 import { mutin } from '@critsec/mutin';
-import { defaultInitial } from '@critsec/testing';
+import { defaultInitial } from '@critsec/harness';
 
 /** An algorithm on a cluster of n processes. */
 export interface AlgorithmCase {

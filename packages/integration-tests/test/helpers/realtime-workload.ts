@@ -16,7 +16,7 @@ import {
   type Violation,
   WorkloadEngine,
   wallClock,
-} from '@critsec/testing';
+} from '@critsec/harness';
 import { createRng, type Rng } from '@critsec/transport-sim';
 import type { TcpCluster } from './tcp-cluster.js';
 

@@ -21,7 +21,7 @@ import {
   type ProcessId,
   TransportError,
 } from '@critsec/core';
-import { defaultInitial, SafetyMonitor } from '@critsec/testing';
+import { defaultInitial, SafetyMonitor } from '@critsec/harness';
 import {
   type ClusterCertificates,
   createDevCertificates,

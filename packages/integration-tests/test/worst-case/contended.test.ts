@@ -11,7 +11,7 @@ import { grid } from '@critsec/coteries';
 import { gcs, kMutex } from '@critsec/gcs';
 import { maekawa } from '@critsec/mutex';
 import { mutin } from '@critsec/mutin';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { type DelayModel, exponentialDelay, unitDelay } from '@critsec/transport-sim';
 import { afterAll, describe, expect, it } from 'vitest';
 

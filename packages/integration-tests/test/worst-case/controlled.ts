@@ -9,13 +9,8 @@
  * wall-clock time.
  */
 import type { CSObject, ProcessId } from '@critsec/core';
-import {
-  callObject,
-  createCluster,
-  createRng,
-  type InvocationRecord,
-  perPairMessages,
-} from '@critsec/testing';
+import { createRng } from '@critsec/core';
+import { callObject, createCluster, type InvocationRecord, perPairMessages } from '@critsec/harness';
 import { CASES } from './schedule.js';
 
 /** One walk's outcome. */

@@ -27,16 +27,16 @@ import { majority } from '@critsec/coteries';
 import { gcs, kMutex } from '@critsec/gcs';
 import { maekawa } from '@critsec/mutex';
 import { mutin } from '@critsec/mutin';
+import type { Rng } from '@critsec/core';
 import {
   callObject,
   createCluster,
   type InvocationRecord,
   objectProcess,
   perPairMessages,
-  type Rng,
   simulatedClock,
   WorkloadEngine,
-} from '@critsec/testing';
+} from '@critsec/harness';
 import { constantDelay } from '@critsec/transport-sim';
 
 /** An algorithm under search at small n, with the paper's bounds for it. */

@@ -4,7 +4,7 @@
  * a space within a budget counted in schedules (never wall-clock time) and keeps, per measure, the
  * first schedule reaching the largest figure.
  */
-import { createRng } from '@critsec/testing';
+import { createRng } from '@critsec/core';
 import { CASES, type Figures, runSchedule, type Schedule } from './schedule.js';
 
 /** A space of schedules: its size (when finite and enumerable) and the schedule at an index. */
