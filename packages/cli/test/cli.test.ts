@@ -206,7 +206,7 @@ describe('critsec (in process)', () => {
       processes: [0, 1, 2].map((id) => ({
         id,
         host: '127.0.0.1',
-        port: 1,
+        port: 7400 + id,
         cert: `p${id}.pem`,
         key: `k${id}.pem`,
       })),
