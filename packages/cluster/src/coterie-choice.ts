@@ -127,14 +127,15 @@ export function nearestCoterieSize(name: CoterieName, n: number): number {
 }
 
 /**
- * Builds coterie `name` over n processes, once {@link checkFootprint} has found that its n ·
- * {@link maxQuorumSize} quorum memberships fit this process's heap.
+ * Builds coterie `name` over n processes, once {@link checkFootprint} has found that its n
+ * processes, n · {@link maxQuorumSize} quorum memberships and n quorum sets of n bits fit this
+ * process's heap.
  * @throws ConfigurationError, before anything is built, when the estimated memory exceeds the
  *   heap (naming n, the estimate and the ways out); naming the sizes that work when n does not
  *   fit the construction (projective plane: n = q² + q + 1 for a prime power q; tree: n = 2^h − 1).
  */
 export function buildCoterie(name: CoterieName, n: number): Coterie {
-  checkFootprint({ n, memberships: n * maxQuorumSize(name, n), what: `the ${name} coterie` });
+  checkFootprint({ n, memberships: n * maxQuorumSize(name, n), quorumSets: n, what: `the ${name} coterie` });
   switch (name) {
     case 'majority':
       return majority(n);
