@@ -43,6 +43,16 @@ function figures(html: string): Map<string, { svgs: number; marks: string[]; rec
   return out;
 }
 
+/** What these checks read of a DOM element (linkedom's). */
+interface Element {
+  readonly tagName: string;
+  readonly textContent: string | null;
+  readonly parentElement: Element | null;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): Element | null;
+  querySelectorAll(selector: string): Iterable<Element>;
+}
+
 /** The section's SVG markup, by its `data-plot` id. */
 function sectionOf(html: string, id: string): Element {
   const { document } = parseHTML(html);
