@@ -79,6 +79,7 @@ export {
 export { MX_NAMES } from './family-global.js';
 export {
   BYTES_PER_MEMBERSHIP,
+  BYTES_PER_PROCESS,
   checkFootprint,
   type FootprintInput,
 } from './footprint.js';
