@@ -166,8 +166,14 @@ describe('critsec (in process)', () => {
     [['simulate', 'mutex', '--n', '200000'], "more than this process's heap limit"],
     [['bench', '--n', '16,1000000', '--quick'], '--n 1000000 with Ricart–Agrawala'],
     // issue 15: these were a raw RangeError (exit 1) and V8 heap-out-of-memory crashes (exit 134)
-    [['simulate', 'group-mutex', '--n', '200000'], '--n 200000 with the surficial 2-group system: 200,000 processes and about '],
-    [['simulate', 'h-out-of-k', '--n', '200000'], '--n 200000 with the uniform (h,k)-arbiter, k = 3: 200,000 processes and about '],
+    [
+      ['simulate', 'group-mutex', '--n', '200000'],
+      '--n 200000 with the surficial 2-group system: 200,000 processes and about ',
+    ],
+    [
+      ['simulate', 'h-out-of-k', '--n', '200000'],
+      '--n 200000 with the uniform (h,k)-arbiter, k = 3: 200,000 processes and about ',
+    ],
     [
       ['simulate', 'local-cs', '--graph', 'complete:20000'],
       '--graph complete:20000 (n = 20000) with the local CS',

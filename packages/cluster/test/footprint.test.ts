@@ -57,7 +57,9 @@ describe('buildCoterie weighs the memory before building', () => {
     '%s over a million processes',
     (name) => {
       expect(() => buildCoterie(name, 1_000_000)).toThrow(ConfigurationError);
-      expect(() => buildCoterie(name, 1_000_000)).toThrow(`--n 1000000 with the ${name} coterie: 1,000,000 processes and about `);
+      expect(() => buildCoterie(name, 1_000_000)).toThrow(
+        `--n 1000000 with the ${name} coterie: 1,000,000 processes and about `,
+      );
     },
   );
 });
