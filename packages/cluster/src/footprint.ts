@@ -52,6 +52,8 @@ export interface FootprintInput {
    * graph's per-neighbour protocol state more).
    */
   readonly bytesPerMembership?: number;
+  /** Bytes one process costs besides its memberships, measured (default {@link BYTES_PER_PROCESS}). */
+  readonly bytesPerProcess?: number;
   /**
    * How many n-bit quorum sets the structure's validation holds (a coterie: at most one per
    * process, n; default 0).
@@ -66,7 +68,8 @@ const GiB = 2 ** 30;
 const gib = (bytes: number) => (bytes < 2 ** 53 ? `${(bytes / GiB).toFixed(1)} GiB` : 'more than 8 PiB');
 
 /**
- * Refuses a cluster whose estimated memory (n · {@link BYTES_PER_PROCESS}, plus
+ * Refuses a cluster whose estimated memory (n · `bytesPerProcess`, by default
+ * {@link BYTES_PER_PROCESS}, plus
  * `bytesPerMembership`, by default {@link BYTES_PER_MEMBERSHIP}, per membership, plus n/8 bytes
  * per quorum set) exceeds the heap this Node.js process may use, before anything is allocated.
  * @returns the estimate in bytes when it fits.
@@ -76,7 +79,7 @@ const gib = (bytes: number) => (bytes < 2 ** 53 ? `${(bytes / GiB).toFixed(1)} G
  */
 export function checkFootprint(input: FootprintInput): number {
   const bytes =
-    input.n * BYTES_PER_PROCESS +
+    input.n * (input.bytesPerProcess ?? BYTES_PER_PROCESS) +
     input.memberships * (input.bytesPerMembership ?? BYTES_PER_MEMBERSHIP) +
     ((input.quorumSets ?? 0) * input.n) / 8;
   const limit = input.heapLimitBytes ?? getHeapStatistics().heap_size_limit;

@@ -85,7 +85,7 @@ describe('an input beyond the heap is refused before anything is built, naming n
     ],
     [
       { algorithm: 'local-cs', graph: 'random:4000:0.1' },
-      /^--graph random:4000:0\.1 \(n = 4000\) with the local CS \(about 803,799 edges\): 4,000 processes and about 1,611,598 quorum memberships need about 1\.1 GiB, more than this process's heap limit of 0\.5 GiB/,
+      /^--graph random:4000:0\.1 \(n = 4000\) with the local CS \(about 803,799 edges\): 4,000 processes and about 1,611,598 quorum memberships need about 1\.2 GiB, more than this process's heap limit of 0\.5 GiB/,
     ],
     [
       { algorithm: 'local-cs', graph: 'grid:1000x1000' },
@@ -115,6 +115,13 @@ describe('an input beyond the heap is refused before anything is built, naming n
     seam.heapLimitBytes = 4 * 2 ** 30;
     expect(() => resolveCluster({ algorithm: 'mutex', coterie: 'tree', n: 131_071 })).toThrow(
       /^--n 131071 with the tree coterie: 131,071 processes and about 2,228,207 quorum memberships need about 5\.8 GiB, more than this process's heap limit of 4\.0 GiB; give a smaller --n, or raise the limit with NODE_OPTIONS=--max-old-space-size=7463 if the machine has the memory$/,
+    );
+  });
+
+  it('local-cs --graph random:100000:0.0001 is refused under a 4 GiB heap: a local-CS process costs 40 KiB (it passed at 0.8 GiB)', () => {
+    seam.heapLimitBytes = 4 * 2 ** 30;
+    expect(() => resolveCluster({ algorithm: 'local-cs', graph: 'random:100000:0.0001' })).toThrow(
+      /^--graph random:100000:0\.0001 \(n = 100000\) with the local CS \(about 599,994 edges\): 100,000 processes and about 1,299,988 quorum memberships need about 4\.7 GiB, more than this process's heap limit of 4\.0 GiB/,
     );
   });
 
