@@ -50,7 +50,8 @@ export interface CertificatesWritten {
 /**
  * Writes `ca.pem`, `ca.key.pem`, and `p<id>.cert.pem` / `p<id>.key.pem` per process (keys with
  * mode 0600) into `out`; returns the file names.
- * @throws ConfigurationError for a bad n, days or host list, an unwritable directory, or — unless
+ * @throws ConfigurationError for a bad n, days or host list (with one host per process: a host
+ *   named twice, since every member listens on the one `port`), an unwritable directory, or — unless
  *   `force` — when `out` already holds any of the files (the keys of a running cluster would be
  *   lost); nothing is written then.
  */
@@ -64,6 +65,7 @@ export async function writeCertificates(input: CertificatesInput): Promise<Certi
     .filter((h) => h.length > 0);
   if (hosts.length === 0) throw new ConfigurationError('--hosts: give at least one host name or IP address');
   const configPath = input.config ?? 'cluster.json';
+  if (input.hosts !== undefined && hosts.length === n) refuseRepeatedHost(hosts, port);
   const config =
     input.hosts !== undefined && hosts.length === n
       ? clusterConfigFor(hosts, port, input.out, configPath)
@@ -108,6 +110,24 @@ export async function writeCertificates(input: CertificatesInput): Promise<Certi
   }
   writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
   return { files, config: { path: configPath } };
+}
+
+/**
+ * With one host per process every member listens on the one `--port`: a host named twice would
+ * put two members at one host:port (the configuration could never come up).
+ * @throws ConfigurationError naming the host, the two processes and the ways out.
+ */
+function refuseRepeatedHost(hosts: readonly string[], port: number): void {
+  const first = new Map<string, number>();
+  hosts.forEach((host, id) => {
+    const earlier = first.get(host.toLowerCase());
+    if (earlier !== undefined) {
+      throw new ConfigurationError(
+        `--hosts: ${host} is named for processes ${earlier} and ${id}, and every member listens on --port ${port}, so both would be at ${host}:${port}; name one distinct host per process, or pass a host list that is not one per process (certificates only, no configuration) and write cluster.json with a distinct port per member on that host`,
+      );
+    }
+    first.set(host.toLowerCase(), id);
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ import { EXIT } from './exit-codes.js';
 import { runNodeCommand } from './node.js';
 import { addParameterFlags, clusterInput } from './options.js';
 import type { Progress } from './progress.js';
-import { resolveSimulation, runSimulation } from './simulate.js';
+import { resolveSimulation, runSimulation, type SimulationSettings } from './simulate.js';
 import type { RunSummary } from './summary.js';
 import { openTraceFile } from './trace-file.js';
 
@@ -111,15 +111,25 @@ export function simulateCommand(root: Command, ctx: CommandContext): void {
     .option('--trace <file>', 'write the JSON-lines trace (messages, timers, state changes) to this file')
     .option(REPORT_FLAG, REPORT_HELP)
     .action(async (algorithm: string, o: CommandOptions) => {
-      const settings = resolveSimulation(await clusterInput(algorithm, o, '25'));
-      const report = await openReport(o);
+      const json = o.json === true;
+      // created first: building a large graph or coterie is a step of its own, named at once
+      const progress = ctx.progress(`simulate ${algorithm}`, o, json);
+      progress.step(`building ${buildingWhat(o)}`);
+      let settings: SimulationSettings;
+      let report: Awaited<ReturnType<typeof openReport>>;
+      try {
+        settings = resolveSimulation(await clusterInput(algorithm, o, '25'));
+        report = await openReport(o);
+      } catch (err) {
+        progress.stop();
+        throw err;
+      }
       const recorder = report && new report.module.SimulationRecorder();
       const trace = typeof o.trace === 'string' ? openTraceFile(o.trace) : undefined;
-      const json = o.json === true;
-      const progress = ctx.progress(`simulate ${settings.cluster.algorithm}`, o, json);
       let summary: RunSummary;
       try {
         summary = await runSimulation(settings, {
+          onStep: (label) => progress.step(label),
           onProgress: (done, total) => progress.update(done, total),
           ...(trace ? { trace: trace.line } : {}),
           ...(recorder ? { recorder } : {}),
@@ -133,6 +143,13 @@ export function simulateCommand(root: Command, ctx: CommandContext): void {
       }
       ctx.summaryOut(summary, json);
     });
+}
+
+/** What resolving the options builds, for the progress step: the graph, the coterie, or the cluster. */
+function buildingWhat(o: CommandOptions): string {
+  if (typeof o.graph === 'string') return `the graph ${o.graph}`;
+  const n = typeof o.n === 'string' ? ` (n = ${o.n})` : '';
+  return typeof o.coterie === 'string' ? `the ${o.coterie} coterie${n}` : `the cluster${n}`;
 }
 
 /** `critsec cluster <algorithm>`: the same over TCP/TLS between OS processes. */
@@ -165,14 +182,23 @@ export function clusterCommand(root: Command, ctx: CommandContext): void {
     .option('--timeout <ms>', 'give up after this long', '300000')
     .option(REPORT_FLAG, `${REPORT_HELP} (read from the shared log; times in ms)`)
     .action(async (algorithm: string, o: CommandOptions) => {
-      let settings = resolveClusterRun(await clusterInput(algorithm, o, '5'));
-      const report = await openReport(o);
+      const json = o.json === true;
+      const progress = ctx.progress(`cluster ${algorithm}`, o, json);
+      progress.step(`building ${buildingWhat(o)}`);
+      let settings: ReturnType<typeof resolveClusterRun>;
+      let report: Awaited<ReturnType<typeof openReport>>;
+      try {
+        settings = resolveClusterRun(await clusterInput(algorithm, o, '5'));
+        report = await openReport(o);
+      } catch (err) {
+        progress.stop();
+        throw err;
+      }
+      progress.step(`starting ${settings.cluster.n} members`);
       // the report reads the shared log: keep it in a temporary directory of our own
       const temporary =
         report && settings.dir === undefined ? mkdtempSync(join(tmpdir(), 'critsec-report-')) : undefined;
       if (temporary !== undefined) settings = { ...settings, dir: temporary };
-      const json = o.json === true;
-      const progress = ctx.progress(`cluster ${settings.cluster.algorithm}`, o, json);
       let summary: RunSummary;
       try {
         try {

@@ -1,6 +1,9 @@
 /*
  * The progress bar on stderr (cli-progress): shown only on a terminal, and only once a run has
- * lasted more than a moment, so quick runs and pipes stay clean.
+ * lasted more than a moment, so quick runs and pipes stay clean. Before the bar, a step line names
+ * what is being done at once — building a large graph or coterie, creating the processes — since
+ * such a step runs synchronously and no bar could be redrawn during it; the bar (or `stop()`)
+ * wipes it, so a quick run leaves nothing behind.
  */
 import cliProgress from 'cli-progress';
 
@@ -8,7 +11,12 @@ import cliProgress from 'cli-progress';
 export interface Progress {
   /** Shows `done` of `total` invocations completed. */
   update(done: number, total: number): void;
-  /** Stops the bar (and clears it) at the end of the work. */
+  /**
+   * Names the step that starts now (`building the graph`, `creating 100000 processes`) on a
+   * status line, at once: it shows for as long as the step lasts, even a synchronous one.
+   */
+  step(label: string): void;
+  /** Stops the bar (and clears it and any step line) at the end of the work. */
   stop(): void;
 }
 
@@ -26,7 +34,10 @@ export interface ProgressOptions {
   readonly delayMs?: number;
 }
 
-const NOOP: Progress = { update() {}, stop() {} };
+const NOOP: Progress = { update() {}, step() {}, stop() {} };
+
+/** Back to the line's start, and erase it (ANSI). */
+const CLEAR_LINE = '\r\x1b[K';
 
 /** A progress bar on stderr when enabled and stderr is a terminal; otherwise a no-op. */
 export function createProgress(options: ProgressOptions): Progress {
@@ -35,10 +46,18 @@ export function createProgress(options: ProgressOptions): Progress {
   const started = performance.now();
   const delay = options.delayMs ?? 400;
   let bar: cliProgress.SingleBar | undefined;
+  let stepShown = false;
   return {
+    step(label) {
+      if (bar !== undefined) return;
+      stream.write(`${CLEAR_LINE}${options.label}: ${label} …`);
+      stepShown = true;
+    },
     update(done, total) {
       if (bar === undefined) {
         if (performance.now() - started < delay || done >= total) return;
+        if (stepShown) stream.write(CLEAR_LINE);
+        stepShown = false;
         bar = new cliProgress.SingleBar(
           {
             stream,
@@ -59,6 +78,8 @@ export function createProgress(options: ProgressOptions): Progress {
     stop() {
       bar?.stop();
       bar = undefined;
+      if (stepShown) stream.write(CLEAR_LINE);
+      stepShown = false;
     },
   };
 }

@@ -23,6 +23,18 @@ const TIMELINE_MAX_PROCESSES = 40;
 
 const WIDTH = 880;
 const BOUND_COLOR = '#d62728';
+/** The histograms' margins (px): a bound's label is kept between them. */
+const MARGIN_LEFT = 48;
+const MARGIN_RIGHT = 20;
+
+/**
+ * Where a bound's label goes beside its rule at `bound` on an x axis from 0 to `max`: on the side
+ * with room (left of the rule in the right half, right of it in the left half), so that it is
+ * never cut by the frame.
+ */
+function boundLabel(bound: number, max: number): { textAnchor: 'start' | 'end'; dx: number } {
+  return bound > max / 2 ? { textAnchor: 'end', dx: -4 } : { textAnchor: 'start', dx: 4 };
+}
 /** Observable Plot and a renderer of its specifications to markup (from {@link loadPlotter}). */
 export interface Plotter {
   readonly Plot: typeof PlotModule;
@@ -96,13 +108,23 @@ function concurrencyFigure({ Plot, render }: Plotter, rec: SimulationRecording, 
     caption: `The number of processes InCS after every state change${against}${s.simulatedTime === null ? ', in the shared log’s order (the shared-log check bounds the count from both sides)' : '; the safety monitor checked every change'}.`,
     svg: render({
       height: 260,
+      // the labels sit in the right margin, beside their rules: the count's curve runs along l
+      // and would cover a label drawn inside the frame
+      marginRight: 12 + 6 * Math.max(0, ...rules.map((r) => r.label.length)),
       x: { label: `time (${s.timeUnit})` },
       y: { label: 'processes InCS', grid: true, domain: [0, Math.max(s.n, ...rules.map((r) => r.y))] },
       marks: [
         Plot.areaY(points, { x: 't', y: 'inCS', curve: 'step-after', fill: '#1f3b73', fillOpacity: 0.15 }),
         Plot.lineY(points, { x: 't', y: 'inCS', curve: 'step-after', stroke: '#1f3b73' }),
         Plot.ruleY(rules, { y: 'y', stroke: BOUND_COLOR, strokeDasharray: '6,3' }),
-        Plot.text(rules, { y: 'y', text: 'label', frameAnchor: 'right', dy: -7, fill: BOUND_COLOR }),
+        Plot.text(rules, {
+          y: 'y',
+          text: 'label',
+          frameAnchor: 'right',
+          textAnchor: 'start',
+          dx: 6,
+          fill: BOUND_COLOR,
+        }),
       ],
     }),
   };
@@ -138,8 +160,7 @@ function messagesSummaryFigure({ Plot, render }: Plotter, s: RunSummary): Report
           text: () => `bound ${bound}`,
           frameAnchor: 'top',
           dy: -2,
-          dx: -4,
-          textAnchor: 'end',
+          ...boundLabel(bound, Math.max(bound, ...stats.map((d) => d.value)) * 1.1),
           fill: BOUND_COLOR,
         }),
       ],
@@ -152,6 +173,7 @@ function messagesFigure(plotter: Plotter, rec: SimulationRecording, s: RunSummar
   const { Plot, render } = plotter;
   const pairs = pairMessages(rec.calls).map((m) => ({ m }));
   const bound = s.bounds.messagesPerPair;
+  const max = pairs.reduce((x, d) => Math.max(x, d.m + 1), bound) * 1.05;
   const exact =
     s.workload === 'sequential'
       ? 'exact (sequential workload)'
@@ -162,7 +184,9 @@ function messagesFigure(plotter: Plotter, rec: SimulationRecording, s: RunSummar
     caption: `Histogram of the messages of each exit+entry pair, ${exact}, against the paper's bound ${bound} = ${s.bounds.formula} (${s.bounds.source}).`,
     svg: render({
       height: 260,
-      x: { label: 'messages per pair' },
+      marginLeft: MARGIN_LEFT,
+      marginRight: MARGIN_RIGHT,
+      x: { label: 'messages per pair', domain: [0, max] },
       y: { label: 'pairs', grid: true },
       marks: [
         Plot.rectY(
@@ -175,8 +199,7 @@ function messagesFigure(plotter: Plotter, rec: SimulationRecording, s: RunSummar
           text: () => `bound ${bound}`,
           frameAnchor: 'top',
           dy: 6,
-          dx: -4,
-          textAnchor: 'end',
+          ...boundLabel(bound, max),
           fill: BOUND_COLOR,
         }),
         Plot.ruleY([0]),
@@ -187,21 +210,31 @@ function messagesFigure(plotter: Plotter, rec: SimulationRecording, s: RunSummar
 
 function waitingFigure({ Plot, render }: Plotter, rec: SimulationRecording, s: RunSummary): ReportFigure {
   const waits = waitingTimes(rec.calls);
-  const bounds = [
-    { op: 'entry', bound: s.bounds.waitingTimeEntry },
-    { op: 'exit', bound: s.bounds.waitingTimeExit },
-  ];
-  const setting =
-    s.workload === 'sequential' && s.delay === 'unit'
+  const { waitingTimeEntry: entry, waitingTimeExit: exit } = s.bounds;
+  // the papers' bounds count message delays: on a real cluster's axis in ms they would be drawn
+  // at that many ms, which means nothing, so they are left out there and the caption says so
+  const drawn = s.timeUnit === 'time units';
+  const bounds = drawn
+    ? [
+        { op: 'entry', bound: entry },
+        { op: 'exit', bound: exit },
+      ]
+    : [];
+  const max = waits.reduce((x, d) => Math.max(x, d.wait), Math.max(0, ...bounds.map((b) => b.bound))) * 1.05;
+  const setting = !drawn
+    ? `the papers’ bounds (entry ${entry}, exit ${exit}) count message delays, not ms, so they are not drawn`
+    : s.workload === 'sequential' && s.delay === 'unit'
       ? 'the papers’ setting (sequential, unit delays): every wait is within its bound'
       : 'the bounds are the papers’ for the sequential workload with unit delays, shown for reference';
   return {
     id: 'waiting',
     title: 'Waiting-time distribution',
-    caption: `Histogram of the waiting times of completed entries and exits (${s.timeUnit}), with the paper's bounds (entry ${s.bounds.waitingTimeEntry}, exit ${s.bounds.waitingTimeExit}); ${setting}.`,
+    caption: `Histogram of the waiting times of completed entries and exits (${s.timeUnit})${drawn ? `, with the paper's bounds (entry ${entry}, exit ${exit})` : ''}; ${setting}.`,
     svg: render({
       height: 320,
-      x: { label: `waiting time (${s.timeUnit})` },
+      marginLeft: MARGIN_LEFT,
+      marginRight: MARGIN_RIGHT,
+      x: { label: `waiting time (${s.timeUnit})`, domain: [0, max || 1] },
       y: { label: 'calls', grid: true },
       fy: { label: null, domain: ['entry', 'exit'] },
       marks: [
@@ -219,16 +252,17 @@ function waitingFigure({ Plot, render }: Plotter, rec: SimulationRecording, s: R
           strokeWidth: 2,
           strokeDasharray: '6,3',
         }),
-        Plot.text(bounds, {
-          x: 'bound',
-          fy: 'op',
-          text: (d) => `bound ${d.bound}`,
-          frameAnchor: 'top',
-          dy: 6,
-          dx: -4,
-          textAnchor: 'end',
-          fill: BOUND_COLOR,
-        }),
+        ...bounds.map((b) =>
+          Plot.text([b], {
+            x: 'bound',
+            fy: 'op',
+            text: (d) => `bound ${d.bound}`,
+            frameAnchor: 'top',
+            dy: 6,
+            ...boundLabel(b.bound, max),
+            fill: BOUND_COLOR,
+          }),
+        ),
         Plot.ruleY([0]),
       ],
       color: { domain: ['entry', 'exit'], range: ['#f2a93b', '#7fb8da'] },

@@ -106,6 +106,8 @@ export interface SimulationHooks {
   readonly trace?: (line: string) => void;
   /** Collects the run's state changes and calls for `--report` (only when given). */
   readonly recorder?: SimulationRecorder;
+  /** Called as each step starts: `creating <n> processes`, then `running <rounds> rounds`. */
+  readonly onStep?: (label: string) => void;
 }
 
 const EPS = 1e-9;
@@ -122,6 +124,7 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
   const c = s.cluster;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  hooks.onStep?.(`creating ${c.n.toLocaleString('en-US')} processes`);
   const cluster = createCluster({
     factory: c.factory,
     // the sequential workload moves within the algorithm's own narrower bounds, if it has them
@@ -134,6 +137,7 @@ export async function runSimulation(s: SimulationSettings, hooks: SimulationHook
   });
   hooks.recorder?.attach(cluster);
   const pairs = c.n * s.rounds;
+  hooks.onStep?.(`running ${s.rounds} rounds per process`);
   const r = await runWorkload(cluster, {
     kind: s.workload,
     rounds: s.rounds,

@@ -63,4 +63,16 @@ describe('critsec certs --hosts with one host per process: the matching cluster.
     expect(written.config).toEqual({ skipped: expect.stringContaining('2 host(s) for 3 processes') });
     expect(existsSync(config)).toBe(false);
   });
+
+  it('refuses a host named twice (every member would listen on one host:port) and writes nothing', async () => {
+    const out = join(tmp, 'twice');
+    const config = join(tmp, 'twice.json');
+    const written = writeCertificates({ n: 3, out, hosts: '10.0.0.10,10.0.0.11,10.0.0.10', config });
+    await expect(written).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(written).rejects.toThrow(
+      /^--hosts: 10\.0\.0\.10 is named for processes 0 and 2, and every member listens on --port 7400, so both would be at 10\.0\.0\.10:7400; name one distinct host per process, or pass a host list that is not one per process/,
+    );
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(config)).toBe(false);
+  });
 });

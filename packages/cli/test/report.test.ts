@@ -43,6 +43,69 @@ function figures(html: string): Map<string, { svgs: number; marks: string[]; rec
   return out;
 }
 
+/** What these checks read of a DOM element (linkedom's). */
+interface Element {
+  readonly tagName: string;
+  readonly textContent: string | null;
+  readonly parentElement: Element | null;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): Element | null;
+  querySelectorAll(selector: string): Iterable<Element>;
+}
+
+/** The section's SVG markup, by its `data-plot` id. */
+function sectionOf(html: string, id: string): Element {
+  const { document } = parseHTML(html);
+  const section = document.querySelector(`section[data-plot="${id}"]`);
+  if (section === null) throw new Error(`no section ${id}`);
+  return section as unknown as Element;
+}
+
+const translate = (el: Element | null) => {
+  const m = /translate\(([-\d.e]+),\s*([-\d.e]+)\)/.exec(el?.getAttribute('transform') ?? '');
+  return m === null ? 0 : Number(m[1]);
+};
+
+/**
+ * The bound labels (red text) of a figure: their text and horizontal extent in px, from the
+ * anchor and 6 px a character (10 px system-ui is narrower), and the frame's extent, from the
+ * horizontal rules (`ruleY`) that span it.
+ */
+function boundLabels(section: Element): {
+  labels: { text: string; left: number; right: number }[];
+  frame: { left: number; right: number };
+} {
+  const labels: { text: string; left: number; right: number }[] = [];
+  for (const t of section.querySelectorAll('svg text')) {
+    // the nearest fill and text-anchor above the text, and every translation on the way up
+    let fill: string | null = null;
+    let anchor: string | null = null;
+    let x = Number(t.getAttribute('x') ?? 0);
+    for (
+      let el: Element | null = t;
+      el !== null && el.tagName.toLowerCase() !== 'svg';
+      el = el.parentElement
+    ) {
+      fill ??= el.getAttribute('fill');
+      anchor ??= el.getAttribute('text-anchor');
+      x += translate(el);
+    }
+    if (fill !== '#d62728') continue;
+    const w = 6 * (t.textContent ?? '').length;
+    const left = anchor === 'start' ? x : anchor === 'end' ? x - w : x - w / 2;
+    labels.push({ text: t.textContent ?? '', left, right: left + w });
+  }
+  // the widest rule line is a horizontal one, from the frame's left to its right
+  const frame = { left: 0, right: 0 };
+  for (const line of section.querySelectorAll('g[aria-label="rule"] line')) {
+    const x1 = Number(line.getAttribute('x1'));
+    const x2 = Number(line.getAttribute('x2'));
+    if (Math.abs(x2 - x1) > frame.right - frame.left)
+      Object.assign(frame, { left: Math.min(x1, x2), right: Math.max(x1, x2) });
+  }
+  return { labels, frame };
+}
+
 /** Self-contained: no script, no stylesheet link, no `src`/`href` that leaves the page. */
 function externalReferences(html: string): string[] {
   const { document } = parseHTML(html);
@@ -101,6 +164,34 @@ describe('critsec simulate --report', () => {
     expect(f.get('waiting')?.rects).toBeGreaterThan(1);
     expect(html).toContain('bound 9');
     expect(externalReferences(html)).toEqual([]);
+  });
+
+  it('draws every bound label whole: l and k beside their rules in the right margin, "bound" labels inside the frame', async () => {
+    // concurrent: waits run far past the entry bound, so its rule sits near the axis's left end
+    const s = resolveSimulation({ algorithm: 'gcs', n: 9, rounds: 4, params: { l: 2, k: 5 } });
+    const recorder = new SimulationRecorder();
+    const summary = await runSimulation(s, { recorder });
+    const html = await simulationReportHTML(summary, recorder.recording());
+    const conc = boundLabels(sectionOf(html, 'concurrency'));
+    expect(conc.labels.map((l) => l.text)).toEqual(['l = 2', 'k = 5']);
+    for (const l of conc.labels) {
+      // beyond the frame, where the count's curve (which runs along l) cannot cover it, and inside the SVG
+      expect({ l, outside: l.left >= conc.frame.right && l.right <= 880 }).toEqual({ l, outside: true });
+    }
+    for (const id of ['messages', 'waiting']) {
+      const { labels, frame } = boundLabels(sectionOf(html, id));
+      // messages: the bound per pair; waiting: the entry and the exit bound
+      expect(labels.length, id).toBe(id === 'waiting' ? 2 : 1);
+      for (const l of labels) {
+        expect({ id, l, inside: l.left >= frame.left && l.right <= frame.right }).toEqual({
+          id,
+          l,
+          inside: true,
+        });
+      }
+    }
+    const entryBound = summary.bounds.waitingTimeEntry;
+    expect(summary.waitingTime.entry.max).toBeGreaterThan(4 * entryBound);
   });
 
   it('refuses an unwritable report file before running, naming it', async () => {
@@ -244,6 +335,10 @@ describe('critsec cluster --report (the recording read from the shared log)', ()
     expect(f.get('messages')?.marks).toEqual(expect.arrayContaining(['bar', 'rule']));
     expect(f.get('messages')?.rects).toBe(3);
     expect(html).toContain('time (ms)');
+    // the waiting-time bounds count message delays: not drawn on an axis in ms, and the caption says so
+    const waiting = sectionOf(html, 'waiting');
+    expect(boundLabels(waiting).labels).toEqual([]);
+    expect(waiting.textContent).toContain('count message delays, not ms, so they are not drawn');
     expect(externalReferences(html)).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import {
 import * as v from 'valibot';
 import type { TcpTransportOptions } from '@critsec/transport-tcp';
 import { ALGORITHMS } from './algorithms.js';
+import { checkDistinctAddresses } from './member-addresses.js';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));
@@ -290,8 +291,8 @@ export interface LoadedClusterConfig {
 /**
  * Validates a cluster configuration object.
  * @throws ConfigurationError naming the offending field, for a wrong shape, ids that are not
- * exactly `0 … n-1`, missing certificate files in secure mode, an initial configuration of the
- * wrong length, bounds that are not `0 ≤ l < k ≤ n`, or `transport.onPeerRestart: 'reset'` for
+ * exactly `0 … n-1`, two members at one host:port, missing certificate files in secure mode, an
+ * initial configuration of the wrong length, bounds that are not `0 ≤ l < k ≤ n`, or `transport.onPeerRestart: 'reset'` for
  * one of critsec's own algorithms (they have no crash recovery: a restarted member would deadlock
  * the cluster).
  */
@@ -309,6 +310,7 @@ export function parseClusterConfig(value: unknown): ClusterConfig {
       `cluster config: processes must have the ids 0 … ${c.n - 1} exactly once, got [${ids.join(', ')}]`,
     );
   }
+  checkDistinctAddresses(c.processes);
   if (c.insecure !== true) {
     if (c.ca === undefined)
       throw new ConfigurationError('cluster config: ca is required unless insecure is true');

@@ -68,6 +68,7 @@ export {
 } from './cluster-node.js';
 export {
   BYTES_PER_MEMBERSHIP,
+  BYTES_PER_PROCESS,
   checkFootprint,
   type FootprintInput,
 } from './footprint.js';

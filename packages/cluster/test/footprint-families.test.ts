@@ -61,31 +61,31 @@ describe('an input beyond the heap is refused before anything is built, naming n
   it.each([
     [
       { algorithm: 'group-mutex', n: 10_000 },
-      /^--n 10000 with the surficial 2-group system: about 2,000,000 quorum memberships need about 0\.7 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --m, or raise the limit with NODE_OPTIONS=--max-old-space-size=\d+ if the machine has the memory$/,
+      /^--n 10000 with the surficial 2-group system: 10,000 processes and about 2,000,000 quorum memberships need about 1\.0 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --m, or raise the limit with NODE_OPTIONS=--max-old-space-size=\d+ if the machine has the memory$/,
     ],
     [
       { algorithm: 'group-mutex', n: 2_000, params: { system: 'grid', m: 20 } },
-      /^--n 2000 with T_20 of the grid coterie: about 3,560,000 quorum memberships need about 1\.3 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --m, or raise/,
+      /^--n 2000 with T_20 of the grid coterie: 2,000 processes and about 3,560,000 quorum memberships need about 1\.4 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller --n or --m, or raise/,
     ],
     [
       { algorithm: 'h-out-of-k', n: 1_000 },
-      /^--n 1000 with the uniform \(h,k\)-arbiter, k = 3: about 1,853,000 quorum memberships need about 0\.3 GiB, more than this process's heap limit of 0\.1 GiB; give a smaller --n or --k, or raise/,
+      /^--n 1000 with the uniform \(h,k\)-arbiter, k = 3: 1,000 processes and about 1,853,000 quorum memberships need about 0\.3 GiB, more than this process's heap limit of 0\.1 GiB; give a smaller --n or --k, or raise/,
     ],
     [
       { algorithm: 'h-out-of-k', n: 2_000, params: { arbiter: 'uniform-k' } },
-      /^--n 2000 with the uniform-k \(h,k\)-arbiter, k = 3: about 3,002,000 quorum memberships need about 0\.4 GiB, more than this process's heap limit of 0\.1 GiB/,
+      /^--n 2000 with the uniform-k \(h,k\)-arbiter, k = 3: 2,000 processes and about 3,002,000 quorum memberships need about 0\.5 GiB, more than this process's heap limit of 0\.1 GiB/,
     ],
     [
       { algorithm: 'h-out-of-k', n: 4_096, params: { k: 1, arbiter: 'cube' } },
-      /^--n 4096 with the cube \(h,k\)-arbiter, k = 1: about 1,048,576 quorum memberships need about 0\.2 GiB, more than this process's heap limit of 0\.1 GiB/,
+      /^--n 4096 with the cube \(h,k\)-arbiter, k = 1: 4,096 processes and about 1,048,576 quorum memberships need about 0\.3 GiB, more than this process's heap limit of 0\.1 GiB/,
     ],
     [
       { algorithm: 'local-cs', params: { graph: 'complete:1200' } },
-      /^--graph complete:1200 \(n = 1200\) with the local CS \(about 719,400 edges\): about 1,440,000 quorum memberships need about 0\.9 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller or sparser graph, or raise/,
+      /^--graph complete:1200 \(n = 1200\) with the local CS \(about 719,400 edges\): 1,200 processes and about 1,440,000 quorum memberships need about 1\.0 GiB, more than this process's heap limit of 0\.5 GiB; give a smaller or sparser graph, or raise/,
     ],
     [
       { algorithm: 'local-cs', params: { graph: 'random:4000:0.1' } },
-      /^--graph random:4000:0\.1 \(n = 4000\) with the local CS \(about 803,799 edges\): about 1,611,598 quorum memberships need about 1\.1 GiB, more than this process's heap limit of 0\.5 GiB/,
+      /^--graph random:4000:0\.1 \(n = 4000\) with the local CS \(about 803,799 edges\): 4,000 processes and about 1,611,598 quorum memberships need about 1\.2 GiB, more than this process's heap limit of 0\.5 GiB/,
     ],
     [
       { algorithm: 'local-cs', params: { graph: 'grid:1000x1000' } },
@@ -100,7 +100,7 @@ describe('an input beyond the heap is refused before anything is built, naming n
   it("group-mutex --n 200000 is refused by its memberships (it was a raw RangeError from the quorum plan's n·m·n table, now gone)", () => {
     seam.heapLimitBytes = 4 * 2 ** 30;
     expect(() => resolveCluster({ algorithm: 'group-mutex', n: 200_000 })).toThrow(
-      /^--n 200000 with the surficial 2-group system: about 179,200,000 quorum memberships need about 66\.8 GiB, more than this process's heap limit of 4\.0 GiB; give a smaller --n or --m, or raise the limit with NODE_OPTIONS=--max-old-space-size=\d+ if the machine has the memory$/,
+      /^--n 200000 with the surficial 2-group system: 200,000 processes and about 179,200,000 quorum memberships need about 71\.3 GiB, more than this process's heap limit of 4\.0 GiB; give a smaller --n or --m, or raise the limit with NODE_OPTIONS=--max-old-space-size=\d+ if the machine has the memory$/,
     );
   });
 
@@ -109,7 +109,23 @@ describe('an input beyond the heap is refused before anything is built, naming n
     expect(() =>
       resolveCluster({ algorithm: 'h-out-of-k', n: 100, params: { k: 60, arbiter: 'cube' } }),
     ).toThrow(
-      /^--n 100 with the cube \(h,k\)-arbiter, k = 60: more than 2\^53 quorum memberships need more than 8 PiB, far more than this process's heap limit of 1048576\.0 GiB or any machine's memory; give a smaller --n or --k$/,
+      /^--n 100 with the cube \(h,k\)-arbiter, k = 60: 100 processes and more than 2\^53 quorum memberships need more than 8 PiB, far more than this process's heap limit of 1048576\.0 GiB or any machine's memory; give a smaller --n or --k$/,
+    );
+  });
+
+  it('mutex --coterie tree --n 131071 is refused under a 4 GiB heap: its n processes and n-bit quorum sets count (it passed on its memberships alone and ran to 2.4 GiB)', () => {
+    seam.heapLimitBytes = 4 * 2 ** 30;
+    expect(() => resolveCluster({ algorithm: 'mutex', n: 131_071, params: { coterie: 'tree' } })).toThrow(
+      /^--n 131071 with the tree coterie: 131,071 processes and about 2,228,207 quorum memberships need about 5\.8 GiB, more than this process's heap limit of 4\.0 GiB; give a smaller --n, or raise the limit with NODE_OPTIONS=--max-old-space-size=7463 if the machine has the memory$/,
+    );
+  });
+
+  it('local-cs --graph random:100000:0.0001 is refused under a 4 GiB heap: a local-CS process costs 40 KiB (it passed at 0.8 GiB)', () => {
+    seam.heapLimitBytes = 4 * 2 ** 30;
+    expect(() =>
+      resolveCluster({ algorithm: 'local-cs', params: { graph: 'random:100000:0.0001' } }),
+    ).toThrow(
+      /^--graph random:100000:0\.0001 \(n = 100000\) with the local CS \(about 599,994 edges\): 100,000 processes and about 1,299,988 quorum memberships need about 4\.7 GiB, more than this process's heap limit of 4\.0 GiB/,
     );
   });
 
@@ -209,6 +225,10 @@ describe('what fits resolves, and the estimate is neither loose nor short', () =
     [{ algorithm: 'local-cs', params: { graph: 'complete:1000' } }, 820_376 * 1024],
     [{ algorithm: 'local-cs', params: { graph: 'complete:2000' } }, 2_235_848 * 1024],
     [{ algorithm: 'local-cs', params: { graph: 'random:4000:0.1' } }, 1_202_300 * 1024],
+    // small quorums, many processes (2026-11-27): the per-process term carries these
+    [{ algorithm: 'mutex', n: 16_383, params: { coterie: 'tree' } }, 516_820 * 1024],
+    [{ algorithm: 'mutex', n: 65_535, params: { coterie: 'tree' } }, 2_121_776 * 1024],
+    [{ algorithm: 'local-cs', params: { graph: 'ring:16384' } }, 766_776 * 1024],
   ])('%j: the estimate is within a factor 2 of the peak RSS measured', (input, rss) => {
     const estimate = estimateOf(input);
     expect(estimate).toBeGreaterThan(rss / 2);

@@ -1,8 +1,8 @@
 import { ConfigurationError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
+import { COTERIE_NAMES, type CoterieName, coterieByName, maxQuorumSize } from '@critsec/coteries';
 import { buildContext, resolveCluster } from '../src/algorithms.js';
-import { coterieByName, COTERIE_NAMES, type CoterieName, maxQuorumSize } from '@critsec/coteries';
-import { BYTES_PER_MEMBERSHIP, checkFootprint } from '../src/footprint.js';
+import { BYTES_PER_MEMBERSHIP, BYTES_PER_PROCESS, checkFootprint } from '../src/footprint.js';
 
 const SIZES: Record<CoterieName, number[]> = {
   majority: [1, 2, 3, 4, 9, 10, 25, 64],
@@ -30,7 +30,7 @@ describe('maxQuorumSize: the closed form bounds the largest quorum of the built 
 describe('checkFootprint', () => {
   it('returns the estimate when it fits and refuses one byte more', () => {
     const memberships = 1_000;
-    const bytes = memberships * BYTES_PER_MEMBERSHIP;
+    const bytes = 10 * BYTES_PER_PROCESS + memberships * BYTES_PER_MEMBERSHIP;
     expect(checkFootprint({ n: 10, memberships, what: 'x', heapLimitBytes: bytes })).toBe(bytes);
     expect(() => checkFootprint({ n: 10, memberships, what: 'x', heapLimitBytes: bytes - 1 })).toThrow(
       ConfigurationError,
@@ -46,7 +46,7 @@ describe('checkFootprint', () => {
         heapLimitBytes: 2 ** 32,
       }),
     ).toThrow(
-      /^--n 40000 with the grid coterie: about 15,960,000 quorum memberships need about 5\.9 GiB, more than this process's heap limit of 4\.0 GiB; give a smaller --n, or raise the limit with NODE_OPTIONS=--max-old-space-size=7611 /,
+      /^--n 40000 with the grid coterie: 40,000 processes and about 15,960,000 quorum memberships need about 6\.9 GiB, more than this process's heap limit of 4\.0 GiB; give a smaller --n, or raise the limit with NODE_OPTIONS=--max-old-space-size=8783 /,
     );
   });
 });
@@ -59,7 +59,7 @@ describe('coterieByName weighs the memory before building', () => {
       const weigh = buildContext().weigh;
       expect(() => coterieByName(name, 1_000_000, weigh)).toThrow(ConfigurationError);
       expect(() => coterieByName(name, 1_000_000, weigh)).toThrow(
-        `--n 1000000 with the ${name} coterie: about `,
+        `--n 1000000 with the ${name} coterie: 1,000,000 processes and about `,
       );
     },
   );
@@ -80,6 +80,6 @@ describe('resolveCluster refuses an n beyond the heap before building anything',
   it('accepts what fits: n = 10,000 over the grid passes the check', () => {
     expect(
       checkFootprint({ n: 10_000, memberships: 10_000 * maxQuorumSize('grid', 10_000), what: 'g' }),
-    ).toBe(10_000 * 199 * BYTES_PER_MEMBERSHIP);
+    ).toBe(10_000 * BYTES_PER_PROCESS + 10_000 * 199 * BYTES_PER_MEMBERSHIP);
   });
 });

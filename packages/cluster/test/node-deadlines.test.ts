@@ -233,4 +233,38 @@ describe('the configuration refuses what cannot run, before any connection', () 
       parseClusterConfig({ ...raw, algorithm: './my-recovering-mutex.js' }).transport?.onPeerRestart,
     ).toBe('reset');
   });
+
+  it('two members at one host:port are refused, naming both ids (host names case-insensitive)', () => {
+    const config = (processes: { id: number; host: string; port: number }[]) => ({
+      version: 1,
+      n: processes.length,
+      insecure: true,
+      processes,
+      algorithm: 'mutex',
+      workload: { rounds: 1 },
+      log: 'shared.log',
+    });
+    expect(() =>
+      parseClusterConfig(
+        config([
+          { id: 0, host: 'node-a', port: 7400 },
+          { id: 1, host: 'node-b', port: 7400 },
+          { id: 2, host: 'NODE-A', port: 7400 },
+        ]),
+      ),
+    ).toThrow(
+      new ConfigurationError(
+        'cluster config: processes 0 and 2 both listen on NODE-A:7400; give each member its own host:port (members on one machine need distinct ports)',
+      ),
+    );
+    // one machine, distinct ports: fine
+    expect(
+      parseClusterConfig(
+        config([
+          { id: 0, host: '127.0.0.1', port: 7400 },
+          { id: 1, host: '127.0.0.1', port: 7401 },
+        ]),
+      ).n,
+    ).toBe(2);
+  });
 });

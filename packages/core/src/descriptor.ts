@@ -48,6 +48,13 @@ export interface MemoryEstimate {
   readonly remedy?: string;
   /** Bytes one membership costs for this structure, measured (default: a coterie's, 400 B). */
   readonly bytesPerMembership?: number;
+  /** Bytes one process costs besides its memberships, measured (default 24 KiB). */
+  readonly bytesPerProcess?: number;
+  /**
+   * How many n-bit quorum sets the structure's validation holds (a coterie: at most one per
+   * process, n; default 0).
+   */
+  readonly quorumSets?: number;
 }
 
 /** What a descriptor's `build` may ask of the program running it. */

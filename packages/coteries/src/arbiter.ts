@@ -7,6 +7,7 @@ import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@cri
 import { hasBit, isSubset } from './bitset.js';
 import { buildCoterie, type Coterie } from './coterie.js';
 import { prepare } from './prepared.js';
+import { checkArbiterSize, cubeSide, cubeZ, uniformQuorumSize } from './arbiter-size.js';
 
 /**
  * A k-arbiter (Def. 2): every k + 1 quorums share a process; minimal. Every k-arbiter is a
@@ -103,23 +104,6 @@ function cyclicWindows(n: number, size: number): ProcessId[][] {
   return out;
 }
 
-/** `⌊k·n/(k+h)⌋ + 1`, the quorum size of `Q_{h,k}` in the uniform (h,k)-arbiter (Sec. 3.2). */
-export function uniformQuorumSize(n: number, k: number, h: number): number {
-  return Math.floor((k * n) / (k + h)) + 1;
-}
-
-/** `z_h = ⌊(1+k)/(1+k/h)⌋ = ⌊(1+k)·h/(h+k)⌋` of the (k+1)-cube (h,k)-arbiter (Sec. 3.3). */
-export function cubeZ(k: number, h: number): number {
-  return Math.floor(((1 + k) * h) / (h + k));
-}
-
-/** Side `a` of the (k+1)-cube for n processes: the least a with a^(k+1) ≥ n. */
-export function cubeSide(n: number, k: number): number {
-  let a = 1;
-  while (a ** (k + 1) < n) a++;
-  return a;
-}
-
 class HKArbiterImpl implements HKArbiter {
   readonly n: number;
   readonly k: number;
@@ -180,10 +164,12 @@ export function makeHKArbiter(
  * The uniform k-arbiter (Sec. 2.3): quorums of size `⌊k·n/(k+1)⌋ + 1`; `P_i` uses the cyclic
  * window starting at i. Any k + 1 such quorums miss fewer than `(k+1)·n/(k+1) = n` processes in
  * total, so they share one. k = 1 gives the majority coterie for odd n.
- * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.
+ * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n, or beyond the size one construction may
+ *   hold (`MAX_QUORUM_MEMBERSHIPS`, `MAX_QUORUM_SET_BITS`).
  */
 export function uniformKArbiter(n: number, k: number): KArbiter {
   checkNK('uniformKArbiter(n, k)', n, k);
+  checkArbiterSize('uniformKArbiter(n, k)', n, k, 1, false);
   const s = uniformQuorumSize(n, k, 1);
   return buildCoterie(n, 'uniform-k-arbiter', `uniform ${k}-arbiter n=${n}`, cyclicWindows(n, s), {
     extra: { k },
@@ -318,10 +304,12 @@ const families = new WeakMap<Coterie, readonly (readonly ProcessId[])[]>();
  * Sec. 3.3 spells it out): a is the least side with a^(k+1) ≥ n, tuple x is process
  * Σ x_i·a^(i−1) mod n, and a process whose quorum properly contains another quorum of the
  * whole a^(k+1)-tuple family is given a minimal one inside it. k = 1 gives a grid-like coterie.
- * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.
+ * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n, or beyond the size one construction may
+ *   hold (`MAX_QUORUM_MEMBERSHIPS`, `MAX_QUORUM_SET_BITS`).
  */
 export function cubeKArbiter(n: number, k: number): KArbiter {
   checkNK('cubeKArbiter(n, k)', n, k);
+  checkArbiterSize('cubeKArbiter(n, k)', n, k, 1, true);
   return cubeSet(n, k, 1, 'cube-k-arbiter') as KArbiter;
 }
 
@@ -330,10 +318,12 @@ export function cubeKArbiter(n: number, k: number): KArbiter {
  * `P_i` uses the cyclic window of that size starting at i. `Q_{1,k}` is the uniform k-arbiter,
  * `Q_{k,k}` has quorums of `⌊n/2⌋ + 1` (the majority). Each `Q_{h,k}` is validated as a coterie
  * when built; the (h,k)-arbiter property itself is Theorem 3 (check it with `checkHKArbiter`).
- * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.
+ * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n, or beyond the size one construction may
+ *   hold (`MAX_QUORUM_MEMBERSHIPS`, `MAX_QUORUM_SET_BITS`).
  */
 export function uniformHKArbiter(n: number, k: number): HKArbiter {
   checkNK('uniformHKArbiter(n, k)', n, k);
+  checkArbiterSize('uniformHKArbiter(n, k)', n, k, k, false);
   const sets: Coterie[] = [];
   for (let h = 1; h <= k; h++) {
     sets.push(
@@ -358,10 +348,12 @@ export function uniformHKArbiter(n: number, k: number): HKArbiter {
  * lists the family). Each `Q_{h,k}` is validated
  * as a coterie when built; the (h,k)-arbiter property itself is Theorem 4 (the mod-n mapping keeps
  * a common tuple's process common) — check it with `checkHKArbiter`.
- * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n.
+ * @throws ConfigurationError unless n ≥ 2 and 1 ≤ k < n, or beyond the size one construction may
+ *   hold (`MAX_QUORUM_MEMBERSHIPS`, `MAX_QUORUM_SET_BITS`).
  */
 export function cubeHKArbiter(n: number, k: number): HKArbiter {
   checkNK('cubeHKArbiter(n, k)', n, k);
+  checkArbiterSize('cubeHKArbiter(n, k)', n, k, k, true);
   const sets: Coterie[] = [];
   for (let h = 1; h <= k; h++) sets.push(cubeSet(n, k, h, 'cube-hk-arbiter'));
   return new HKArbiterImpl(

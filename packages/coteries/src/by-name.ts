@@ -119,7 +119,8 @@ export function nearestCoterieSize(name: CoterieName, n: number): number {
 
 /**
  * Builds coterie `name` over n processes, once `weigh` (a descriptor's `BuildContext.weigh`) has
- * accepted its n · {@link maxQuorumSize} quorum memberships.
+ * accepted its n processes, n · {@link maxQuorumSize} quorum memberships and n quorum sets of n
+ * bits.
  * @throws ConfigurationError, before anything is built, when the estimated memory exceeds the
  *   heap (naming n, the estimate and the ways out); naming the sizes that work when n does not
  *   fit the construction (projective plane: n = q² + q + 1 for a prime power q; tree: n = 2^h − 1).
@@ -129,7 +130,7 @@ export function coterieByName(
   n: number,
   weigh: (estimate: MemoryEstimate) => void = () => {},
 ): Coterie {
-  weigh({ n, memberships: n * maxQuorumSize(name, n), what: `the ${name} coterie` });
+  weigh({ n, memberships: n * maxQuorumSize(name, n), quorumSets: n, what: `the ${name} coterie` });
   switch (name) {
     case 'majority':
       return majority(n);

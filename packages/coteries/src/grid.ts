@@ -4,6 +4,7 @@
  */
 import { ConfigurationError, isValidN, type ProcessId } from '@critsec/core';
 import { buildCoterie, type Coterie } from './coterie.js';
+import { checkConstructionSize } from './size-limit.js';
 
 /** Shape of the grid {@link grid} lays `n` processes on. */
 export interface GridShape {
@@ -42,10 +43,12 @@ export function gridShape(n: number): GridShape {
  *   result stays minimal. Sizes: `|Q| ≤ c + r − 1 ≤ 2⌈√n⌉ − 1`.
  *
  * @param n number of processes, ≥ 1.
- * @throws ConfigurationError if `n` is not an integer ≥ 1.
+ * @throws ConfigurationError if `n` is not an integer ≥ 1, or beyond the size one construction may
+ *   hold (n · (c + r − 1) memberships, n quorums of n bits: `MAX_QUORUM_MEMBERSHIPS` or `MAX_QUORUM_SET_BITS`; n ≤ 65,536).
  */
 export function grid(n: number): Coterie {
   const { columns: c, rows: r } = gridShape(n);
+  checkConstructionSize('grid(n)', n, { memberships: n * (c + r - 1), quorums: n });
   const rowOf: ProcessId[][] = Array.from({ length: r }, () => []);
   const colOf: ProcessId[][] = Array.from({ length: c }, () => []);
   for (let p = 0; p < n; p++) {

@@ -49,16 +49,15 @@ export {
 export {
   cubeHKArbiter,
   cubeKArbiter,
-  cubeSide,
-  cubeZ,
   type HKArbiter,
   isHKArbiter,
   type HKArbiterJSON,
   type KArbiter,
   uniformHKArbiter,
   uniformKArbiter,
-  uniformQuorumSize,
 } from './arbiter.js';
+export { cubeSide, cubeZ, uniformQuorumSize } from './arbiter-size.js';
+export { MAX_QUORUM_MEMBERSHIPS, MAX_QUORUM_SET_BITS } from './size-limit.js';
 export {
   assertCoterie,
   type CoterieCheck,

@@ -4,6 +4,7 @@
  */
 import { ConfigurationError, isValidN, type ProcessId } from '@critsec/core';
 import { buildCoterie, type Coterie } from './coterie.js';
+import { checkConstructionSize } from './size-limit.js';
 
 function window(n: number, start: number, size: number): ProcessId[] {
   const q: ProcessId[] = [];
@@ -31,10 +32,12 @@ function window(n: number, start: number, size: number): ProcessId[] {
  * availability 0.99997 at 0.1), `coterieMetrics(c, p)` both side by side.
  *
  * @param n number of processes, ≥ 1.
- * @throws ConfigurationError if `n` is not an integer ≥ 1.
+ * @throws ConfigurationError if `n` is not an integer ≥ 1, or beyond the size one construction may
+ *   hold (n · (⌊n/2⌋ + 1) memberships ≤ `MAX_QUORUM_MEMBERSHIPS` = 2^25: n ≤ 8191).
  */
 export function majority(n: number): Coterie {
   if (!isValidN(n)) throw new ConfigurationError(`majority(n): n must be an integer ≥ 1, got ${String(n)}`);
+  checkConstructionSize('majority(n)', n, { memberships: n * (Math.floor(n / 2) + 1), quorums: n });
   const assignment: ProcessId[][] = [];
   if (n % 2 === 1) {
     const s = (n + 1) / 2;

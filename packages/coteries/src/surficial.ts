@@ -6,6 +6,7 @@
 import { ConfigurationError, isValidN, type ProcessId } from '@critsec/core';
 import { dedupe, minimizeAssignment } from './coterie.js';
 import { buildGroup, type GroupQuorumSystem } from './group.js';
+import { checkConstructionSize } from './size-limit.js';
 
 /** Sizes n = k²·m(m−1)/2 for which the surficial system of m groups exists exactly. */
 export function surficialSize(m: number, k: number): number {
@@ -40,7 +41,9 @@ export type SurficialFit = 'exact' | 'subset' | 'wrap';
  *
  * @param n number of processes; @param m number of groups, ≥ 2.
  * @throws ConfigurationError if m < 2, n is not a positive integer, n has no fitting k under
- *   `'exact'` (message names the nearest fitting sizes), or n < m(m−1)/2 under `'subset'`.
+ *   `'exact'` (message names the nearest fitting sizes), n < m(m−1)/2 under `'subset'`, or beyond
+ *   the size one construction may hold (m·k quorums of (m − 1)·k processes, each of n bits:
+ *   `MAX_QUORUM_MEMBERSHIPS` or `MAX_QUORUM_SET_BITS`).
  */
 export function surficial(
   n: number,
@@ -77,6 +80,7 @@ export function surficial(
         `or pass { fit: 'subset' } (leave extra processes out of the quorums) or { fit: 'wrap' } (map nodes to processes mod n)`,
     );
   }
+  checkConstructionSize('surficial(n, m)', n, { memberships: m * k * (m - 1) * k, quorums: m * k });
   // node id of p^{i,j}_{r,s}, all 1-based
   const squareBase = new Map<string, number>();
   let next = 0;

@@ -5,6 +5,7 @@
  */
 import { ConfigurationError, type ProcessId } from '@critsec/core';
 import { buildCoterie, type Coterie } from './coterie.js';
+import { checkConstructionSize } from './size-limit.js';
 
 /**
  * The tree coterie of Agrawal & El Abbadi on a complete binary tree of height h, n = 2^h − 1,
@@ -21,7 +22,9 @@ import { buildCoterie, type Coterie } from './coterie.js';
  * load 0.4, availability 0.9987 at 0.1), `coterieMetrics(c, p)` both side by side.
  *
  * @param n number of processes, 2^h − 1 for some h ≥ 1 (1, 3, 7, 15, 31, …).
- * @throws ConfigurationError for any other n; the message names the nearest valid sizes.
+ * @throws ConfigurationError for any other n (the message names the nearest valid sizes), or beyond
+ *   the size one construction may hold (n · h memberships, (n + 1)/2 quorums of n bits:
+ *   `MAX_QUORUM_MEMBERSHIPS` or `MAX_QUORUM_SET_BITS`; n ≤ 65,535).
  */
 export function tree(n: number): Coterie {
   if (!Number.isSafeInteger(n) || n < 1 || ((n + 1) & n) !== 0) {
@@ -34,6 +37,7 @@ export function tree(n: number): Coterie {
       }`,
     );
   }
+  checkConstructionSize('tree(n)', n, { memberships: n * Math.log2(n + 1), quorums: (n + 1) / 2 });
   const assignment: ProcessId[][] = [];
   for (let i = 0; i < n; i++) {
     const path: ProcessId[] = [];

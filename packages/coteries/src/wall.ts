@@ -5,6 +5,7 @@
  */
 import { ConfigurationError, type ProcessId } from '@critsec/core';
 import { buildCoterie, type Coterie } from './coterie.js';
+import { checkConstructionSize } from './size-limit.js';
 
 /**
  * The crumbling wall with row widths `widths` (top row first), processes numbered row by row.
@@ -18,7 +19,9 @@ import { buildCoterie, type Coterie } from './coterie.js';
  * (Peleg & Wool); the per-process assignment uses only some of its quorums.
  *
  * @param widths row widths, top first.
- * @throws ConfigurationError if `widths` is empty, has a non-integer or a width < 1, or a width < 2 below the top row.
+ * @throws ConfigurationError if `widths` is empty, has a non-integer or a width < 1, or a width < 2
+ *   below the top row, or beyond the size one construction may hold (Σ_i n_i·(n_i + d − 1 − i)
+ *   memberships, n quorums of n bits: `MAX_QUORUM_MEMBERSHIPS` or `MAX_QUORUM_SET_BITS`).
  */
 export function wall(widths: readonly number[]): Coterie {
   if (!Array.isArray(widths) || widths.length === 0) {
@@ -31,6 +34,10 @@ export function wall(widths: readonly number[]): Coterie {
       );
     }
   });
+  const d = widths.length;
+  const memberships = widths.reduce((sum, w, i) => sum + w * (w + d - 1 - i), 0);
+  const n0 = widths.reduce((sum, w) => sum + w, 0);
+  checkConstructionSize(`wall(widths)`, n0, { memberships, quorums: n0 });
   const rows: ProcessId[][] = [];
   let next = 0;
   for (const w of widths) {

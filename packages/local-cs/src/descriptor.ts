@@ -88,9 +88,17 @@ function notationSize(text: string): { n: number; edges: number } | null {
 const BYTES_PER_NEIGHBOUR_MEMBERSHIP = 700;
 
 /**
+ * Bytes one process of the local CS costs besides its memberships: `--graph ring:16384 --rounds 1`
+ * peaked at 766,776 KB for 49,152 memberships (2026-11-27), 38 KB a process once they and the
+ * small run's 115 MB are taken off — more than the default per-process cost, so that
+ * `--graph random:100000:0.0001` is weighed at 4.6 GiB, not 3.2.
+ */
+const BYTES_PER_LOCAL_PROCESS = 40 * 1024;
+
+/**
  * The local CS's memory on a graph of n processes and `edges` edges: Σ_i (|N_i| + 1) =
  * 2·edges + n quorum memberships (a process's closed neighbourhood is its quorum), at
- * {@link BYTES_PER_NEIGHBOUR_MEMBERSHIP} each.
+ * {@link BYTES_PER_NEIGHBOUR_MEMBERSHIP} each, and n processes at {@link BYTES_PER_LOCAL_PROCESS}.
  */
 function graphEstimate(text: string, n: number, edges: number): MemoryEstimate {
   return {
@@ -100,6 +108,7 @@ function graphEstimate(text: string, n: number, edges: number): MemoryEstimate {
     subject: `--graph ${text} (n = ${n})`,
     remedy: 'a smaller or sparser graph',
     bytesPerMembership: BYTES_PER_NEIGHBOUR_MEMBERSHIP,
+    bytesPerProcess: BYTES_PER_LOCAL_PROCESS,
   };
 }
 

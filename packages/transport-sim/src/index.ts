@@ -31,6 +31,7 @@ export type { FaultCounters, SimCounters } from './counters.js';
 export type { SimMessage } from './events.js';
 export type { FaultOptions } from './faulty-link.js';
 export { SimNetwork, type SimNetworkOptions } from './network.js';
+export { MAX_SIM_PROCESSES } from './size-limit.js';
 export type { PendingEvent, RunOptions, RunResult, SimSnapshot } from './policy.js';
 export type { CausalContext } from './ports.js';
 export { createRng, type Rng } from '@critsec/core';

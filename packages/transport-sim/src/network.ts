@@ -51,6 +51,7 @@ import {
 } from './policy.js';
 import { type CausalContext, Inbox, Outbox, processLink } from './ports.js';
 import { Scheduler } from './scheduler.js';
+import { checkSimSize } from './size-limit.js';
 import { Tracer } from './tracer.js';
 
 /** Options of {@link SimNetwork}. */
@@ -107,11 +108,15 @@ export class SimNetwork {
   readonly #outbox: Outbox;
   readonly #endpoints: RootEndpoint[];
 
-  /** @throws ConfigurationError for a bad `n`, seed or fault options. */
+  /**
+   * @throws ConfigurationError for a bad `n` (not a positive integer, or more than
+   *   `MAX_SIM_PROCESSES` = 2^20), seed or fault options.
+   */
   constructor(options: SimNetworkOptions) {
     if (!isValidN(options.n)) {
       throw new ConfigurationError(`SimNetwork: n must be a positive integer, got ${String(options.n)}`);
     }
+    checkSimSize(options.n);
     const seed = options.seed ?? 1;
     if (!Number.isSafeInteger(seed))
       throw new ConfigurationError(`SimNetwork: seed must be a safe integer, got ${seed}`);

@@ -1,8 +1,10 @@
-import { Deferred, type Endpoint, type Message } from '@critsec/core';
+import { ConfigurationError, Deferred, type Endpoint, type Message } from '@critsec/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { checkSimSize } from '../src/size-limit.js';
 import {
   exponentialDelay,
+  MAX_SIM_PROCESSES,
   parseDelay,
   SimNetwork,
   type SimNetworkOptions,
@@ -205,6 +207,19 @@ describe('counters, errors and bad input', () => {
     );
     expect(parseDelay('uniform:1:4')).toEqual(uniformDelay(1, 4));
     expect(() => parseDelay('uniform:4:1')).toThrow(/min ≤ max/);
+  });
+
+  it('refuses more than 2^20 processes up front, naming the limit and why (n = 1e9 died of a heap OOM after 56 s)', () => {
+    for (const n of [1e9, MAX_SIM_PROCESSES + 1, 2 ** 53 - 1]) {
+      expect(() => new SimNetwork({ n })).toThrow(ConfigurationError);
+      expect(() => new SimNetwork({ n })).toThrow(
+        new RegExp(
+          `^SimNetwork: n = ${n} is more than the 1,048,576 \\(2\\^20\\) processes one simulated network holds: each costs about 1\\.5 KB of heap .* channels · n² ≤ 2\\^53; simulate fewer processes$`,
+        ),
+      );
+    }
+    // the limit itself passes the check (building it takes about a minute: not done here)
+    expect(() => checkSimSize(MAX_SIM_PROCESSES)).not.toThrow();
   });
 
   it('forged, malformed messages travel to the receiver (its validation must drop them)', async () => {
