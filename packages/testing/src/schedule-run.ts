@@ -30,6 +30,17 @@ export interface ScheduleSetup<Req = void> {
   readonly space?: 'order' | 'timing';
   /** Counted rounds (entry + exit) per process (default 1). */
   readonly rounds?: number;
+  /**
+   * The processes that make calls (default all); the others only answer. One process alone is the
+   * papers' uncontended setting of their waiting-time bounds.
+   */
+  readonly active?: readonly ProcessId[];
+  /**
+   * Whether a process that made its counted calls keeps cycling (uncounted) until every active
+   * one has: needed when an exit waits for someone to enter (a lower bound l or l_i > 0), so the
+   * default is true exactly then. Uncounted calls' messages are in no pair.
+   */
+  readonly cycle?: boolean;
   /** The requests an entry may make (h-out-of-k units, groups); the schedule picks one per entry. */
   readonly requests?: readonly Req[];
   /** `'timing'`: the message delays to pick from, time units, each in (0, 1] for the papers' unit (default `[1, 0.5, 0.25]`). */
@@ -78,10 +89,12 @@ class Run<Req> {
   readonly records: InvocationRecord[] = [];
   readonly errors: string[] = [];
   readonly order: PriorityOrder | undefined;
+  readonly active: readonly ProcessId[];
   readonly #setup: ScheduleSetup<Req>;
   readonly #choices: ScheduleChoices;
   readonly #thinks: readonly number[];
   readonly #expected: number;
+  readonly #cycle: boolean;
   readonly #done: number[];
   #inFlight = 0;
   maxWaiting = 0;
@@ -102,12 +115,17 @@ class Run<Req> {
     });
     this.#expected = 2 * (setup.rounds ?? 1);
     this.#done = new Array<number>(this.cluster.n).fill(0);
+    const spec = setup.cluster.spec;
+    this.#cycle =
+      setup.cycle ??
+      ((spec.kind === 'global' && spec.l > 0) || (spec.kind === 'local' && spec.l.some((l) => l > 0)));
+    this.active = setup.active ?? Array.from({ length: this.cluster.n }, (_, i) => i);
     this.order = this.timing ? undefined : new PriorityOrder(this.cluster.net, choices);
   }
 
-  /** Whether every process made its counted calls. */
+  /** Whether every active process made its counted calls. */
   allDone(): boolean {
-    return this.#done.every((d) => d >= this.#expected);
+    return this.active.every((i) => this.#done[i]! >= this.#expected);
   }
 
   /** P_i's calls: counted rounds, then uncounted cycles until every process has finished. */
@@ -117,7 +135,7 @@ class Run<Req> {
     const cs = cluster.objects[i] as CSObject<unknown>;
     for (let call = 0; ; call++) {
       const extra = call >= this.#expected;
-      if (extra && this.allDone()) return;
+      if (extra && (!this.#cycle || this.allDone())) return;
       const op = cs.state === 'OutCS' ? 'entry' : 'exit';
       const choice = this.#choices.pick(`p${i}`, timing ? this.#thinks.length : PRIORITIES);
       await new Promise<void>((resolve) => {
@@ -180,7 +198,7 @@ export async function runSchedule<Req>(
   const { cluster, records, errors } = run;
   const off = cluster.attribution!.onCharge((index) => records[index]!.messages++);
   let closing = false;
-  for (let i = 0; i < cluster.n; i++)
+  for (const i of run.active)
     run.loop(i).catch((err: unknown) => {
       if (!closing) errors.push(`P${i}: ${String(err)}`);
     });

@@ -11,12 +11,14 @@ import { runSchedule, type ScheduleRun, type ScheduleSetup } from './schedule-ru
 
 /**
  * What the search maximises over one run: `'messagesPerPair'` (the largest exit+entry pair,
- * messages charged causally), `'entryWaiting'` / `'exitWaiting'` (the longest counted call, time
+ * messages charged causally), `'meanMessagesPerPair'` (the run's mean over its pairs, 0 without
+ * one), `'entryWaiting'` / `'exitWaiting'` (the longest counted call, time
  * units in the `'timing'` space, delivered events in the `'order'` space), `'waitingProcesses'`
  * (most calls in flight at once), or any function of the run.
  */
 export type WorstCaseMeasure =
   | 'messagesPerPair'
+  | 'meanMessagesPerPair'
   | 'entryWaiting'
   | 'exitWaiting'
   | 'waitingProcesses'
@@ -32,7 +34,7 @@ export interface WorstCaseOptions<Req = void> extends ScheduleSetup<Req> {
   readonly seed?: number;
   /** `'climb'` (default): random-restart hill climbing; `'random'`: every run a fresh random schedule (the baseline). */
   readonly strategy?: 'climb' | 'random';
-  /** `'climb'`: restart after this many mutations in a row that did not raise the value (default 40). */
+  /** `'climb'`: restart after this many mutants in a row that did not rank higher (default 100). */
   readonly patience?: number;
 }
 
@@ -60,6 +62,8 @@ export interface WorstCaseResult {
 export function measureRun(measure: WorstCaseMeasure, run: ScheduleRun): number {
   if (typeof measure === 'function') return measure(run);
   if (measure === 'messagesPerPair') return Math.max(0, ...run.pairs.map((p) => p.messages));
+  if (measure === 'meanMessagesPerPair')
+    return run.pairs.length === 0 ? 0 : run.pairs.reduce((t, p) => t + p.messages, 0) / run.pairs.length;
   if (measure === 'waitingProcesses') return run.maxWaiting;
   const op = measure === 'entryWaiting' ? 'entry' : 'exit';
   let max = 0;
@@ -130,12 +134,16 @@ function above(a: readonly [number, number], b: readonly [number, number]): bool
 }
 
 /**
- * Searches for the schedule that maximises `options.measure` within `options.maxSteps` steps:
- * `'climb'` starts from a random schedule, mutates its choice sequence (one to three choices
- * redrawn, or the tail after a random point redrawn), keeps a mutant at least as bad, and
- * restarts from a fresh random schedule after `patience` mutants in a row that did not raise the
- * value; `'random'` draws a fresh schedule every run. The worst run is the first to reach the
- * largest value. Deterministic: same options ⇒ same result.
+ * Searches for the schedule that maximises `options.measure` within `options.maxSteps` steps.
+ * `'climb'` (random-restart hill climbing): the first climb starts from the default schedule
+ * (every choice its first option: unit delays, no pauses, the first pending event), later ones
+ * from a fresh random schedule; each step mutates the current schedule's lanes (one or two choices
+ * redrawn, or — one time in ten — a lane's tail redrawn), keeps the mutant unless it ranks lower
+ * (rank: the value, then the messages of all pairs, so that plateaus drift towards contention),
+ * and restarts after `patience` mutants in a row that did not rank higher. `'random'`: a fresh
+ * random schedule every run (each event a random priority, each delay a random pick) — the
+ * baseline. The worst run is the first to reach the largest value; the search stops at the first
+ * failing run. Deterministic: same options ⇒ same result.
  * @throws RangeError unless `maxSteps` is a positive integer.
  */
 export async function searchWorstSchedule<Req>(options: WorstCaseOptions<Req>): Promise<WorstCaseResult> {
@@ -143,7 +151,7 @@ export async function searchWorstSchedule<Req>(options: WorstCaseOptions<Req>): 
     throw new RangeError(`maxSteps must be a positive integer, got ${options.maxSteps}`);
   const rng = createRng(options.seed ?? 1).fork('worst-case');
   const climb = (options.strategy ?? 'climb') === 'climb';
-  const patience = options.patience ?? 40;
+  const patience = options.patience ?? 100;
   let steps = 0;
   let runs = 0;
   let restarts = 0;
@@ -154,12 +162,12 @@ export async function searchWorstSchedule<Req>(options: WorstCaseOptions<Req>): 
     const c = new Map([...lanes].map(([k, v]) => [k, [...v]]));
     const keys = [...c.keys()].filter((k) => c.get(k)!.length > 0);
     if (keys.length === 0) return c;
-    if (rng.chance(0.2)) {
+    if (rng.chance(0.1)) {
       const lane = c.get(rng.pick(keys))!; // the large step: a lane's tail drawn afresh
       lane.length = rng.int(lane.length);
       return c;
     }
-    for (let k = 1 + rng.int(3); k > 0; k--) {
+    for (let k = 1 + rng.int(2); k > 0; k--) {
       const lane = c.get(rng.pick(keys))!;
       lane[rng.int(lane.length)] = rng.int(PRIORITIES);
     }
@@ -172,7 +180,8 @@ export async function searchWorstSchedule<Req>(options: WorstCaseOptions<Req>): 
       stale = 0;
     }
     const given = fresh ? new Map<string, number[]>() : mutate(current!.run.choices);
-    const run = await runSchedule(options, new ScheduleChoices(given, rng));
+    // a climb starts from the default schedule: every choice the first option (unit delays, no pause)
+    const run = await runSchedule(options, new ScheduleChoices(given, climb && runs === 0 ? undefined : rng));
     runs++;
     steps += Math.max(1, run.steps);
     const value = measureRun(options.measure, run);
