@@ -45,6 +45,7 @@ describe('worst schedule found: (1,2)-GCS over majority(3), |Q| = 2, all contend
     expect([mean.failure, max.failure]).toEqual([null, null]);
     expect(mean.value).toBeLessThanOrEqual(48);
     expect(max.value).toBeLessThanOrEqual(48);
+    expect([mean.value, max.value]).toEqual([36, 36]); // the README's figures
     console.info(
       `(1,2)-GCS majority(3): worst mean ${mean.value}, worst pair ${max.value} (${max.runs} runs)`,
     );

@@ -34,6 +34,7 @@ describe('worst schedule found: messages per pair / (|N_i| + 1)', () => {
     expect(r.failure).toBeNull();
     expect(r.value).toBeLessThanOrEqual(6);
     expect(r.value).toBeGreaterThan(3);
+    expect(r.value).toBe(16 / 3); // the README's figure
     const again = await replaySchedule(setupOf(x), r.replay);
     expect(measureRun(measure, again)).toBe(r.value);
     console.info(`${x.name}: worst pair ${r.value}·(|N_i|+1) (${r.runs} runs, ${r.steps} steps)`);
@@ -44,6 +45,7 @@ describe('worst schedule found: messages per pair / (|N_i| + 1)', () => {
     const r = await searchWorstSchedule({ ...setupOf(x), measure: perNeighbourhood(x), maxSteps: 20_000 });
     expect(r.failure).toBeNull();
     expect(r.value).toBeLessThanOrEqual(18);
+    expect(r.value).toBe(63 / 5); // the README's figure, above 12
     console.info(`${x.name}: worst pair ${r.value}·(|N_i|+1) (${r.runs} runs, ${r.steps} steps)`);
   });
 });

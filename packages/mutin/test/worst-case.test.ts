@@ -45,6 +45,7 @@ describe('worst schedule found: MUTIN(1) over majority(3), |Q| = 2, all contendi
     expect([mean.failure, max.failure]).toEqual([null, null]);
     expect(mean.value).toBeLessThanOrEqual(24);
     expect(max.value).toBeLessThanOrEqual(24);
+    expect([mean.value, max.value]).toEqual([58 / 3, 21]); // the README's figures
     console.info(
       `MUTIN(1) majority(3): worst mean ${mean.value}, worst pair ${max.value} (${max.runs} runs)`,
     );

@@ -128,6 +128,13 @@ function busy(run: ScheduleRun): number {
   return s;
 }
 
+/** A run with its value and its rank in the climb. */
+interface Ranked {
+  readonly run: ScheduleRun;
+  readonly value: number;
+  readonly rank: readonly [number, number];
+}
+
 /** Whether rank `a` is above `b` (value first, then the tie-break). */
 function above(a: readonly [number, number], b: readonly [number, number]): boolean {
   return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
@@ -135,9 +142,9 @@ function above(a: readonly [number, number], b: readonly [number, number]): bool
 
 /**
  * Searches for the schedule that maximises `options.measure` within `options.maxSteps` steps.
- * `'climb'` (random-restart hill climbing): the first climb starts from the default schedule
- * (every choice its first option: unit delays, no pauses, the first pending event), later ones
- * from a fresh random schedule; each step mutates the current schedule's lanes (one or two choices
+ * `'climb'` (random-restart hill climbing): each climb starts from a fresh random schedule, or
+ * from the default schedule (every choice its first option: unit delays, no pauses, the first
+ * pending event; run once, first) if that ranks higher; each step mutates the current schedule's lanes (one or two choices
  * redrawn, or — one time in ten — a lane's tail redrawn), keeps the mutant unless it ranks lower
  * (rank: the value, then the messages of all pairs, so that plateaus drift towards contention),
  * and restarts after `patience` mutants in a row that did not rank higher. `'random'`: a fresh
@@ -156,7 +163,7 @@ export async function searchWorstSchedule<Req>(options: WorstCaseOptions<Req>): 
   let runs = 0;
   let restarts = 0;
   let best: { run: ScheduleRun; value: number } | undefined;
-  let current: { run: ScheduleRun; value: number; rank: readonly [number, number] } | undefined;
+  let current: Ranked | undefined;
   let stale = 0;
   const mutate = (lanes: ScheduleLanes): Map<string, number[]> => {
     const c = new Map([...lanes].map(([k, v]) => [k, [...v]]));
@@ -173,27 +180,31 @@ export async function searchWorstSchedule<Req>(options: WorstCaseOptions<Req>): 
     }
     return c;
   };
+  let fallback: Ranked | undefined; // the default schedule's run
   while (steps < options.maxSteps) {
     const fresh = !climb || current === undefined || stale >= patience;
+    const first = climb && runs === 0; // the default schedule: every choice its first option
     if (fresh) {
-      restarts++;
+      if (!first) restarts++;
       stale = 0;
     }
     const given = fresh ? new Map<string, number[]>() : mutate(current!.run.choices);
-    // a climb starts from the default schedule: every choice the first option (unit delays, no pause)
-    const run = await runSchedule(options, new ScheduleChoices(given, climb && runs === 0 ? undefined : rng));
+    const run = await runSchedule(options, new ScheduleChoices(given, first ? undefined : rng));
     runs++;
     steps += Math.max(1, run.steps);
     const value = measureRun(options.measure, run);
     if (best === undefined || value > best.value || run.failure !== null) best = { run, value };
     if (run.failure !== null) break;
-    const rank = [value, busy(run)] as const;
-    if (fresh || above(rank, current!.rank)) {
-      if (!fresh) stale = 0;
-      current = { run, value, rank };
+    const next: Ranked = { run, value, rank: [value, busy(run)] };
+    if (first) {
+      fallback = next; // current stays unset: the next run draws a random schedule
+    } else if (fresh) current = fallback !== undefined && above(fallback.rank, next.rank) ? fallback : next;
+    else if (above(next.rank, current!.rank)) {
+      stale = 0;
+      current = next;
     } else {
       stale++;
-      if (!above(current!.rank, rank)) current = { run, value, rank };
+      if (!above(current!.rank, next.rank)) current = next;
     }
   }
   const { run, value } = best!;
