@@ -15,6 +15,7 @@ import {
   encodeChoices,
   measureRun,
   replaySchedule,
+  type ScheduleRun,
   type ScheduleSetup,
   searchWorstSchedule,
 } from '../src/index.js';
@@ -33,6 +34,25 @@ describe('searchWorstSchedule on the central coordinator (known maxima)', () => 
     const text = describeWorstCase(r, 'messagesPerPair');
     expect(text).toContain(`replaySchedule(setup, '${r.replay}')`);
     expect(text).toContain("expect(measureRun('messagesPerPair', run)).toBe(4);");
+  });
+
+  it('reverses the entry order of 5 processes (10 inversions, the maximum) from the default order (0), seeds 1–5', async () => {
+    const five: ScheduleSetup = { cluster: { factory: centralMutex(), spec: mutexSpec(5) } };
+    const inversions = (run: ScheduleRun): number => {
+      const order = run.records
+        .filter((r) => r.op === 'entry')
+        .sort((a, b) => a.end - b.end)
+        .map((r) => r.process);
+      let count = 0;
+      for (let i = 0; i < order.length; i++)
+        for (let j = i + 1; j < order.length; j++) if (order[i]! > order[j]!) count++;
+      return count;
+    };
+    expect(inversions(await replaySchedule(five, ''))).toBe(0); // the default schedule: P0 first
+    for (let seed = 1; seed <= 5; seed++) {
+      const r = await searchWorstSchedule({ ...five, measure: inversions, maxSteps: 5_000, seed });
+      expect(r.value, `seed ${seed}`).toBe(10);
+    }
   });
 
   it('minimising (the measure negated) finds the cheapest pair, 2 messages', async () => {
