@@ -7,9 +7,9 @@ import {
   type SimCluster,
   type WorkloadResult,
 } from '@critsec/harness';
-import { exitEntryPairs } from '@critsec/testing';
+import { exitEntryPairs, type ScheduleRun, type ScheduleSetup } from '@critsec/testing';
 import { exponentialDelay, type Rng, uniformDelay } from '@critsec/transport-sim';
-import { type HOutOfKSnapshot, hOutOfK } from '../src/index.js';
+import { type HOutOfKSnapshot, hOutOfK, hOutOfKBounds } from '../src/index.js';
 
 /** h drawn uniformly in 1..k for each entry (the issue's "h drawn per round"). */
 export const randomH =
@@ -101,4 +101,24 @@ export function contendedRun(
     hold: 1,
     request: randomH(k),
   });
+}
+
+/** Every process contending, h ∈ 1..k picked by the schedule, `rounds` rounds each. */
+export function contended(arbiter: HKArbiter, rounds = 1): ScheduleSetup<number> {
+  const { n, k } = arbiter;
+  return {
+    cluster: { factory: hOutOfK({ k, arbiter }), spec: hOutOfKSpec(k, n) },
+    requests: Array.from({ length: k }, (_, t) => t + 1),
+    rounds,
+  };
+}
+
+/** The largest `messages − (3h+3)·|q_{h,k}|` over the run's pairs (−∞ without a pair). */
+export function excess(arbiter: HKArbiter): (run: ScheduleRun) => number {
+  const bound = hOutOfKBounds(arbiter).map((b) => b.messagesContended);
+  return (run) =>
+    Math.max(
+      Number.NEGATIVE_INFINITY,
+      ...run.pairs.map((p) => p.messages - bound[(p.request as number) - 1]!),
+    );
 }

@@ -33,6 +33,25 @@ export {
   type PairCost,
   sequentialPairs,
 } from './pair-costs.js';
+export { PRIORITIES, ScheduleChoices } from './schedule-choices.js';
+export {
+  runSchedule,
+  type SchedulePair,
+  type ScheduleRun,
+  type ScheduleSetup,
+} from './schedule-run.js';
+export {
+  decodeChoices,
+  describeWorstCase,
+  encodeChoices,
+  measureRun,
+  replaySchedule,
+  type ScheduleLanes,
+  searchWorstSchedule,
+  type WorstCaseMeasure,
+  type WorstCaseOptions,
+  type WorstCaseResult,
+} from './worst-case.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, StubCS, unsafeMutex } from './reference.js';
 export { deliver, deliverAll, drainToRest, pendingList, queuedList } from './scripting.js';
 export {
