@@ -38,8 +38,11 @@ export interface AppRun {
 
 let certs: Promise<ClusterCertificates> | undefined;
 
-/** One run; `seed` draws each process's setup delay (0–30 ms between `ready()` and building its lock). */
-export async function runNewUserApp(seed: number, stallMs = 30_000): Promise<AppRun> {
+/**
+ * One run; `seed` draws each process's setup delay between `ready()` and building its lock, 0 …
+ * `maxSetupDelayMs` ms (default 30).
+ */
+async function runNewUserApp(seed: number, maxSetupDelayMs = 30, stallMs = 30_000): Promise<AppRun> {
   certs ??= createDevCertificates(3);
   const c = await certs;
   const dir = mkdtempSync(join(tmpdir(), 'critsec-new-user-'));
@@ -58,7 +61,7 @@ export async function runNewUserApp(seed: number, stallMs = 30_000): Promise<App
         processes: c.processes.slice(0, 3).map((p) => ({ cert: p.cert, key: p.key })),
         counter,
         increments: INCREMENTS,
-        setupDelayMs: [0, 1, 2].map(() => rng.int(31)),
+        setupDelayMs: [0, 1, 2].map(() => rng.int(maxSetupDelayMs + 1)),
       }),
     );
     const increments = [0, 0, 0];

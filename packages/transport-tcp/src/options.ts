@@ -130,7 +130,7 @@ export interface TcpTransportOptions {
 }
 
 /** Default of {@link TcpTransportOptions.lingerMs}, in ms. */
-export const DEFAULT_LINGER_MS = 10_000;
+const DEFAULT_LINGER_MS = 10_000;
 
 /** Default of {@link TcpTransportOptions.maxBufferedBytes}: 1 MiB. */
 const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;

@@ -95,8 +95,14 @@ export class Leave {
 
   #start(lingerMs: number): Promise<void> {
     const self = this.link.self;
-    for (const p of this.link.peers)
-      if (p !== self && !this.#gone.has(p)) this.link.send(p, CONTROL_PATH, LEAVING);
+    for (const p of this.link.peers) {
+      if (p === self || this.#gone.has(p)) continue;
+      try {
+        this.link.send(p, CONTROL_PATH, LEAVING);
+      } catch {
+        // refused (its unacknowledged bound, say): that peer still announces its own leave
+      }
+    }
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#check = () => {};

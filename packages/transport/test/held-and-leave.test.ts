@@ -189,6 +189,27 @@ describe('RootEndpoint.leave: the graceful leave (issue 26)', () => {
     await expect(eps[2]!.leave({ lingerMs: Number.NaN })).rejects.toThrow(/lingerMs must be a number of ms/);
   });
 
+  it('a LEAVING the link refuses (e.g. its unacknowledged bound) does not stop the leave', async () => {
+    const receivers: ((from: ProcessId, channel: string, msg: Message) => void)[] = [];
+    const ep = createEndpoint({
+      self: 0,
+      peers: [0, 1, 2],
+      send(to) {
+        if (to === 1) throw new TransportError('P0 has 10000 unacknowledged messages for P1');
+      },
+      setReceiver(fn) {
+        receivers[0] = fn;
+      },
+    });
+    const leaving = ep.leave({ lingerMs: 60_000 });
+    receivers[0]!(1, '/control', { type: 'LEAVING' });
+    receivers[0]!(2, '/control', { type: 'LEAVING' });
+    receivers[0]!(2, '/control', { type: 'BOGUS' });
+    await leaving;
+    expect(ep.undeliverable).toBe(1);
+    expect(ep.held).toBe(0);
+  });
+
   it('stops waiting for a peer that is gone; a process still running learns the departure on `departures`', async () => {
     const { eps, flush, gone } = cluster(3);
     const [p0, p1, p2] = eps as [RootEndpoint, RootEndpoint, RootEndpoint];
