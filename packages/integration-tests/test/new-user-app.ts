@@ -126,11 +126,14 @@ async function runNewUserApp(seed: number, maxSetupDelayMs = 30, stallMs = 30_00
   }
 }
 
-/** `runs` runs, one after the other (seeds `1 … runs`); prints one line per run and the tally. */
-export async function runNewUserApps(runs: number): Promise<AppRun[]> {
+/**
+ * `runs` runs, one after the other (seeds `1 … runs`, setup delays of 0 … `maxSetupDelayMs` ms);
+ * prints one line per run and the tally.
+ */
+export async function runNewUserApps(runs: number, maxSetupDelayMs = 30): Promise<AppRun[]> {
   const results: AppRun[] = [];
   for (let seed = 1; seed <= runs; seed++) {
-    const r = await runNewUserApp(seed);
+    const r = await runNewUserApp(seed, maxSetupDelayMs);
     console.log(
       `new-user app run ${seed}: ${r.completed ? 'completed' : 'FAILED'}, counter ${r.counter}, increments ${r.increments.join('/')}, exits ${r.exits.join('/')}${r.stalled ? `, ${r.stalled}` : ''}${r.completed ? '' : `\n${r.stderr.join('\n')}`}`,
     );
