@@ -120,6 +120,6 @@ try {
   }
 } finally {
   for (const o of objects) await o.close();
-  for (const t of transports) await t.close();
+  await Promise.all(transports.map((t) => t.close())); // together: each close() lingers until every peer has left
   rmSync(dir, { recursive: true, force: true });
 }

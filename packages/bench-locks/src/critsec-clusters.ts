@@ -155,7 +155,8 @@ export async function runInProcessCluster(
     };
   } finally {
     for (const o of objects) await o.close();
-    for (const t of transports) await t.close();
+    // together: each transport's close() lingers until every peer has left (the graceful leave)
+    await Promise.all(transports.map((t) => t.close()));
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -333,7 +333,8 @@ function memberReport(m: Member, waits: readonly number[], durationMs: number): 
 async function closeMember(m: Member): Promise<void> {
   const closing = (async () => {
     await m.cs.close().catch(m.noteError);
-    await m.transport.close();
+    // the DONE and BYE barriers were this runtime's graceful leave: leave at once
+    await m.transport.close({ lingerMs: 0 });
   })();
   await withDeadline(closing, m.deadlines.shutdown, `P${m.id}: closing the connections`, 'shutdownTimeoutMs')
     .catch(m.noteError)

@@ -53,7 +53,10 @@ export interface CSObject<Req = void> {
   on<E extends keyof CSEvents>(event: E, fn: (value: CSEvents[E]) => void): () => void;
   /**
    * Leaves the protocol: stops handling messages and rejects a call in flight. Idempotent.
-   * Closing one process of a running cluster can block the others (the papers assume no crash).
+   * Until quorum reselection exists, the others may still need this process (an arbiter of
+   * their quorums; the papers assume no process leaves): closing it while they run blocks them.
+   * Leave gracefully first — the TCP transport's `close()` keeps this object serving until every
+   * peer has closed too (`RootEndpoint.leave` of `@critsec/transport`) — then close the object.
    */
   close(): Promise<void>;
 }

@@ -71,6 +71,59 @@ export class TransportError extends CritsecError {
 }
 
 /**
+ * A message the transport had accepted for a channel nobody has listened on yet could not be
+ * held: `limit` messages were already held for unopened channels (`maxHeldMessages` of
+ * `createEndpoint`). The message is lost. Open every channel (build every CS object) before the
+ * peers start sending, or raise the limit.
+ */
+export class HeldMessagesOverflowError extends TransportError {
+  /** The channel path of the message that could not be held. */
+  readonly channel: string;
+  /** The bound that was reached (messages held in all). */
+  readonly limit: number;
+  /** The overflow; `message` names the channel, the sender and the way out. */
+  constructor(message: string, options: { channel: string; limit: number }) {
+    super(message);
+    this.channel = options.channel;
+    this.limit = options.limit;
+  }
+}
+
+/**
+ * A graceful leave (`RootEndpoint.leave`, the TCP transport's `close()`) whose linger deadline
+ * passed before every peer had announced leaving too: `waitingFor` may still need this process
+ * (e.g. as an arbiter in their quorums) and can now wait for it forever, or fail with
+ * {@link PeerDepartedError}. The way out: close those peers too, or give a longer `lingerMs`.
+ */
+export class LeaveTimeoutError extends TransportError {
+  /** The peers that had neither announced leaving nor gone when the deadline passed, ascending. */
+  readonly waitingFor: readonly number[];
+  /** The leave's linger deadline, ms. */
+  readonly lingerMs: number;
+  /** The timeout; `message` names the peers and the way out. */
+  constructor(message: string, options: { waitingFor: readonly number[]; lingerMs: number }) {
+    super(message);
+    this.waitingFor = options.waitingFor;
+    this.lingerMs = options.lingerMs;
+  }
+}
+
+/**
+ * A peer left for good (its transport closed) while this process may still need it: a call
+ * that waits for it would wait forever, so it is withdrawn with this error as the abort reason
+ * (the call rejects with `AbortError` whose `cause` is this error).
+ */
+export class PeerDepartedError extends TransportError {
+  /** The departed peer. */
+  readonly peer: number;
+  /** The departure; `message` names the peer. */
+  constructor(message: string, options: { peer: number }) {
+    super(message);
+    this.peer = options.peer;
+  }
+}
+
+/**
  * An operation withdrawn through its `AbortSignal`. Shaped like Node's own `AbortError`
  * (`name === 'AbortError'`, `code === 'ABORT_ERR'`, the signal's reason as `cause`), so code that
  * already tests `err.name === 'AbortError'` for `fetch` or `timers/promises` handles it too.

@@ -66,7 +66,8 @@ async function child(setupPath: string): Promise<void> {
       streamed = 0;
       t.endpoint.send(from, { type: 'READY' });
     } else if (msg.type === 'QUIT') {
-      void t.flush().finally(() => t.close().then(() => process.exit(0)));
+      // its part is over and P0 waits for this process to exit before it closes: leave at once
+      void t.flush().finally(() => t.close({ lingerMs: 0 }).then(() => process.exit(0)));
     }
   });
   await t.start();

@@ -80,7 +80,15 @@ export function checkShapes(o: unknown): asserts o is object {
     fail(`onPeerRestart must be 'refuse' or 'reset', got ${shown(x.onPeerRestart)}`);
   }
   intOption('maxUnacked', x.maxUnacked, undefined, 1);
+  intOption('maxHeldMessages', x.maxHeldMessages, undefined, 0);
+  checkLinger('lingerMs', x.lingerMs);
   intOption('maxOutOfOrder', x.maxOutOfOrder, undefined, 1);
+}
+
+/** A linger deadline: undefined, or an integer number of ms in [0, 2³¹ − 1]. */
+export function checkLinger(name: string, value: unknown): void {
+  intOption(name, value, undefined, 0);
+  if ((value as number) > 2 ** 31 - 1) fail(`${name} must be at most ${2 ** 31 - 1} ms, got ${shown(value)}`);
 }
 
 /** The peer list: distinct non-negative ids, a host and a port each, `self` among them. */

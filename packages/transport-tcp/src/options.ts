@@ -113,7 +113,24 @@ export interface TcpTransportOptions {
   readonly logger?: TcpLogger | null;
   /** Called for each message that reached no channel handler. */
   readonly onUndeliverable?: (u: UndeliverableMessage) => void;
+  /**
+   * Messages held, in all, for channels nobody has listened on yet — e.g. a peer's REQUEST that
+   * arrives before this process built its CS object — until their first handler subscribes
+   * (default 10 000; an integer ≥ 0). Past it a message is dropped and a
+   * `HeldMessagesOverflowError` reported through the `error` event.
+   */
+  readonly maxHeldMessages?: number;
+  /**
+   * The graceful leave's deadline, ms (default 10 000; an integer in [0, 2³¹ − 1]): how long
+   * `close()` keeps serving the peers (this process is still an arbiter in their quorums) until
+   * every peer has closed too. `0`: `close()` leaves at once, as a crash would. A `close()` call
+   * may give its own.
+   */
+  readonly lingerMs?: number;
 }
+
+/** Default of {@link TcpTransportOptions.lingerMs}, in ms. */
+const DEFAULT_LINGER_MS = 10_000;
 
 /** Default of {@link TcpTransportOptions.maxBufferedBytes}: 1 MiB. */
 const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -160,6 +177,8 @@ export interface ResolvedOptions {
   readonly session: string;
   readonly logger: TcpLogger | null;
   readonly onUndeliverable: ((u: UndeliverableMessage) => void) | undefined;
+  readonly maxHeldMessages: number | undefined;
+  readonly lingerMs: number;
 }
 
 /**
@@ -191,6 +210,8 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
     session: checkSession(o.session),
     logger: o.logger === undefined ? console : o.logger,
     onUndeliverable: o.onUndeliverable,
+    maxHeldMessages: o.maxHeldMessages,
+    lingerMs: o.lingerMs ?? DEFAULT_LINGER_MS,
   };
 }
 

@@ -30,6 +30,8 @@ interface PeerHooks {
   deliver(from: ProcessId, payload: unknown): void;
   /** Dials `peer` (the handshake's dialer). */
   dial(peer: Peer): void;
+  /** The peer said `bye`: it closed for good. */
+  gone(peer: ProcessId): void;
 }
 
 /**
@@ -165,6 +167,7 @@ export class Peer implements ConnectionPeer<Peer> {
       case 'ping':
         return;
       case 'bye':
+        this.#hooks.gone(this.id);
         conn.destroy(`P${this.id} closed`);
         return;
       case 'refuse':

@@ -1,18 +1,10 @@
 /**
  * The TCP transport (issue #6): one connection per pair of processes (the lower id dials),
- * mutual TLS 1.3 with a cluster CA and the process id bound to the certificate, length-prefixed
- * JSON frames, and the reliable-FIFO session layer of `@critsec/transport` per peer so that a
- * dropped connection loses, duplicates or reorders nothing above the transport. Reconnects with
- * exponential backoff and jitter; heartbeats detect a dead peer. The result is a standard
- * {@link Endpoint} (DESIGN.md 3.2), so every algorithm runs over it unchanged.
- *
- * This file is the facade: {@link tcpTransport} and the object that owns the peers, the
- * connections and the endpoint. The parts: options.ts (options, defaults, validation),
- * stats.ts (events and counters), context.ts (what the parts share), listener.ts (the server),
- * admission.ts (slots and the pre-handshake timeout for unauthenticated connections),
- * handshake.ts (dialing, accepting, hello/refuse admission), connection.ts (a socket as a
- * connection: framing, heartbeats), peer.ts (one peer: its session, back-pressure, reconnection
- * with backoff.ts), wire.ts (the frames), framing.ts (the length prefix).
+ * mutual TLS 1.3 with the process id bound to the certificate, length-prefixed JSON frames, and
+ * the reliable-FIFO session layer of `@critsec/transport` per peer, so a dropped connection
+ * loses, duplicates or reorders nothing above the transport; the result is a standard
+ * {@link Endpoint} (DESIGN.md 3.2). This file is the facade — {@link tcpTransport}, owning the
+ * peers, the connections and the endpoint; the README's "Files" table names the other parts.
  */
 import type net from 'node:net';
 import { type Endpoint, type Message, type ProcessId, ProtocolError, TransportError } from '@critsec/core';
@@ -20,7 +12,7 @@ import { createEndpoint, type Link, type RootEndpoint } from '@critsec/transport
 import { Admission } from './admission.js';
 import { TransportContext } from './context.js';
 import { Handshake } from './handshake.js';
-import { shown } from './option-checks.js';
+import { checkLinger, shown } from './option-checks.js';
 import { createListener, listen } from './listener.js';
 import { resolveOptions, type TcpTransportOptions } from './options.js';
 import { Peer, type PeerConnection } from './peer.js';
@@ -52,8 +44,21 @@ export interface TcpTransport {
    * peers still behind, or at once for a bad `timeoutMs`.
    */
   flush(options?: { timeoutMs?: number }): Promise<void>;
-  /** Closes every connection and the listener; later `send`s throw. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Leaves gracefully, then closes every connection and the listener; later `send`s throw.
+   * Idempotent (the same promise).
+   *
+   * The graceful leave (`RootEndpoint.leave` of `@critsec/transport`): tells every peer this
+   * process is leaving and keeps serving — the CS objects on the endpoint keep answering as
+   * arbiters of the others' quorums, so close the transport **before** them — until every peer
+   * has closed too (announced leaving, or said `bye`; a peer never connected is not waited for), at most `lingerMs` (ms; default the
+   * option's, 10 000; `0`: at once, like a crash). A peer still running when this process is gone
+   * sees `endpoint.departures` abort.
+   * @throws LeaveTimeoutError (rejects, after closing) when `lingerMs` passed first: it names the
+   *   peers still running, which may now wait for this process in vain.
+   * @throws ConfigurationError (rejects, closing nothing) for a bad `lingerMs`.
+   */
+  close(options?: { lingerMs?: number }): Promise<void>;
   /** Subscribes to an event; returns the unsubscribe function. */
   on<E extends keyof TcpTransportEvents>(event: E, fn: (value: TcpTransportEvents[E]) => void): () => void;
   /** Closes the current connection with `peer` (it is redialled): for operators and fault tests. */
@@ -83,6 +88,8 @@ class TcpTransportImpl implements TcpTransport, Link {
   #server: net.Server | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #started = false;
+  #closing: Promise<void> | undefined;
+  #peerGone: (peer: ProcessId) => void = () => {};
 
   constructor(options: TcpTransportOptions) {
     const o = resolveOptions(options);
@@ -97,17 +104,26 @@ class TcpTransportImpl implements TcpTransport, Link {
     const hooks = {
       deliver: (from: ProcessId, p: unknown) => this.#deliver(from, p),
       dial: (peer: Peer) => this.#handshake.dial(peer),
+      gone: (peer: ProcessId) => this.#peerGone(peer),
     };
     for (const addr of o.peers) {
       if (addr.id !== o.self) this.#peerStates.set(addr.id, new Peer(ctx, addr, hooks));
     }
-    this.endpoint = createEndpoint(this, o.onUndeliverable ? { onUndeliverable: o.onUndeliverable } : {});
+    this.endpoint = createEndpoint(this, {
+      ...(o.onUndeliverable ? { onUndeliverable: o.onUndeliverable } : {}),
+      ...(o.maxHeldMessages !== undefined ? { maxHeldMessages: o.maxHeldMessages } : {}),
+      onHandlerError: (err) => this.#handlerError(err),
+    });
   }
 
   // ---- Link ------------------------------------------------------------------------------
 
   setReceiver(receive: (from: ProcessId, channel: string, msg: Message) => void): void {
     this.#receiver = receive;
+  }
+
+  setPeerGone(gone: (peer: ProcessId) => void): void {
+    this.#peerGone = gone;
   }
 
   send(to: ProcessId, channel: string, msg: Message): void {
@@ -165,7 +181,8 @@ class TcpTransportImpl implements TcpTransport, Link {
 
   async start(): Promise<void> {
     const ctx = this.#ctx;
-    if (ctx.closed) throw new TransportError(`P${this.self}: start() after close()`);
+    if (ctx.closed || this.#closing !== undefined)
+      throw new TransportError(`P${this.self}: start() after close()`);
     if (this.#started) return;
     this.#started = true;
     if (!ctx.options.secure) {
@@ -206,8 +223,34 @@ class TcpTransportImpl implements TcpTransport, Link {
     );
   }
 
-  async close(): Promise<void> {
-    if (this.#ctx.closed) return;
+  close(options: { lingerMs?: number } = {}): Promise<void> {
+    if (this.#closing === undefined) {
+      try {
+        checkLinger('close: lingerMs', options.lingerMs);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      this.#closing = this.#close(options.lingerMs ?? this.#ctx.options.lingerMs);
+    }
+    return this.#closing;
+  }
+
+  /** The graceful leave (if started and `lingerMs` > 0), then the teardown; rethrows the leave's timeout. */
+  async #close(lingerMs: number): Promise<void> {
+    let timedOut: unknown;
+    if (this.#started && lingerMs > 0) {
+      const leaving = this.endpoint.leave({ lingerMs });
+      // a peer never connected has had nothing from this process: nobody waits for it
+      for (const p of this.#peerStates.values()) if (p.connections === 0) this.#peerGone(p.id);
+      await leaving.catch((err: unknown) => {
+        timedOut = err;
+      });
+    }
+    await this.#teardown();
+    if (timedOut !== undefined) throw timedOut;
+  }
+
+  async #teardown(): Promise<void> {
     this.#ctx.closed = true;
     this.endpoint.close();
     if (this.#heartbeat) clearInterval(this.#heartbeat);
@@ -281,9 +324,14 @@ class TcpTransportImpl implements TcpTransport, Link {
     try {
       this.#receiver(from, channel, msg);
     } catch (err) {
-      this.stats.handlerErrors++;
-      this.#ctx.emitError(err instanceof Error ? err : new Error(String(err)));
+      this.#handlerError(err);
     }
+  }
+
+  /** A handler threw (or a message could not be held): counted and reported, never thrown. */
+  #handlerError(err: unknown): void {
+    this.stats.handlerErrors++;
+    this.#ctx.emitError(err instanceof Error ? err : new Error(String(err)));
   }
 
   // ---- timers ----------------------------------------------------------------------------

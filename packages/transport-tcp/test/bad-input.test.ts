@@ -32,6 +32,7 @@ beforeAll(async () => {
       logger,
       handshakeTimeoutMs: 1_000,
       reconnect: { initialDelayMs: 5, maxDelayMs: 50 },
+      lingerMs: 0, // closed one at a time, as a crash would
     });
   p0 = mk(0);
   p2 = mk(2);

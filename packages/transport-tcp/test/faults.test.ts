@@ -128,6 +128,7 @@ describe('a restarted peer (fresh state)', () => {
         logger,
         onPeerRestart,
         reconnect: { initialDelayMs: 5, maxDelayMs: 50 },
+        lingerMs: 0, // P1 stops as a crash would
       });
     const p0 = mk(0);
     let p1: TcpTransport = mk(1);

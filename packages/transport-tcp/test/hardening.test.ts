@@ -217,7 +217,7 @@ describe('write back-pressure', () => {
       peer: undefined,
       onHandshakeFrame: () => {},
     });
-    const peer = new Peer(ctx, loopback(2)[0]!, { deliver: () => {}, dial: () => {} });
+    const peer = new Peer(ctx, loopback(2)[0]!, { deliver: () => {}, dial: () => {}, gone: () => {} });
     conn.peer = peer;
     peer.attach(conn);
     cleanups.push(() => conn.destroy('test over'));

@@ -45,6 +45,8 @@ export async function startCluster(
       tls: { ca: certs.ca, cert: certs.processes[p.id]!.cert, key: certs.processes[p.id]!.key },
       logger,
       reconnect: { initialDelayMs: 5, maxDelayMs: 100 },
+      // most tests close one process alone, as a crash would; the graceful leave has tests of its own
+      lingerMs: 0,
       ...extra,
     }),
   );
@@ -181,6 +183,7 @@ export async function lone(
     tls: { ca: certs.ca, cert: certs.processes[self]!.cert, key: certs.processes[self]!.key },
     logger,
     reconnect: { initialDelayMs: 5, maxDelayMs: 100 },
+    lingerMs: 0,
     ...extra,
   });
   await t.start();

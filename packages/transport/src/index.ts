@@ -17,6 +17,7 @@
  * @packageDocumentation
  */
 export { CLOCK_MAX, tick, timestampSchema, witness } from './clock.js';
+export type { LeaveOptions } from './leave.js';
 export type { Link } from './link.js';
 export { createEndpoint, type EndpointOptions, type RootEndpoint, type UndeliverableMessage } from './mux.js';
 export {

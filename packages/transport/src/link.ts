@@ -17,4 +17,10 @@ export interface Link {
   send(to: ProcessId, channel: string, msg: Message): void;
   /** Installs the one receiver of this link (replacing any earlier one). */
   setReceiver(receive: (from: ProcessId, channel: string, msg: Message) => void): void;
+  /**
+   * Optional: installs the one callback told when a peer has closed for good (the TCP
+   * transport: its `bye`), so a graceful leave stops waiting for it and a process still running
+   * learns its departure (`RootEndpoint.leave`, `RootEndpoint.departures`).
+   */
+  setPeerGone?(gone: (peer: ProcessId) => void): void;
 }

@@ -1,4 +1,11 @@
-import { type Endpoint, type Message, type ProcessId, TransportError } from '@critsec/core';
+import {
+  type Endpoint,
+  HeldMessagesOverflowError,
+  type Message,
+  type ProcessId,
+  TransportError,
+} from '@critsec/core';
+import { CONTROL_PATH, Leave, type LeaveOptions } from './leave.js';
 import type { Link } from './link.js';
 
 /** Why a message reached no handler. */
@@ -9,20 +16,53 @@ export interface UndeliverableMessage {
   readonly channel: string;
   /** The message. */
   readonly msg: Message;
-  /** No handler listens on that channel, or the endpoint is closed. */
-  readonly reason: 'no-handler' | 'closed';
+  /**
+   * `no-handler`: its channel had been listened on, but nobody listens any longer; `closed`: the
+   * endpoint is closed; `overflow`: its channel was never listened on and `maxHeldMessages` were
+   * held already (a `HeldMessagesOverflowError` is thrown to the link too).
+   */
+  readonly reason: 'no-handler' | 'closed' | 'overflow';
 }
 
 /** Options of {@link createEndpoint}. */
 export interface EndpointOptions {
   /** Called for every message that reaches no handler (it is dropped). */
   onUndeliverable?: (u: UndeliverableMessage) => void;
+  /**
+   * Messages held, in all, for channels nobody has listened on yet (default 10 000, an integer
+   * ≥ 0). Past it a message for such a channel is dropped and `HeldMessagesOverflowError` thrown.
+   */
+  maxHeldMessages?: number;
+  /**
+   * Called with what a handler threw while it was handed held messages (on a microtask, where
+   * no link can catch it); the other held messages are handed over all the same. Without it,
+   * the first such error is rethrown once they all are.
+   */
+  onHandlerError?: (err: unknown) => void;
 }
 
 /** A root endpoint plus the means to shut it down. */
 export interface RootEndpoint extends Endpoint {
-  /** Messages dropped because no handler listened on their channel. */
+  /** Messages dropped because no handler listened on their channel (any longer), or after `close()`. */
   readonly undeliverable: number;
+  /** Messages held now for channels nobody has listened on yet (delivered once somebody does). */
+  readonly held: number;
+  /**
+   * Aborted, with a `PeerDepartedError` as its reason, once a peer closed for good while this
+   * process had not announced leaving: pass it as the `signal` of CS calls (alone, or with
+   * `AbortSignal.any`) so a call that waits for the departed peer rejects instead of hanging.
+   * Only links that report departures (`Link.setPeerGone`, the TCP transport) ever abort it.
+   */
+  readonly departures: AbortSignal;
+  /**
+   * The graceful leave (issue 26): announces `LEAVING` to every peer on the control channel and
+   * keeps delivering and sending on every channel — so this process's CS objects keep serving
+   * as arbiters of the others' quorums — until every peer has announced leaving too or is gone.
+   * Idempotent (the same promise). Does not close the endpoint.
+   * @throws LeaveTimeoutError (rejects) when `lingerMs` passes first, naming the peers still
+   *   running; TransportError for a bad `lingerMs`.
+   */
+  leave(options?: LeaveOptions): Promise<void>;
   /** Stops delivering and sending; later `send` calls throw `TransportError`. */
   close(): void;
 }
@@ -30,6 +70,10 @@ export interface RootEndpoint extends Endpoint {
 class ChannelNode implements Endpoint {
   readonly handlers: ((from: ProcessId, msg: Message) => void)[] = [];
   readonly children = new Map<string, ChannelNode>();
+  /** True once a handler subscribed (the channel is open). */
+  opened = false;
+  /** Messages held until the channel opens, then until they are handed over (FIFO), if any. */
+  backlog: [ProcessId, Message][] | undefined;
 
   constructor(
     readonly mux: Mux,
@@ -52,6 +96,11 @@ class ChannelNode implements Endpoint {
 
   onMessage(fn: (from: ProcessId, msg: Message) => void): () => void {
     this.handlers.push(fn);
+    if (!this.opened) {
+      this.opened = true;
+      // handed over on a microtask: never inside the subscriber's (e.g. a constructor's) code
+      if (this.backlog !== undefined) queueMicrotask(() => this.mux.drain(this));
+    }
     return () => {
       const i = this.handlers.indexOf(fn);
       if (i >= 0) this.handlers.splice(i, 1);
@@ -69,6 +118,8 @@ class ChannelNode implements Endpoint {
       child = new ChannelNode(this.mux, this.path === '' ? name : `${this.path}/${name}`);
       this.children.set(name, child);
       this.mux.nodes.set(child.path, child);
+      child.backlog = this.mux.early.get(child.path);
+      this.mux.early.delete(child.path);
     }
     return child;
   }
@@ -79,6 +130,18 @@ class RootChannel extends ChannelNode implements RootEndpoint {
     return this.mux.undeliverable;
   }
 
+  get held(): number {
+    return this.mux.held;
+  }
+
+  get departures(): AbortSignal {
+    return this.mux.leaving.signal;
+  }
+
+  leave(options?: LeaveOptions): Promise<void> {
+    return this.mux.leaving.leave(options);
+  }
+
   close(): void {
     this.mux.closed = true;
   }
@@ -86,17 +149,29 @@ class RootChannel extends ChannelNode implements RootEndpoint {
 
 class Mux {
   readonly nodes = new Map<string, ChannelNode>();
+  /** Messages held for channel paths that have no node yet. */
+  readonly early = new Map<string, [ProcessId, Message][]>();
   readonly root: RootChannel;
+  readonly leaving: Leave;
+  readonly maxHeld: number;
   closed = false;
   undeliverable = 0;
+  held = 0;
 
   constructor(
     readonly link: Link,
     readonly options: EndpointOptions,
   ) {
+    const maxHeld = options.maxHeldMessages ?? 10_000;
+    if (!(Number.isSafeInteger(maxHeld) && maxHeld >= 0)) {
+      throw new TransportError(`maxHeldMessages must be an integer ≥ 0, got ${String(maxHeld)}`);
+    }
+    this.maxHeld = maxHeld;
     this.root = new RootChannel(this, '');
     this.nodes.set('', this.root);
+    this.leaving = new Leave(link);
     link.setReceiver((from, channel, msg) => this.receive(from, channel, msg));
+    link.setPeerGone?.((peer) => this.leaving.gone(peer));
   }
 
   /** The channel received on last and its node: most messages come on the channel of the one before. */
@@ -116,9 +191,8 @@ class Mux {
       }
     }
     const handlers = node?.handlers;
-    if (handlers === undefined || handlers.length === 0) {
-      this.undeliverable++;
-      this.options.onUndeliverable?.({ from, channel, msg, reason: this.closed ? 'closed' : 'no-handler' });
+    if (handlers === undefined || handlers.length === 0 || node!.backlog !== undefined) {
+      this.#notNow(node, from, channel, msg);
       return;
     }
     if (handlers.length === 1) {
@@ -127,6 +201,71 @@ class Mux {
     }
     for (const h of [...handlers]) h(from, msg);
   }
+
+  /** A message that cannot be handed over now: held, queued behind held ones, or dropped. */
+  #notNow(node: ChannelNode | undefined, from: ProcessId, channel: string, msg: Message): void {
+    if (this.closed) {
+      this.#drop(from, channel, msg, 'closed');
+      return;
+    }
+    if (node === undefined && channel === CONTROL_PATH) {
+      if (!this.leaving.receive(from, msg)) this.#drop(from, channel, msg, 'no-handler');
+      return;
+    }
+    if (node?.opened && node.backlog === undefined) {
+      this.#drop(from, channel, msg, 'no-handler');
+      return;
+    }
+    if (this.held >= this.maxHeld) {
+      this.#drop(from, channel, msg, 'overflow');
+      throw new HeldMessagesOverflowError(
+        `P${this.link.self}: a message from P${from} on channel '${channel}', which nobody listens on yet, was dropped: ` +
+          `${this.maxHeld} messages are held already (maxHeldMessages); open every channel (build every CS object) ` +
+          'before the peers send, or raise maxHeldMessages',
+        { channel, limit: this.maxHeld },
+      );
+    }
+    this.held++;
+    const held: [ProcessId, Message] = [from, msg];
+    if (node !== undefined) {
+      if (node.backlog === undefined) node.backlog = [held];
+      else node.backlog.push(held);
+      return;
+    }
+    const early = this.early.get(channel);
+    if (early === undefined) this.early.set(channel, [held]);
+    else early.push(held);
+  }
+
+  /** Hands an opened channel its held messages, in order (later arrivals queue behind them). */
+  drain(node: ChannelNode): void {
+    const backlog = node.backlog;
+    if (backlog === undefined) return;
+    const failures: unknown[] = [];
+    for (let i = 0; i < backlog.length; i++) {
+      const [from, msg] = backlog[i]!;
+      this.held--;
+      if (this.closed) this.#drop(from, node.path, msg, 'closed');
+      else if (node.handlers.length === 0) this.#drop(from, node.path, msg, 'no-handler');
+      else
+        for (const h of [...node.handlers]) {
+          try {
+            h(from, msg);
+          } catch (err) {
+            failures.push(err);
+          }
+        }
+    }
+    node.backlog = undefined;
+    const report = this.options.onHandlerError;
+    if (report !== undefined) for (const err of failures) report(err);
+    else if (failures.length > 0) throw failures[0];
+  }
+
+  #drop(from: ProcessId, channel: string, msg: Message, reason: UndeliverableMessage['reason']): void {
+    this.undeliverable++;
+    this.options.onUndeliverable?.({ from, channel, msg, reason });
+  }
 }
 
 /**
@@ -134,7 +273,15 @@ class Mux {
  * (`channel('lmin').channel('mx')` is path `'lmin/mx'`), each FIFO because the link is FIFO per
  * channel, all sharing one link (one connection carries the whole stack).
  *
- * A message for a channel nobody listens on is dropped and counted (`undeliverable`).
+ * A message for a channel nobody has listened on yet is **held** (up to `maxHeldMessages` in
+ * all, past which it is dropped and `HeldMessagesOverflowError` thrown to the link) and handed
+ * over, in order, on a microtask after the channel's first `onMessage`: a peer's REQUEST that
+ * arrives before this process built its CS object is not lost. A message for a channel whose
+ * handlers have all unsubscribed (a closed CS object), or after `close()`, is dropped and
+ * counted (`undeliverable`). Messages on the control channel (`/control`, a path no user
+ * channel can have) belong to the graceful leave (`leave`).
+ *
+ * @throws TransportError for a bad `maxHeldMessages`.
  */
 export function createEndpoint(link: Link, options: EndpointOptions = {}): RootEndpoint {
   return new Mux(link, options).root;
