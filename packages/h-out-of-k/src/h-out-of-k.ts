@@ -74,8 +74,9 @@ import {
 } from '@critsec/core';
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
+import { HOutOfKArbiter } from './arbiter.js';
 import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
-import { type Priority, Que } from './que.js';
+import type { Priority } from './que.js';
 import type { HOutOfKSnapshot, Rules } from './types.js';
 
 /** An answer (OK, cancel) to a request. */
@@ -89,7 +90,6 @@ export class HOutOfKCS extends CSObjectBase<number> {
   readonly k: number;
   readonly #endpoint: Endpoint;
   readonly #arbiter: HKArbiter;
-  readonly #rules: Rules;
   /** `reporter[h−1][p'] = 1`: p' asks this arbiter when it requests h units. */
   readonly #reporter: Uint8Array[];
   /** `asker[p'] = 1`: p' asks this arbiter for some h (may send `release`, `cancelled`). */
@@ -121,21 +121,22 @@ export class HOutOfKCS extends CSObjectBase<number> {
   /** The waiting `entry(h)`. */
   readonly #call: PendingCall;
 
-  // arbiter (Fig. 1: x, Que, Quelength)
-  /** Fig. 1 `x`: free units ("Number of current tokens"). */
-  #x: number;
-  /** Fig. 1 `Que` (its length is `Quelength`). */
-  readonly #Que: Que;
+  /** The arbiter role (Fig. 1: `x`, `Que`, `Quelength`; `arbiter.ts`). */
+  readonly #arb: HOutOfKArbiter;
 
   constructor(ctx: ProcessContext, k: number, arbiter: HKArbiter, rules: Rules, priority: Priority) {
     super(ctx.id, 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('hOutOfK', ctx.id, 'entry'));
-    this.#Que = new Que(priority);
     this.k = k;
-    this.#x = k;
     this.#arbiter = arbiter;
-    this.#rules = rules;
     this.#endpoint = ctx.endpoint;
+    this.#arb = new HOutOfKArbiter(
+      k,
+      rules,
+      priority,
+      (to, msg) => this.#endpoint.send(to, msg),
+      () => this.#c,
+    );
     this.#inQ = new Uint8Array(ctx.n);
     this.#K = new Uint8Array(ctx.n);
     this.#gaveBack = new Uint8Array(ctx.n);
@@ -169,7 +170,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         waiting: this.#call.waiting,
         K,
       },
-      arbiter: { x: this.#x, Que: this.#Que.toArray() },
+      arbiter: this.#arb.snapshot(),
     };
   }
 
@@ -265,80 +266,6 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#endpoint.send(r, { type: 'cancelled', seq: msg.seq, ts: this.#c });
   }
 
-  // ---------------------------------------------------------------- arbiter
-
-  /**
-   * Fig. 1 "When request(h', p', c') is arrived from p'" (p' asks this arbiter for h' units and has
-   * no request in `Que`: checked by the dispatch).
-   */
-  #onRequest(p: ProcessId, h: number, c: number, seq: number): void {
-    const j = this.#Que.insert({ clock: c, process: p, units: h, seq, status: 'wait' });
-    const fits = this.#Que.unitsThrough(j) <= this.k;
-    const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
-    if (fits && enough) {
-      if (j > 0 && this.#Que.at(j - 1).status === 'wait') reach('h-out-of-k:grant-bypass');
-      this.#grant(j);
-    }
-    if (this.#rules === 'mutant-no-cancel') return;
-    // Try to cancel "OK" for lower priority requests
-    let cancels = 0;
-    for (let i = this.#Que.prefixEnd(this.k) + 1; i < this.#Que.length; i++) {
-      const e = this.#Que.at(i);
-      if (e.status !== 'ok') continue;
-      e.status = 'cancel';
-      cancels++;
-      reach('h-out-of-k:cancel');
-      this.#endpoint.send(e.process, { type: 'cancel', seq: e.seq, ts: this.#c });
-    }
-    if (cancels > 1) reach('h-out-of-k:multi-cancel');
-  }
-
-  /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request; p' asks this arbiter). */
-  #onRelease(p: ProcessId, seq: number): void {
-    const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).seq !== seq) {
-      reach('h-out-of-k:stale-ignored');
-      return;
-    }
-    const e = this.#Que.removeAt(j);
-    if (e.status === 'wait') reach('h-out-of-k:release-waiting');
-    else this.#x += e.units;
-    this.#newChance();
-  }
-
-  /** Fig. 1 "When cancelled is arrived from p'" (p' asks this arbiter). */
-  #onCancelled(p: ProcessId, seq: number): void {
-    const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status !== 'cancel') {
-      reach('h-out-of-k:stale-ignored');
-      return;
-    }
-    const e = this.#Que.at(j);
-    e.status = 'wait';
-    this.#x += e.units;
-    this.#newChance();
-  }
-
-  /** Fig. 1 `procedure NewChance; /* When tokens are released. *\/`. */
-  #newChance(): void {
-    for (let i = 0; i < this.#Que.length; i++) {
-      const e = this.#Que.at(i);
-      if (e.status !== 'wait') continue;
-      if (this.#x < e.units) {
-        if (i + 1 < this.#Que.length) reach('h-out-of-k:newchance-blocked');
-        return;
-      }
-      this.#grant(i);
-    }
-  }
-
-  #grant(j: number): void {
-    const e = this.#Que.at(j);
-    e.status = 'ok';
-    this.#x -= e.units;
-    this.#endpoint.send(e.process, { type: 'OK', seq: e.seq, ts: this.#c });
-  }
-
   // ---------------------------------------------------------------- dispatch
 
   /**
@@ -351,7 +278,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
       case 'request':
         if (this.#reporter[msg.h - 1]![from] !== 1)
           return `request(h = ${msg.h}) from P${from}, whose quorum for ${msg.h} units does not contain P${this.id}`;
-        if (this.#Que.indexOf(from) !== NONE)
+        if (this.#arb.hasRequest(from))
           return `a second request from P${from}, whose request is still in Que`;
         return undefined;
       case 'release':
@@ -383,13 +310,13 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#c = tick(witness(this.#c, msg.type === 'request' ? msg.c : msg.ts));
     switch (msg.type) {
       case 'request':
-        this.#onRequest(from, msg.h, msg.c, msg.seq);
+        this.#arb.onRequest(from, msg.h, msg.c, msg.seq);
         return;
       case 'release':
-        this.#onRelease(from, msg.seq);
+        this.#arb.onRelease(from, msg.seq);
         return;
       case 'cancelled':
-        this.#onCancelled(from, msg.seq);
+        this.#arb.onCancelled(from, msg.seq);
         return;
       case 'OK':
         this.#onOK(from, msg);
