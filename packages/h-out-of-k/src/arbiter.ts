@@ -4,6 +4,20 @@
  * `NewChance`). The rules, the precisions beyond the figure and the arbiter's invariant are in the
  * header of `h-out-of-k.ts`, whose process plays this role and the requester's; it checks each
  * sender's role before handing a message here. Internal to `@critsec/h-out-of-k`.
+ *
+ * **A deviation (issue 27 §3): one request per process, and a `probe` when in doubt.** On FIFO
+ * links an honest requester sends `release` before its next `request`, and its `seq` only grows.
+ * So a `request` from a process whose request is still in `Que` (with another `seq`), or one whose
+ * `seq` is at or below a request of that process already released here, is never honest: a
+ * message was forged in its name, or it restarted without its state. The arbiter cannot tell which
+ * `seq` is the live one — dropping the second lost a real request (the requester waited for ever,
+ * holding other arbiters' units), and a forged one took units nobody gave back. So it keeps the
+ * entry in `Que`, sets the new request **aside** (one per process; a further one is ignored until
+ * the entry ends) and sends `probe(seq)` for the entry's `seq` (or admits the request and probes its
+ * own `seq`). The requester answers `probe(s)` with `release(s)` when `s` is not its current
+ * request, and ignores it otherwise (`h-out-of-k.ts`); when the entry ends, the request set aside
+ * is admitted as if it had just arrived and probed in turn. Units return to `x` only on a
+ * `release` or `cancelled` from their owner, as before: safety is untouched.
  */
 import { type ProcessId, reach } from '@critsec/core';
 import type { HOutOfKMessage } from './messages.js';
@@ -24,8 +38,15 @@ export class HOutOfKArbiter {
   #x: number;
   /** Fig. 1 `Que` (its length is `Quelength`). */
   readonly #Que: Que;
+  /** Requests set aside (never on an honest run), by process. */
+  readonly #aside = new Map<ProcessId, { readonly h: number; readonly c: number; readonly seq: number }>();
+  /** Processes whose entry in `Que` was admitted in doubt (from aside, or probed on arrival). */
+  readonly #suspect = new Set<ProcessId>();
+  /** `done[p]`: the largest `seq` of `p` whose entry a `release` ended here, −1 if none. */
+  readonly #done: Float64Array;
 
   constructor(
+    n: number,
     k: number,
     rules: Rules,
     priority: Priority,
@@ -38,23 +59,46 @@ export class HOutOfKArbiter {
     this.#rules = rules;
     this.#send = send;
     this.#Que = new Que(priority);
+    this.#done = new Float64Array(n).fill(NONE);
   }
 
   /** `x` and `Que` (see {@link HOutOfKSnapshot}). */
   snapshot(): HOutOfKSnapshot['arbiter'] {
-    return { x: this.#x, Que: this.#Que.toArray() };
-  }
-
-  /** True when `p` has a request in `Que`. */
-  hasRequest(p: ProcessId): boolean {
-    return this.#Que.indexOf(p) !== NONE;
+    const snap = { x: this.#x, Que: this.#Que.toArray() };
+    if (this.#aside.size === 0) return snap;
+    const aside = [...this.#aside]
+      .map(([p, r]): [ProcessId, number] => [p, r.seq])
+      .sort((a, b) => a[0] - b[0]);
+    return { ...snap, aside };
   }
 
   /**
-   * Fig. 1 "When request(h', p', c') is arrived from p'" (p' asks this arbiter for h' units and has
-   * no request in `Que`: checked by the dispatch).
+   * A request from p' (p' asks this arbiter for h' units: checked by the dispatch): Fig. 1 "When
+   * request(h', p', c') is arrived from p'", or, when it cannot be honest, set aside or probed.
    */
   onRequest(p: ProcessId, h: number, c: number, seq: number): void {
+    const j = this.#Que.indexOf(p);
+    if (j !== NONE) {
+      const entry = this.#Que.at(j).seq;
+      if (seq === entry || this.#aside.has(p)) return;
+      reach('h-out-of-k:request-set-aside');
+      this.#aside.set(p, { h, c, seq });
+      this.#probe(p, entry);
+      return;
+    }
+    this.#admit(p, h, c, seq);
+    if (seq > this.#done[p]!) return;
+    this.#suspect.add(p);
+    this.#probe(p, seq);
+  }
+
+  #probe(p: ProcessId, seq: number): void {
+    reach('h-out-of-k:probe');
+    this.#send(p, { type: 'probe', seq, ts: this.#stamp() });
+  }
+
+  /** Fig. 1 "When request(h', p', c') is arrived from p'" (p' has no request in `Que`). */
+  #admit(p: ProcessId, h: number, c: number, seq: number): void {
     const j = this.#Que.insert({ clock: c, process: p, units: h, seq, status: 'wait' });
     const fits = this.#Que.unitsThrough(j) <= this.k;
     const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
@@ -80,13 +124,31 @@ export class HOutOfKArbiter {
   onRelease(p: ProcessId, seq: number): void {
     const j = this.#Que.indexOf(p);
     if (j === NONE || this.#Que.at(j).seq !== seq) {
-      reach('h-out-of-k:stale-ignored');
+      if (this.#aside.get(p)?.seq === seq)
+        this.#aside.delete(p); // the request set aside, withdrawn
+      else reach('h-out-of-k:stale-ignored');
       return;
     }
     const e = this.#Que.removeAt(j);
     if (e.status === 'wait') reach('h-out-of-k:release-waiting');
     else this.#x += e.units;
     this.#newChance();
+    if (seq > this.#done[p]!) this.#done[p] = seq;
+    const wasSuspect = this.#suspect.delete(p);
+    const aside = this.#aside.get(p);
+    if (aside === undefined) return;
+    this.#aside.delete(p);
+    // an entry admitted without doubt was p's live request, and p released it: a request set
+    // aside with a larger seq was not p's (p sends none before its release), and admitting it
+    // could take the seq of p's next request with other units — it is dropped
+    if (!wasSuspect && aside.seq > seq) {
+      reach('h-out-of-k:aside-dropped');
+      return;
+    }
+    reach('h-out-of-k:aside-admitted');
+    this.#admit(p, aside.h, aside.c, aside.seq);
+    this.#suspect.add(p);
+    this.#probe(p, aside.seq);
   }
 
   /** Fig. 1 "When cancelled is arrived from p'" (p' asks this arbiter). */

@@ -16,6 +16,11 @@
  * - "When OK is arrived from p'": `K := K ∪ {p'}`; if `K = Q`: `In := true` (InCS).
  * - Exit: `In := false`; send `release` to every `r ∈ Q`.
  * - "When cancel is arrived from p'": if `In = false` and `p' ∈ K`: send `cancelled`, `K := K − {p'}`.
+ * - Not in the paper (issue 27 §3, the deviation of `arbiter.ts`): `probe(s)` from an arbiter is
+ *   answered with `release(s)` when `s` is not the current request, and ignored when it is; an
+ *   `OK(s)` or `cancel(s)` naming a request never made (`s ≥ seq`) is answered with `release(s)`
+ *   too. Safe — the units of a request this process is not using are given back — and never on an
+ *   honest run (no `probe` is sent there, and every answer names a request that was made).
  *
  * Arbiter r (initially `x = k`, `Que` empty):
  * - "When request(h', p', c') is arrived": insert `(c', p', h', wait)` in `Que` by priority; if
@@ -49,10 +54,11 @@
  *   entry gives its units back to `x` only if they were taken (status ok or cancel), then runs
  *   `NewChance`. Every unit granted or in flight returns.
  * - **Validation, before the clock.** An arbiter accepts `request` only from a process whose quorum
- *   for `h'` contains it and that has no request in `Que` (FIFO makes a second one impossible for an
- *   honest peer), and `release`/`cancelled` only from a process one of whose quorums contains it; a
- *   requester accepts `OK`/`cancel` of its current request only from its quorum `Q`, and of any
- *   other request only from a process in one of its quorums. Anything else is a `ProtocolError`,
+ *   for `h'` contains it, and `release`/`cancelled` only from a process one of whose quorums
+ *   contains it; a requester accepts `OK`/`cancel`/`probe` of its current request only from its
+ *   quorum `Q`, and of any other request only from a process in one of its quorums. (A second
+ *   request while the first is in `Que` comes from a legitimate sender: `arbiter.ts` sets it aside
+ *   and probes — issue 27 §3.) Anything else is a `ProtocolError`,
  *   dropped before it touches anything — the clock included (an honest process never sends one, so
  *   a forged `c`/`ts` cannot move `c`). A stale message from a legitimate sender still counts for
  *   the clock (Sec. 4.1), then is ignored.
@@ -131,6 +137,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#arbiter = arbiter;
     this.#endpoint = ctx.endpoint;
     this.#arb = new HOutOfKArbiter(
+      ctx.n,
       k,
       rules,
       priority,
@@ -232,18 +239,31 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#Q = [];
   }
 
-  /** True when `msg` belongs to the request this process waits for (its sender `∈ Q`: checked by the dispatch). */
-  #current(msg: Answer): boolean {
+  /** True when `msg` from `r` belongs to the request this process waits for (`r ∈ Q`: checked by the dispatch). */
+  #current(r: ProcessId, msg: Answer): boolean {
     if (!this.#call.waiting || msg.seq !== this.#request) {
-      reach('h-out-of-k:stale-ignored');
+      if (msg.seq >= this.#seq) this.#releaseUnused(r, msg.seq);
+      else reach('h-out-of-k:stale-ignored');
       return false;
     }
     return true;
   }
 
+  /** `probe(seq)` from arbiter `r` (issue 27 §3): `release` it unless it is the current request. */
+  #onProbe(r: ProcessId, seq: number): void {
+    if (seq === this.#request) reach('h-out-of-k:probe-current');
+    else this.#releaseUnused(r, seq);
+  }
+
+  /** Arbiter `r` holds an entry for request `seq`, which this process is not using: end it. */
+  #releaseUnused(r: ProcessId, seq: number): void {
+    reach('h-out-of-k:unused-released');
+    this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
+  }
+
   /** Fig. 1 "When OK is arrived from p'". */
   #onOK(r: ProcessId, msg: Answer): void {
-    if (!this.#current(msg) || this.#K[r] === 1) return;
+    if (!this.#current(r, msg) || this.#K[r] === 1) return;
     if (this.#gaveBack[r] === 1) reach('h-out-of-k:ok-after-cancelled');
     this.#K[r] = 1;
     this.#Ksize++;
@@ -258,7 +278,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
       reach('h-out-of-k:cancel-after-entry');
       return;
     }
-    if (!this.#current(msg) || this.#K[r] === 0) return;
+    if (!this.#current(r, msg) || this.#K[r] === 0) return;
     reach('h-out-of-k:cancelled');
     this.#K[r] = 0;
     this.#Ksize--;
@@ -270,16 +290,14 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   /**
    * Why `msg` from `from` is refused (the end of the `ProtocolError`'s message), or `undefined`: a
-   * message that no honest process sends this one — from outside its role, or a second request
-   * (FIFO puts a request's release before the next request). Staleness is not checked here.
+   * message that no honest process sends this one, from outside its role. Staleness, and a second
+   * request while the first is in `Que`, are the handlers' business.
    */
   #refusal(from: ProcessId, msg: HOutOfKMessage): string | undefined {
     switch (msg.type) {
       case 'request':
         if (this.#reporter[msg.h - 1]![from] !== 1)
           return `request(h = ${msg.h}) from P${from}, whose quorum for ${msg.h} units does not contain P${this.id}`;
-        if (this.#arb.hasRequest(from))
-          return `a second request from P${from}, whose request is still in Que`;
         return undefined;
       case 'release':
       case 'cancelled':
@@ -287,6 +305,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         return `${msg.type} from P${from}, none of whose quorums (h = 1..${this.k}) contains P${this.id}`;
       case 'OK':
       case 'cancel':
+      case 'probe':
         // an answer to the current request comes from Q; one to another request (stale) from
         // a quorum of this process for some h
         if (msg.seq === this.#request) {
@@ -323,6 +342,9 @@ export class HOutOfKCS extends CSObjectBase<number> {
         return;
       case 'cancel':
         this.#onCancel(from, msg);
+        return;
+      case 'probe':
+        this.#onProbe(from, msg.seq);
         return;
     }
   }
