@@ -5,6 +5,6 @@
 import { mutationConfig } from '../../tools/stryker.shared.mjs';
 
 export default mutationConfig('h-out-of-k', {
-  mutate: ['src/h-out-of-k.ts', 'src/que.ts', 'src/factory.ts'],
+  mutate: ['src/h-out-of-k.ts', 'src/arbiter.ts', 'src/que.ts', 'src/factory.ts'],
   vitestConfig: 'vitest.mutation.config.ts',
 });

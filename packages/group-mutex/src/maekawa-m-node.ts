@@ -12,8 +12,20 @@
  * - F.13–F.17 grant a waiting member of `lock_group` only while `|lock_ps| < max[lock_group]`
  *   (in the paper the guard always holds, since an UNLOCK there always frees a lock; the
  *   UNLOCK(flag = true) of an aborted, never-locked request frees none).
- * - A REQUEST from p while `requests` still holds one of p (impossible over FIFO links, since
- *   p's UNLOCK(true) precedes its next REQUEST; only a forged message does it) ends the old one.
+ * - A REQUEST from p while `requests` still holds one of p with another `req`, or naming a `req` of
+ *   p at or below one an UNLOCK(true) already ended here (both impossible over
+ *   FIFO links, since p's UNLOCK(true) precedes its next REQUEST: a forged message, or p restarted
+ *   without its state) — issue 27 §3. In the second case the request is taken (E.1) and p asked
+ *   with PROBE(req). In the first, node i cannot tell which of the two is p's live request, and
+ *   each guess breaks something: ending the old one (as this file did before) freed the lock of a p
+ *   InCS under it, and lost the request of a p waiting on it. So it keeps the old one, sets the new
+ *   one **aside** (one per process; a further one is ignored until then) and sends PROBE(old req);
+ *   p answers UNLOCK(req, true) when `req` is not its current request and ignores it otherwise
+ *   (`maekawa-m.ts`). When the old request ends, the one set aside is taken as if it had just
+ *   arrived (E.1) and probed in turn — unless the old one was admitted without doubt and the one set
+ *   aside has a larger `req`: p's live request was the old one, so the other was not p's, and taking
+ *   it could give the `req` of p's next request a lock for another group; it is dropped. A lock is
+ *   freed only by p's own UNLOCK, as before; an honest run never gets here (no PROBE is sent).
  */
 import { type ProcessId, reach } from '@critsec/core';
 import { witness } from '@critsec/transport';
@@ -27,6 +39,11 @@ const NONE = -1;
 export interface MaekawaMNodeSnapshot {
   /** `requests` by priority: `[p, t, g, req]`. */
   readonly requests: readonly [ProcessId, number, number, number][];
+  /**
+   * Requests set aside, `[p, t, g, req]` by process — present only while there is one, never on
+   * an honest run (a second REQUEST of p, issue 27 §3; README deviation 6).
+   */
+  readonly aside?: readonly [ProcessId, number, number, number][];
   /** The processes node i's lock is given to, ascending. */
   readonly lock_ps: readonly ProcessId[];
   /** The lock holders node i sent an INQUIRE to and has not heard back from. */
@@ -54,6 +71,12 @@ export class MaekawaMNode {
   readonly inquired_ps = new Set<ProcessId>();
   lock_group = NONE;
   has_priority = false;
+  /** Requests set aside (issue 27 §3), by process. */
+  readonly #aside = new Map<ProcessId, RequestEntry>();
+  /** Processes whose entry in `requests` was taken in doubt (from aside, or at or below `done`). */
+  readonly #suspect = new Set<ProcessId>();
+  /** `done(p)`: the largest `req` of p that an UNLOCK(true) ended here. */
+  readonly #done = new Map<ProcessId, number>();
 
   constructor(
     private readonly i: ProcessId,
@@ -65,13 +88,16 @@ export class MaekawaMNode {
 
   snapshot(): MaekawaMNodeSnapshot {
     const all = [...this.requests.values()].sort((a, b) => (higher(a, b) ? -1 : 1));
-    return {
-      requests: all.map((e) => [e.p, e.t, e.g, e.req]),
+    const snap = {
+      requests: all.map((e): [ProcessId, number, number, number] => [e.p, e.t, e.g, e.req]),
       lock_ps: [...this.lock_ps].sort((a, b) => a - b),
       inquired_ps: [...this.inquired_ps].sort((a, b) => a - b),
       lock_group: this.lock_group,
       has_priority: this.has_priority,
     };
+    if (this.#aside.size === 0) return snap;
+    const aside = [...this.#aside.values()].sort((a, b) => a.p - b.p);
+    return { ...snap, aside: aside.map((e): [ProcessId, number, number, number] => [e.p, e.t, e.g, e.req]) };
   }
 
   #max(g: number): number {
@@ -100,12 +126,22 @@ export class MaekawaMNode {
   onRequest(p: ProcessId, t: number, g: number, req: number): void {
     const old = this.requests.get(p);
     if (old !== undefined) {
-      reach('group-mutex-m:request-superseded');
-      this.onUnlock(p, old.req, true);
+      // issue 27 §3 (file header): keep the old request, set the new one aside, ask p
+      this.clock.sn = witness(this.clock.sn, t);
+      if (req === old.req || this.#aside.has(p)) return;
+      reach('group-mutex-m:request-set-aside');
+      this.#aside.set(p, { p, t, g, req });
+      this.#probe(p, old.req);
+      return;
     }
     this.clock.sn = witness(this.clock.sn, t); // E.2
     const entry: RequestEntry = { p, t, g, req };
     this.requests.set(p, entry); // E.3
+    if (req <= (this.#done.get(p) ?? 0)) {
+      // issue 27 §3: a req p already gave up here (its reqs only grow): taken, and p asked
+      this.#suspect.add(p);
+      this.#probe(p, req);
+    }
     const grantable =
       this.lock_ps.size === 0 ||
       (this.lock_group === g && this.has_priority) ||
@@ -143,11 +179,36 @@ export class MaekawaMNode {
     // E.24: else the request is queued
   }
 
+  #probe(p: ProcessId, req: number): void {
+    reach('group-mutex-m:probe');
+    this.send(p, { type: 'PROBE', req, ts: this.clock.sn });
+  }
+
+  /** Issue 27 §3: p's request `req` ended; take the request set aside, or drop it (file header). */
+  #ended(p: ProcessId, req: number): void {
+    if (req > (this.#done.get(p) ?? 0)) this.#done.set(p, req);
+    const wasSuspect = this.#suspect.delete(p);
+    const aside = this.#aside.get(p);
+    if (aside === undefined) return;
+    this.#aside.delete(p);
+    if (!wasSuspect && aside.req > req) {
+      reach('group-mutex-m:aside-dropped');
+      return;
+    }
+    reach('group-mutex-m:aside-taken');
+    this.onRequest(p, aside.t, aside.g, aside.req);
+    if (this.#suspect.has(p)) return; // probed by onRequest already
+    this.#suspect.add(p);
+    this.#probe(p, aside.req);
+  }
+
   /** F.1: receive UNLOCK(p, t, flag) for request `req` of p. */
   onUnlock(p: ProcessId, req: number, flag: boolean): void {
     const entry = this.requests.get(p);
     if (entry === undefined || entry.req !== req) {
-      reach('group-mutex-m:stale-unlock');
+      if (this.#aside.get(p)?.req === req)
+        this.#aside.delete(p); // the request set aside, withdrawn
+      else reach('group-mutex-m:stale-unlock');
       return;
     }
     // F.2 (sn := max(sn, t)) is done by the owner on every receive from a legitimate sender
@@ -180,6 +241,7 @@ export class MaekawaMNode {
         this.#sendLocked(q);
       }
     }
+    if (flag) this.#ended(p, req);
   }
 
   /** True if `p` may address this node for group g (i ∈ quorumOf(p, g)). */

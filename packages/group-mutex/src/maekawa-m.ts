@@ -175,6 +175,16 @@ export class MaekawaM extends CSObjectBase<number> {
     }
   }
 
+  /** Issue 27 §3: node i asks whether `req` is the current request; UNLOCK(req, true) if not. */
+  #onProbe(i: ProcessId, req: number): void {
+    if (req === this.#req && this.#priority !== NONE) {
+      reach('group-mutex-m:probe-current');
+      return;
+    }
+    reach('group-mutex-m:probe-released');
+    this.#endpoint.send(i, { type: 'UNLOCK', req, ts: this.#clock.sn, flag: true });
+  }
+
   // ------------------------------------------------------------ dispatch
 
   /**
@@ -184,7 +194,7 @@ export class MaekawaM extends CSObjectBase<number> {
    * - REQUEST(g) (E.1): g is a group and this node is in the quorum `from` uses for g;
    * - UNLOCK (F.1): this node is in some quorum `from` uses (its current Q, an earlier request's
    *   Q of any group, or a lock it hands back);
-   * - LOCKED, INQUIRE (C.1, B.1): for the current request, `from` is in its Q; for any other,
+   * - LOCKED, INQUIRE, PROBE (C.1, B.1, issue 27 §3): for the current request, `from` is in its Q; for any other,
    *   `from` is in some quorum this process uses — a stale LOCKED or INQUIRE of an earlier request,
    *   of another group, must still reach C.1/B.1 (handed back or ignored: liveness needs it).
    */
@@ -229,6 +239,9 @@ export class MaekawaM extends CSObjectBase<number> {
         return;
       case 'INQUIRE':
         this.#onInquire(from, msg.req);
+        return;
+      case 'PROBE':
+        this.#onProbe(from, msg.req);
         return;
     }
   }

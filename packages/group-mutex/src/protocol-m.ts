@@ -19,6 +19,7 @@ const schema = v.variant('type', [
   v.object({ type: v.literal('LOCKED'), req: counterSchema, ts: timestampSchema }),
   v.object({ type: v.literal('INQUIRE'), req: counterSchema, ts: timestampSchema }),
   v.object({ type: v.literal('UNLOCK'), req: counterSchema, ts: timestampSchema, flag: v.boolean() }),
+  v.object({ type: v.literal('PROBE'), req: counterSchema, ts: timestampSchema }),
 ]);
 
 /**
@@ -61,6 +62,18 @@ export type MaekawaMMessage =
       ts: number;
       /** complete_flag: p has entered the CS (its request is over), not merely yielding. */
       flag: boolean;
+    }
+  | {
+      /**
+       * PROBE node → requester: is `req` your current request? Answered with UNLOCK(req, true)
+       * when it is not. Not in Fig. 5 (issue 27 §3): sent only for a second REQUEST of a process
+       * whose request the node still holds, so never on an honest run (README deviation 6).
+       */
+      type: 'PROBE';
+      /** The request asked about. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
     };
 
 /** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */

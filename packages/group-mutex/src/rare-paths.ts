@@ -7,7 +7,8 @@
  * E.19–E.23; `priority-lost-on-unlock` F.8–F.12; `switch-group` F.18–F.24; `yield` a node got
  * UNLOCK(false); `inquire-in-cs` B.3 with state = CS (the lock is kept); `stale-inquire` an
  * INQUIRE for another request or a lock not held; `abort`; `stale-locked-returned` a LOCKED for a
- * withdrawn request handed back; `stale-unlock`; `request-superseded`;
+ * withdrawn request handed back; `stale-unlock`; `request-set-aside`, `probe`, `probe-current`,
+ * `probe-released`, `aside-taken`, `aside-dropped` (a REQUEST that cannot be honest, issue 27 §3);
  * `full-after-withdrawal` F.13 with max[g] locks still given after a withdrawn request.
  *
  * Maekawa_S — `joined-reference` D.2 granted a request besides the reference; `early-request`

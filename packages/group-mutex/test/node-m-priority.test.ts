@@ -155,14 +155,30 @@ describe('Maekawa_M node rules (Fig. 6) on node 0 of T_2(grid(9))', () => {
     });
   });
 
-  it('a second REQUEST of p while node 0 holds one of p (forged) supersedes it (README deviation 6)', async () => {
+  it('a second REQUEST of p while node 0 holds one of p (forged) is set aside and p probed; p keeps its lock (README deviation 6)', async () => {
     const c = controlled();
-    void enter(c, 5, 0);
+    const p5 = enter(c, 5, 0);
     await c.net.settle();
     await deliver(c.net, 5, X, 'REQUEST');
     c.net.endpoint(5).send(X, { type: 'REQUEST', req: 7, ts: 1, g: 1 });
     await deliver(c.net, 5, X, 'REQUEST');
-    expect(inspectM(c, X).node).toMatchObject({ requests: [[5, 1, 1, 7]], lock_ps: [5], lock_group: 1 });
-    expect(reached.counts.get('group-mutex-m:request-superseded')).toBe(1);
+    expect(inspectM(c, X).node).toMatchObject({
+      requests: [[5, 1, 0, 1]],
+      lock_ps: [5],
+      lock_group: 0,
+      aside: [[5, 1, 1, 7]],
+    });
+    expect(reached.counts.get('group-mutex-m:request-set-aside')).toBe(1);
+    expect(queuedList(c.net)).toContain(`${X}→5 PROBE`);
+    for (const i of Q) if (i !== X) await deliver(c.net, 5, i, 'REQUEST');
+    for (const i of Q) await deliver(c.net, i, 5, 'LOCKED');
+    await p5;
+    await deliver(c.net, X, 5, 'PROBE'); // P5 is InCS under request 1: it keeps the lock
+    expect(reached.counts.get('group-mutex-m:probe-current')).toBe(1);
+    expect(c.objects[5]!.state).toBe('InCS');
+    await c.objects[5]!.exit();
+    await deliver(c.net, 5, X, 'UNLOCK'); // its own request ends: the one set aside is dropped
+    expect(reached.counts.get('group-mutex-m:aside-dropped')).toBe(1);
+    expect(inspectM(c, X).node).toMatchObject({ requests: [], lock_ps: [] });
   });
 });

@@ -16,6 +16,11 @@
  * - "When OK is arrived from p'": `K := K ∪ {p'}`; if `K = Q`: `In := true` (InCS).
  * - Exit: `In := false`; send `release` to every `r ∈ Q`.
  * - "When cancel is arrived from p'": if `In = false` and `p' ∈ K`: send `cancelled`, `K := K − {p'}`.
+ * - Not in the paper (issue 27 §3, the deviation of `arbiter.ts`): `probe(s)` from an arbiter is
+ *   answered with `release(s)` when `s` is not the current request, and ignored when it is; an
+ *   `OK(s)` or `cancel(s)` naming a request never made (`s ≥ seq`) is answered with `release(s)`
+ *   too. Safe — the units of a request this process is not using are given back — and never on an
+ *   honest run (no `probe` is sent there, and every answer names a request that was made).
  *
  * Arbiter r (initially `x = k`, `Que` empty):
  * - "When request(h', p', c') is arrived": insert `(c', p', h', wait)` in `Que` by priority; if
@@ -55,10 +60,11 @@
  *   entry gives its units back to `x` only if they were taken (status ok or cancel), then runs
  *   `NewChance`. Every unit granted or in flight returns.
  * - **Validation, before the clock.** An arbiter accepts `request` only from a process whose quorum
- *   for `h'` contains it and that has no request in `Que` (FIFO makes a second one impossible for an
- *   honest peer), and `release`/`cancelled` only from a process one of whose quorums contains it; a
- *   requester accepts `OK`/`cancel` of its current request only from its quorum `Q`, and of any
- *   other request only from a process in one of its quorums. Anything else is a `ProtocolError`,
+ *   for `h'` contains it, and `release`/`cancelled` only from a process one of whose quorums
+ *   contains it; a requester accepts `OK`/`cancel`/`probe` of its current request only from its
+ *   quorum `Q`, and of any other request only from a process in one of its quorums. (A second
+ *   request while the first is in `Que` comes from a legitimate sender: `arbiter.ts` sets it aside
+ *   and probes — issue 27 §3.) Anything else is a `ProtocolError`,
  *   dropped before it touches anything — the clock included (an honest process never sends one, so
  *   a forged `c`/`ts` cannot move `c`). A stale message from a legitimate sender still counts for
  *   the clock (Sec. 4.1), then is ignored.
@@ -80,8 +86,9 @@ import {
 } from '@critsec/core';
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
+import { HOutOfKArbiter } from './arbiter.js';
 import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
-import { type Priority, Que } from './que.js';
+import type { Priority } from './que.js';
 import type { HOutOfKSnapshot, Rules } from './types.js';
 
 /** An answer (OK, cancel) to a request. */
@@ -95,7 +102,6 @@ export class HOutOfKCS extends CSObjectBase<number> {
   readonly k: number;
   readonly #endpoint: Endpoint;
   readonly #arbiter: HKArbiter;
-  readonly #rules: Rules;
   /** `reporter[h−1][p'] = 1`: p' asks this arbiter when it requests h units. */
   readonly #reporter: Uint8Array[];
   /** `asker[p'] = 1`: p' asks this arbiter for some h (may send `release`, `cancelled`). */
@@ -127,21 +133,23 @@ export class HOutOfKCS extends CSObjectBase<number> {
   /** The waiting `entry(h)`. */
   readonly #call: PendingCall;
 
-  // arbiter (Fig. 1: x, Que, Quelength)
-  /** Fig. 1 `x`: free units ("Number of current tokens"). */
-  #x: number;
-  /** Fig. 1 `Que` (its length is `Quelength`). */
-  readonly #Que: Que;
+  /** The arbiter role (Fig. 1: `x`, `Que`, `Quelength`; `arbiter.ts`). */
+  readonly #arb: HOutOfKArbiter;
 
   constructor(ctx: ProcessContext, k: number, arbiter: HKArbiter, rules: Rules, priority: Priority) {
     super(ctx.id, 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('hOutOfK', ctx.id, 'entry'));
-    this.#Que = new Que(priority);
     this.k = k;
-    this.#x = k;
     this.#arbiter = arbiter;
-    this.#rules = rules;
     this.#endpoint = ctx.endpoint;
+    this.#arb = new HOutOfKArbiter(
+      ctx.n,
+      k,
+      rules,
+      priority,
+      (to, msg) => this.#endpoint.send(to, msg),
+      () => this.#c,
+    );
     this.#inQ = new Uint8Array(ctx.n);
     this.#K = new Uint8Array(ctx.n);
     this.#gaveBack = new Uint8Array(ctx.n);
@@ -175,7 +183,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         waiting: this.#call.waiting,
         K,
       },
-      arbiter: { x: this.#x, Que: this.#Que.toArray() },
+      arbiter: this.#arb.snapshot(),
     };
   }
 
@@ -237,18 +245,31 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#Q = [];
   }
 
-  /** True when `msg` belongs to the request this process waits for (its sender `∈ Q`: checked by the dispatch). */
-  #current(msg: Answer): boolean {
+  /** True when `msg` from `r` belongs to the request this process waits for (`r ∈ Q`: checked by the dispatch). */
+  #current(r: ProcessId, msg: Answer): boolean {
     if (!this.#call.waiting || msg.seq !== this.#request) {
-      reach('h-out-of-k:stale-ignored');
+      if (msg.seq >= this.#seq) this.#releaseUnused(r, msg.seq);
+      else reach('h-out-of-k:stale-ignored');
       return false;
     }
     return true;
   }
 
+  /** `probe(seq)` from arbiter `r` (issue 27 §3): `release` it unless it is the current request. */
+  #onProbe(r: ProcessId, seq: number): void {
+    if (seq === this.#request) reach('h-out-of-k:probe-current');
+    else this.#releaseUnused(r, seq);
+  }
+
+  /** Arbiter `r` holds an entry for request `seq`, which this process is not using: end it. */
+  #releaseUnused(r: ProcessId, seq: number): void {
+    reach('h-out-of-k:unused-released');
+    this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
+  }
+
   /** Fig. 1 "When OK is arrived from p'". */
   #onOK(r: ProcessId, msg: Answer): void {
-    if (!this.#current(msg) || this.#K[r] === 1) return;
+    if (!this.#current(r, msg) || this.#K[r] === 1) return;
     if (this.#gaveBack[r] === 1) reach('h-out-of-k:ok-after-cancelled');
     this.#K[r] = 1;
     this.#Ksize++;
@@ -263,7 +284,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
       reach('h-out-of-k:cancel-after-entry');
       return;
     }
-    if (!this.#current(msg) || this.#K[r] === 0) return;
+    if (!this.#current(r, msg) || this.#K[r] === 0) return;
     reach('h-out-of-k:cancelled');
     this.#K[r] = 0;
     this.#Ksize--;
@@ -271,94 +292,18 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#endpoint.send(r, { type: 'cancelled', seq: msg.seq, ts: this.#c });
   }
 
-  // ---------------------------------------------------------------- arbiter
-
-  /**
-   * Fig. 1 "When request(h', p', c') is arrived from p'" (p' asks this arbiter for h' units and has
-   * no request in `Que`: checked by the dispatch).
-   */
-  #onRequest(p: ProcessId, h: number, c: number, seq: number): void {
-    const j = this.#Que.insert({ clock: c, process: p, units: h, seq, status: 'wait' });
-    const fits = this.#Que.unitsThrough(j) <= this.k;
-    const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
-    if (fits && enough) {
-      if (j > 0 && this.#Que.at(j - 1).status === 'wait') reach('h-out-of-k:grant-bypass');
-      this.#grant(j);
-    }
-    if (this.#rules === 'mutant-no-cancel') return;
-    // Try to cancel "OK" for lower priority requests
-    let cancels = 0;
-    for (let i = this.#Que.prefixEnd(this.k) + 1; i < this.#Que.length; i++) {
-      const e = this.#Que.at(i);
-      if (e.status !== 'ok') continue;
-      e.status = 'cancel';
-      cancels++;
-      reach('h-out-of-k:cancel');
-      this.#endpoint.send(e.process, { type: 'cancel', seq: e.seq, ts: this.#c });
-    }
-    if (cancels > 1) reach('h-out-of-k:multi-cancel');
-  }
-
-  /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request; p' asks this arbiter). */
-  #onRelease(p: ProcessId, seq: number): void {
-    const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).seq !== seq) {
-      reach('h-out-of-k:stale-ignored');
-      return;
-    }
-    const e = this.#Que.removeAt(j);
-    if (e.status === 'wait') reach('h-out-of-k:release-waiting');
-    else this.#x += e.units;
-    this.#newChance();
-  }
-
-  /** Fig. 1 "When cancelled is arrived from p'" (p' asks this arbiter). */
-  #onCancelled(p: ProcessId, seq: number): void {
-    const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status !== 'cancel') {
-      reach('h-out-of-k:stale-ignored');
-      return;
-    }
-    const e = this.#Que.at(j);
-    e.status = 'wait';
-    this.#x += e.units;
-    this.#newChance();
-  }
-
-  /** Fig. 1 `procedure NewChance; /* When tokens are released. *\/`. */
-  #newChance(): void {
-    for (let i = 0; i < this.#Que.length; i++) {
-      const e = this.#Que.at(i);
-      if (e.status !== 'wait') continue;
-      if (this.#x < e.units) {
-        if (i + 1 < this.#Que.length) reach('h-out-of-k:newchance-blocked');
-        return;
-      }
-      this.#grant(i);
-    }
-  }
-
-  #grant(j: number): void {
-    const e = this.#Que.at(j);
-    e.status = 'ok';
-    this.#x -= e.units;
-    this.#endpoint.send(e.process, { type: 'OK', seq: e.seq, ts: this.#c });
-  }
-
   // ---------------------------------------------------------------- dispatch
 
   /**
    * Why `msg` from `from` is refused (the end of the `ProtocolError`'s message), or `undefined`: a
-   * message that no honest process sends this one — from outside its role, or a second request
-   * (FIFO puts a request's release before the next request). Staleness is not checked here.
+   * message that no honest process sends this one, from outside its role. Staleness, and a second
+   * request while the first is in `Que`, are the handlers' business.
    */
   #refusal(from: ProcessId, msg: HOutOfKMessage): string | undefined {
     switch (msg.type) {
       case 'request':
         if (this.#reporter[msg.h - 1]![from] !== 1)
           return `request(h = ${msg.h}) from P${from}, whose quorum for ${msg.h} units does not contain P${this.id}`;
-        if (this.#Que.indexOf(from) !== NONE)
-          return `a second request from P${from}, whose request is still in Que`;
         return undefined;
       case 'release':
       case 'cancelled':
@@ -366,6 +311,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         return `${msg.type} from P${from}, none of whose quorums (h = 1..${this.k}) contains P${this.id}`;
       case 'OK':
       case 'cancel':
+      case 'probe':
         // an answer to the current request comes from Q; one to another request (stale) from
         // a quorum of this process for some h
         if (msg.seq === this.#request) {
@@ -389,19 +335,22 @@ export class HOutOfKCS extends CSObjectBase<number> {
     this.#c = tick(witness(this.#c, msg.type === 'request' ? msg.c : msg.ts));
     switch (msg.type) {
       case 'request':
-        this.#onRequest(from, msg.h, msg.c, msg.seq);
+        this.#arb.onRequest(from, msg.h, msg.c, msg.seq);
         return;
       case 'release':
-        this.#onRelease(from, msg.seq);
+        this.#arb.onRelease(from, msg.seq);
         return;
       case 'cancelled':
-        this.#onCancelled(from, msg.seq);
+        this.#arb.onCancelled(from, msg.seq);
         return;
       case 'OK':
         this.#onOK(from, msg);
         return;
       case 'cancel':
         this.#onCancel(from, msg);
+        return;
+      case 'probe':
+        this.#onProbe(from, msg.seq);
         return;
     }
   }

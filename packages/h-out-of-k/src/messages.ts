@@ -25,6 +25,7 @@ function schemaFor(k: number) {
     answer('cancel'),
     answer('cancelled'),
     answer('release'),
+    answer('probe'),
   ]);
 }
 
@@ -72,6 +73,19 @@ export type HOutOfKMessage =
       /** `release` requester → arbiter: request `seq` is over (after the CS, or withdrawn by an abort). */
       type: 'release';
       /** The request the message belongs to. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+    }
+  | {
+      /**
+       * `probe` arbiter → requester: is `seq` your current request? Answered with `release` when it
+       * is not. Not in the paper (issue 27 §3): sent only for a request that cannot be honest — a
+       * second one while the first is in `Que`, or one naming a request already released — so
+       * never on an honest run (README, "Deviations").
+       */
+      type: 'probe';
+      /** The request asked about. */
       seq: number;
       /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
       ts: number;

@@ -46,6 +46,11 @@ export interface HOutOfKSnapshot {
     readonly x: number;
     /** `Que`: `[process, clock, units, status, seq]`, highest priority first (`Quelength` = its length). */
     readonly Que: readonly [number, number, number, QueStatus, number][];
+    /**
+     * Requests set aside, `[process, seq]` by process — present only while there is one, which
+     * never happens on an honest run (a second request, issue 27 §3; see the README).
+     */
+    readonly aside?: readonly [number, number][];
   };
 }
 

@@ -145,29 +145,27 @@ describe('the sender is checked before the clock witnesses a message', () => {
     expect(c.firstViolation).toBeNull();
   });
 
-  it('a second request at CLOCK_MAX while the first is in Que leaves the arbiter unchanged', async () => {
+  it('a second request at CLOCK_MAX while the first is in Que is set aside, then dropped at its release; its clock counts (issue 27 §3)', async () => {
     const c = fixedCluster(n, k, [0]);
     const p1 = cycle(c, 1, 1);
     await c.net.settle();
     await deliver(c.net, 1, 0, 'request');
-    await expectRefused(
-      c,
-      1,
-      0,
-      { type: 'request', h: 1, c: CLOCK_MAX, seq: 5 },
-      'hOutOfK: P0 got a second request from P1, whose request is still in Que',
-    );
-    expect(inspectH(c, 0).c).toBe(2); // max(0, 1) + 1 from the first request only
-    await deliverAll(c.net);
+    c.net.endpoint(1).send(0, { type: 'request', h: 1, c: CLOCK_MAX, seq: 5 });
+    await deliver(c.net, 1, 0, 'request');
+    expect(c.errors).toEqual([]); // a legitimate sender: no longer refused, so the clock witnesses it
+    expect(inspectH(c, 0).c).toBe(CLOCK_MAX);
+    expect(inspectH(c, 0).arbiter.aside).toEqual([[1, 5]]);
+    await deliverAll(c.net); // P1 ignores probe(0) (its current request), then enters and releases
     await p1;
-    expect(inspectH(c, 0).arbiter).toEqual({ x: k, Que: [] });
+    expect(inspectH(c, 0).arbiter).toEqual({ x: k, Que: [] }); // seq 5 was dropped, not admitted
   });
 
   it('stale messages and requests from legitimate senders still count for the clock (Sec. 4.1)', async () => {
     const c = fixedCluster(n, k, [0]);
-    c.net.endpoint(0).send(2, { type: 'OK', seq: 9, ts: 100 }); // P0 is P2's arbiter; seq 9: stale
+    c.net.endpoint(0).send(2, { type: 'OK', seq: 0, ts: 100 }); // P0 is P2's arbiter; seq 0: not yet made
     await deliver(c.net, 0, 2, 'OK');
     expect(inspectH(c, 2).c).toBe(101);
+    await deliver(c.net, 2, 0, 'release'); // P2 gives back the OK of a request it never made
     c.net.endpoint(3).send(0, { type: 'release', seq: 4, ts: 200 }); // P3 asks P0; nothing in Que: stale
     await deliver(c.net, 3, 0, 'release');
     expect(inspectH(c, 0).c).toBe(201);

@@ -24,6 +24,23 @@
  *    the holder and `inquired` is false, send INQUIRE. Anything else is stale and ignored.
  *    RELEASE is both the exit's UNLOCK and the abort's cancel.
  *
+ * A4 (issue 27 §3, a deviation: not in the papers) **one request per process, and a PROBE when
+ *    in doubt.** On FIFO links an honest `p` sends RELEASE(e) before its next REQUEST, and its tags
+ *    only grow. So two situations are never honest: (a) a REQUEST(r) from a `p` that still has an
+ *    entry `e` here (held or queued, r ≠ e), and (b) a REQUEST(r) from a `p` with no entry here
+ *    and `r` at or below `done(p)`, the largest tag of `p` whose entry ended here by RELEASE.
+ *    Then `p` restarted without its state, or a message was forged in `p`'s name — the arbiter
+ *    cannot tell which of the two tags is `p`'s live request, and both ways of guessing break the
+ *    cluster: ending `e` on a REQUEST alone let two processes in when `p` was InCS under `e`, and
+ *    a lock granted to a tag `p` never issued (or already gave up) is never given back. So it
+ *    asks: in (a) it keeps `e`, sets `r` **aside** (one per process; a further one is ignored
+ *    until then) and sends PROBE(e); in (b) it admits `r` by A1 and sends PROBE(r). A requester
+ *    answers PROBE(t) with RELEASE(t) when `t` is not its current request (R7 of
+ *    `maekawa-process.ts`) and ignores it otherwise, so a tag ends here only if `p` says it is not
+ *    (or no longer) using it: safety is untouched. When `p`'s entry ends (A3), the request set
+ *    aside is admitted by A1 and probed in turn. RELEASE(r) of the request set aside withdraws it.
+ *    An honest FIFO run never takes any of these paths (no PROBE is ever sent).
+ *
  * Invariants (all handlers are atomic): (I1) not locked ⇒ queue empty; (I2) a queue entry
  * without the `failed` flag is the head and beats the holder (A1 flags every entry that is not
  * `top` and the head it displaces; a grant or relinquish makes the new holder beat every
@@ -47,11 +64,11 @@ export interface MaekawaArbiterContext {
   readonly reporters: readonly ProcessId[];
   /** The process's Lamport clock, read when a message is stamped. */
   readonly clock: { readonly sn: number };
-  /** Sends one arbiter message (LOCKED, FAILED, INQUIRE). */
+  /** Sends one arbiter message (LOCKED, FAILED, INQUIRE, PROBE). */
   readonly send: (to: ProcessId, msg: MaekawaMessage) => void;
 }
 
-/** The arbiter of one process (A1–A3). Internal to `@critsec/mutex`. */
+/** The arbiter of one process (A1–A4). Internal to `@critsec/mutex`. */
 export class MaekawaArbiter {
   readonly #id: ProcessId;
   readonly #clock: { readonly sn: number };
@@ -69,6 +86,12 @@ export class MaekawaArbiter {
   #inquired = false;
   /** Waiting requests, by priority. */
   readonly #queue: RequestQueue;
+  /** `R_i`, in the order of `#reporter`'s positions. */
+  readonly #reporters: readonly ProcessId[];
+  /** A4: per reporter (position in `R_i`), the tag of a request set aside, −1 if none. */
+  readonly #aside: Float64Array;
+  /** A4: per reporter, `done(p)`: the largest tag of `p` whose entry ended here by RELEASE. */
+  readonly #done: Float64Array;
 
   /**
    * @param holder the process InCS initially (it holds this lock with tag 0 if it may ask this
@@ -81,6 +104,10 @@ export class MaekawaArbiter {
     this.#rules = rules;
     this.#reporter = new IdIndex(ctx.reporters);
     this.#queue = new RequestQueue(ctx.reporters.length, ctx.n, this.#reporter);
+    this.#reporters = ctx.reporters;
+    this.#aside = new Float64Array(ctx.reporters.length).fill(NONE);
+    // requests are tagged from 1: a REQUEST(0) is a tag no process issues (the initial holder's)
+    this.#done = new Float64Array(ctx.reporters.length);
     if (holder !== NONE && this.#reporter.indexOf(holder) >= 0) {
       this.#grantedTo = holder;
       this.#grantedReq = 0;
@@ -94,6 +121,9 @@ export class MaekawaArbiter {
       grantedReq: this.#grantedTo === NONE ? 0 : this.#grantedReq,
       inquired: this.#inquired,
       queue: this.#queue.toSortedArray(),
+      aside: this.#reporters.flatMap((p, ix): [ProcessId, number][] =>
+        this.#aside[ix] === NONE ? [] : [[p, this.#aside[ix]!]],
+      ),
     };
   }
 
@@ -106,17 +136,25 @@ export class MaekawaArbiter {
     return this.#reporter.indexOf(p) >= 0;
   }
 
-  /** A1: REQUEST(req) from `p` (`p ∈ R_i`: see {@link MaekawaArbiter.mayAsk}). */
+  /** A1: REQUEST(req) from `p` (`p ∈ R_i`: see {@link MaekawaArbiter.mayAsk}), or A4 when in doubt. */
   onRequest(p: ProcessId, req: number): void {
-    // FIFO puts a request's RELEASE before the next REQUEST, so p has nothing here. Only on a
-    // reordering network can an entry of p remain: a newer request (larger tag) ends it, an older
-    // REQUEST is stale. Safety never depends on this (see the negative test); liveness does.
     const at = this.#grantedTo === p ? NONE : this.#queue.indexOf(p);
     const existing = this.#grantedTo === p ? this.#grantedReq : at === NONE ? NONE : this.#queue.tsAt(at);
+    const ix = this.#reporter.indexOf(p);
     if (existing !== NONE) {
-      if (req <= existing) return;
-      this.onRelease(p, existing);
+      // A4 (a): p asks again while its entry stands
+      if (req === existing || this.#aside[ix] !== NONE) return;
+      reach('maekawa:request-set-aside');
+      this.#aside[ix] = req;
+      this.#probe(p, existing);
+      return;
     }
+    this.#admit(p, req);
+    if (req <= this.#done[ix]!) this.#probe(p, req); // A4 (b): a tag p has already given up
+  }
+
+  /** A1 for a request of `p`, which has no entry here. */
+  #admit(p: ProcessId, req: number): void {
     if (this.#grantedTo === NONE) {
       this.#grant(p, req);
       return;
@@ -158,6 +196,24 @@ export class MaekawaArbiter {
     this.#send(this.#grantedTo, 'INQUIRE', this.#grantedReq);
   }
 
+  /** A4: ask `p` whether `req` is its current request (it answers RELEASE(req) if not). */
+  #probe(p: ProcessId, req: number): void {
+    reach('maekawa:probe');
+    this.#send(p, 'PROBE', req);
+  }
+
+  /** A3 ended `p`'s entry `req`: remember the tag, then admit and probe the request set aside. */
+  #ended(p: ProcessId, req: number): void {
+    const ix = this.#reporter.indexOf(p);
+    if (req > this.#done[ix]!) this.#done[ix] = req;
+    const aside = this.#aside[ix]!;
+    if (aside === NONE) return;
+    reach('maekawa:aside-admitted');
+    this.#aside[ix] = NONE;
+    this.#admit(p, aside);
+    this.#probe(p, aside);
+  }
+
   /** A2: RELINQUISH(req) from the holder (`p ∈ R_i`). */
   onRelinquish(p: ProcessId, req: number): void {
     if (this.#grantedTo !== p || this.#grantedReq !== req) return;
@@ -170,6 +226,7 @@ export class MaekawaArbiter {
   onRelease(p: ProcessId, req: number): void {
     if (this.#grantedTo === p && this.#grantedReq === req) {
       this.#grantNext();
+      this.#ended(p, req);
       return;
     }
     const at = this.#queue.indexOf(p);
@@ -177,7 +234,11 @@ export class MaekawaArbiter {
       reach('maekawa:cancel-queued');
       this.#queue.removeAt(at);
       this.#inquireIfNeeded();
+      this.#ended(p, req);
+      return;
     }
+    const ix = this.#reporter.indexOf(p);
+    if (this.#aside[ix] === req) this.#aside[ix] = NONE; // A4: the request set aside, withdrawn
   }
 
   #grantNext(): void {
@@ -198,7 +259,7 @@ export class MaekawaArbiter {
     this.#send(p, 'LOCKED', req);
   }
 
-  #send(to: ProcessId, type: 'LOCKED' | 'FAILED' | 'INQUIRE', req: number): void {
+  #send(to: ProcessId, type: 'LOCKED' | 'FAILED' | 'INQUIRE' | 'PROBE', req: number): void {
     this.#sendTo(to, { type, req, ts: this.#clock.sn });
   }
 }

@@ -39,6 +39,16 @@
  *    everything, reject with `AbortError`. LOCKED/FAILED/INQUIRE still in flight carry the old
  *    tag and are ignored.
  *
+ * R7 (issue 27 §3, a deviation: not in the papers; the arbiter's side is A4) PROBE(t): if `t`
+ *    is not the current request (none, or another tag), `p` uses no lock of tag `t`: answer
+ *    RELEASE(t), which ends the arbiter's entry for it; if it is, ignore the PROBE. And LOCKED(t)
+ *    or INQUIRE(t) with `t` above the tag of `p`'s latest request: `p` never issued `t` (its tags
+ *    only grow), so the lock was granted on a REQUEST that was not `p`'s and nobody would give it
+ *    back: answer RELEASE(t) too. Both are safe (a RELEASE of a tag `p` is not using ends nothing
+ *    `p` relies on) and never happen on an honest run (no PROBE is sent; every LOCKED or INQUIRE
+ *    names a tag `p` issued). A tag at or below the latest one, not current, is a stale message
+ *    of an earlier request whose RELEASE is already on its way, and is ignored as before.
+ *
  * (I4) `p` is queued at `k` without `p`'s lock and with a `failed` flag there ⇒ `k` is marked
  * `failed` or `yielded` at `p` once the messages in flight arrive (FAILED precedes any later
  * LOCKED on the FIFO link). A requester never holds a deferred INQUIRE while marked: marks appear
@@ -67,7 +77,7 @@ import {
 
 const NONE = -1;
 
-/** One process of Maekawa's algorithm: the requester (R1–R6) and its arbiter (A1–A3). */
+/** One process of Maekawa's algorithm: the requester (R1–R7) and its arbiter (A1–A4). */
 export class MaekawaMutex extends CSObjectBase {
   readonly #endpoint: Endpoint;
   /** `Q_i`: the arbiters this process asks. */
@@ -198,10 +208,23 @@ export class MaekawaMutex extends CSObjectBase {
   #current(x: number, msg: MaekawaMessage): number {
     if (msg.req !== this.#request || !this.#call.waiting) {
       if (msg.req === this.#request && msg.type === 'INQUIRE') reach('maekawa:inquire-after-entry');
+      else if (msg.req > this.#lastTag && msg.type !== 'FAILED') this.#releaseUnused(x, msg.req);
       else reach('maekawa:stale-ignored');
       return NONE;
     }
     return x;
+  }
+
+  /** R7: PROBE(req) from `Q_i[x]`: release `req` unless it is the current request. */
+  #onProbe(x: number, req: number): void {
+    if (req === this.#request) reach('maekawa:probe-current');
+    else this.#releaseUnused(x, req);
+  }
+
+  /** R7: `Q_i[x]` holds an entry for tag `req`, which this process is not using: give it back. */
+  #releaseUnused(x: number, req: number): void {
+    reach('maekawa:unused-tag-released');
+    this.#endpoint.send(this.#quorum[x]!, { type: 'RELEASE', req, ts: this.#clock.sn });
   }
 
   /** `at`: the sender's index in `Q_i` (looked up by the dispatch). */
@@ -287,7 +310,8 @@ export class MaekawaMutex extends CSObjectBase {
     // The sender first: a message from outside its role (an arbiter's answer from outside Q_i, a
     // request-side message from outside R_i) is reported and dropped before it touches anything,
     // the clock included — an honest process never sends one, and a forged ts must not move sn.
-    const toRequester = msg.type === 'LOCKED' || msg.type === 'FAILED' || msg.type === 'INQUIRE';
+    const toRequester =
+      msg.type === 'LOCKED' || msg.type === 'FAILED' || msg.type === 'INQUIRE' || msg.type === 'PROBE';
     const x = toRequester ? this.#qIndex.indexOf(from) : NONE; // looked up once, handed to R2–R4
     if (toRequester ? x === NONE : !this.#arbiter.mayAsk(from)) {
       const why = toRequester
@@ -318,6 +342,9 @@ export class MaekawaMutex extends CSObjectBase {
         return;
       case 'INQUIRE':
         this.#onInquire(x, msg);
+        return;
+      case 'PROBE':
+        this.#onProbe(x, msg.req);
         return;
     }
   }

@@ -17,6 +17,7 @@ const maekawaSchema = v.variant('type', [
   tagged('INQUIRE'),
   tagged('RELINQUISH'),
   tagged('RELEASE'),
+  tagged('PROBE'),
 ]);
 
 /**
@@ -30,13 +31,16 @@ const maekawaSchema = v.variant('type', [
  * - `INQUIRE` arbiter → holder: a higher-priority request waits; yield if you cannot enter.
  * - `RELINQUISH` holder → arbiter: the lock is yours again (yield).
  * - `RELEASE` requester → arbiter: unlock after the CS, or withdraw an aborted request.
+ * - `PROBE` arbiter → requester: is this tag your current request? Answered by RELEASE when it
+ *   is not. Not in the papers (issue 27 §3): sent only when a REQUEST in the requester's name
+ *   cannot be honest (rule A4 of `maekawa-arbiter.ts`), so never on an honest FIFO run.
  */
 export const maekawaProtocol: Protocol<MaekawaMessage> = defineProtocol('maekawa', maekawaSchema);
 
 /** A Maekawa message (see {@link maekawaProtocol}). */
 export type MaekawaMessage = {
   /** The message's name (see {@link maekawaProtocol}). */
-  type: 'REQUEST' | 'LOCKED' | 'FAILED' | 'INQUIRE' | 'RELINQUISH' | 'RELEASE';
+  type: 'REQUEST' | 'LOCKED' | 'FAILED' | 'INQUIRE' | 'RELINQUISH' | 'RELEASE' | 'PROBE';
   /** The tag of the request the message belongs to: the request's timestamp (0 … `CLOCK_MAX`). */
   req: number;
   /** The sender's Lamport clock (0 … `CLOCK_MAX`); for REQUEST, the request's timestamp. */
@@ -105,6 +109,12 @@ export interface MaekawaSnapshot {
     readonly inquired: boolean;
     /** Waiting requests in priority order: `[process, ts, failed]`. */
     readonly queue: readonly [ProcessId, number, boolean][];
+    /**
+     * Requests set aside (`[process, tag]`): a REQUEST from a process that still had an entry
+     * here, admitted when that entry ends. Never on an honest FIFO run (issue 27 §3; rule A4 of
+     * `maekawa-arbiter.ts`, a deviation from the papers listed in the README).
+     */
+    readonly aside: readonly [ProcessId, number][];
   };
 }
 

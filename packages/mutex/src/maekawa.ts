@@ -10,7 +10,7 @@
  * (Fig. 5, "process p") and arbiter of every quorum it belongs to (Fig. 6, "node i").
  *
  * Files: `maekawa-protocol.ts` (messages, rare paths, snapshot), `maekawa-arbiter.ts` (the
- * arbiter, A1–A3, Fig. 6), `maekawa-process.ts` (the requester, R1–R6, Fig. 5, and dispatch),
+ * arbiter, A1–A4, Fig. 6), `maekawa-process.ts` (the requester, R1–R7, Fig. 5, and dispatch),
  * this file (the factory and why the whole is deadlock-free).
  *
  * ## Why this is deadlock-free

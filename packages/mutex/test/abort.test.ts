@@ -64,6 +64,7 @@ describe('aborted entries (Maekawa)', () => {
           grantedReq: 0,
           inquired: false,
           queue: [],
+          aside: [],
         });
         expect(snap.requester).toMatchObject({ request: -1, waiting: false, locks: [] });
       }

@@ -53,6 +53,7 @@ describe('MaekawaArbiter rules, driven directly', () => {
       grantedReq: 0,
       inquired: false,
       queue: [],
+      aside: [],
     });
     expect(rig({ reporters: [1, 2, 3], holder: 0 }).arb.snapshot().grantedTo).toBe(-1);
     expect(rig({ reporters: [1, 2, 3] }).arb.snapshot().grantedTo).toBe(-1);
@@ -72,39 +73,107 @@ describe('MaekawaArbiter rules, driven directly', () => {
     clear(r);
     r.arb.onRequest(1, 1);
     expect(r.sent).toEqual([]);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 1, inquired: false, queue: [] });
+    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 1, inquired: false, queue: [], aside: [] });
   });
 
-  it('A1: a duplicate or older REQUEST of a queued request is ignored', () => {
+  it('A1: a duplicate REQUEST of a queued request is ignored', () => {
     const r = rig();
     r.arb.onRequest(1, 1);
     r.arb.onRequest(2, 5);
     expect(r.sent).toEqual(['1:LOCKED(1)', '2:FAILED(5)']);
     clear(r);
-    r.arb.onRequest(2, 5); // duplicate
-    r.arb.onRequest(2, 3); // stale: an older request of P2
+    r.arb.onRequest(2, 5);
     expect(r.sent).toEqual([]);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 1, inquired: false, queue: [[2, 5, true]] });
+    expect(r.arb.snapshot()).toEqual({
+      grantedTo: 1,
+      grantedReq: 1,
+      inquired: false,
+      queue: [[2, 5, true]],
+      aside: [],
+    });
   });
 
-  it('A1: a newer REQUEST from the holder ends its held request first', () => {
+  it('A4: a newer REQUEST from the holder is set aside and the held tag probed; the lock stays (issue 27 §3)', () => {
     const r = rig();
     r.arb.onRequest(1, 1);
     r.arb.onRequest(2, 2);
     clear(r);
-    r.arb.onRequest(1, 3); // releases (1, 1): P2 is granted; then (3, 1) loses against (2, 2)
-    expect(r.sent).toEqual(['2:LOCKED(2)', '1:FAILED(3)']);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 2, grantedReq: 2, inquired: false, queue: [[1, 3, true]] });
+    // P1 may be InCS under tag 1: the REQUEST alone must not end its grant (the old code did)
+    r.arb.onRequest(1, 3);
+    expect(r.sent).toEqual(['1:PROBE(1)']);
+    expect(r.arb.snapshot()).toEqual({
+      grantedTo: 1,
+      grantedReq: 1,
+      inquired: false,
+      queue: [[2, 2, true]],
+      aside: [[1, 3]],
+    });
+    r.arb.onRequest(1, 4); // one request set aside per process: a further one is ignored
+    expect(r.sent).toEqual(['1:PROBE(1)']);
+    clear(r);
+    // P1 answers (tag 1 is not its current request) or exits: the grant ends, P2 is granted, and
+    // P1's request set aside is admitted by A1 — it loses against (2, 2) — and probed in turn
+    r.arb.onRelease(1, 1);
+    expect(r.sent).toEqual(['2:LOCKED(2)', '1:FAILED(3)', '1:PROBE(3)']);
+    expect(r.arb.snapshot()).toEqual({
+      grantedTo: 2,
+      grantedReq: 2,
+      inquired: false,
+      queue: [[1, 3, true]],
+      aside: [],
+    });
+    expect(reached.counts.get('maekawa:request-set-aside')).toBe(1);
+    expect(reached.counts.get('maekawa:aside-admitted')).toBe(1);
+    expect(reached.counts.get('maekawa:probe')).toBe(2);
   });
 
-  it('A1: a newer REQUEST from a queued process replaces its entry', () => {
+  it('A4: a REQUEST with another tag from a queued process is set aside (older or newer) and the queued tag probed', () => {
+    for (const other of [1, 4]) {
+      const r = rig();
+      r.arb.onRequest(1, 1);
+      r.arb.onRequest(2, 2);
+      clear(r);
+      r.arb.onRequest(2, other);
+      expect(r.sent).toEqual(['2:PROBE(2)']);
+      expect(r.arb.snapshot()).toEqual({
+        grantedTo: 1,
+        grantedReq: 1,
+        inquired: false,
+        queue: [[2, 2, true]],
+        aside: [[2, other]],
+      });
+      clear(r);
+      // a RELEASE of the request set aside withdraws it; one of the queued entry cancels that
+      r.arb.onRelease(2, other);
+      expect(r.arb.snapshot().aside).toEqual([]);
+      r.arb.onRequest(2, other);
+      r.arb.onRelease(2, 2);
+      expect(r.sent).toEqual(['2:PROBE(2)', '2:FAILED(' + other + ')', '2:PROBE(' + other + ')']);
+      expect(r.arb.snapshot()).toEqual({
+        grantedTo: 1,
+        grantedReq: 1,
+        inquired: false,
+        queue: [[2, other, true]],
+        aside: [],
+      });
+    }
+  });
+
+  it('A4: a REQUEST with a tag at or below one already released here is admitted and probed; an honest later one is not', () => {
     const r = rig();
-    r.arb.onRequest(1, 1);
-    r.arb.onRequest(2, 2);
+    r.arb.onRequest(1, 5);
+    r.arb.onRelease(1, 5);
     clear(r);
-    r.arb.onRequest(2, 4);
-    expect(r.sent).toEqual(['2:FAILED(4)']);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 1, inquired: false, queue: [[2, 4, true]] });
+    r.arb.onRequest(1, 5); // a replay (or a forgery) of a tag P1 gave up: granted, but P1 is asked
+    expect(r.sent).toEqual(['1:LOCKED(5)', '1:PROBE(5)']);
+    r.arb.onRelease(1, 5); // P1's answer: not its current request
+    clear(r);
+    r.arb.onRequest(1, 0); // tag 0 is no process's request (the initial holder's only)
+    expect(r.sent).toEqual(['1:LOCKED(0)', '1:PROBE(0)']);
+    r.arb.onRelease(1, 0);
+    clear(r);
+    r.arb.onRequest(1, 6); // above every tag of P1 that ended here: as in the paper
+    expect(r.sent).toEqual(['1:LOCKED(6)']);
   });
 
   it('A1: a request that is not the top is queued with its failed flag', () => {
@@ -127,7 +196,13 @@ describe('MaekawaArbiter rules, driven directly', () => {
     r.arb.onRequest(2, 1);
     r.arb.onRequest(1, 1);
     expect(r.sent).toEqual(['2:LOCKED(1)', '2:INQUIRE(1)']);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 2, grantedReq: 1, inquired: true, queue: [[1, 1, false]] });
+    expect(r.arb.snapshot()).toEqual({
+      grantedTo: 2,
+      grantedReq: 1,
+      inquired: true,
+      queue: [[1, 1, false]],
+      aside: [],
+    });
     expect(reached.counts.get('maekawa:inquire')).toBe(1);
   });
 
@@ -150,7 +225,13 @@ describe('MaekawaArbiter rules, driven directly', () => {
     clear(r);
     r.arb.onRelinquish(2, 1);
     expect(r.sent).toEqual(['1:LOCKED(1)']);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 1, inquired: false, queue: [[2, 1, true]] });
+    expect(r.arb.snapshot()).toEqual({
+      grantedTo: 1,
+      grantedReq: 1,
+      inquired: false,
+      queue: [[2, 1, true]],
+      aside: [],
+    });
     expect(reached.counts.get('maekawa:regrant-relinquisher')).toBeUndefined();
   });
 
@@ -162,7 +243,7 @@ describe('MaekawaArbiter rules, driven directly', () => {
     clear(r);
     r.arb.onRelinquish(2, 1);
     expect(r.sent).toEqual(['2:LOCKED(1)']);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 2, grantedReq: 1, inquired: false, queue: [] });
+    expect(r.arb.snapshot()).toEqual({ grantedTo: 2, grantedReq: 1, inquired: false, queue: [], aside: [] });
     expect(reached.counts.get('maekawa:regrant-relinquisher')).toBe(1);
   });
 
@@ -173,7 +254,7 @@ describe('MaekawaArbiter rules, driven directly', () => {
     r.arb.onRelinquish(2, 3); // forged: P2 does not hold the lock (same tag)
     r.arb.onRelinquish(1, 2); // stale: the holder's older request
     expect(r.sent).toEqual([]);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 3, inquired: false, queue: [] });
+    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 3, inquired: false, queue: [], aside: [] });
   });
 
   it('A3: RELEASE of a queued request cancels it only with its own tag; unknown RELEASEs are ignored', () => {
@@ -185,7 +266,13 @@ describe('MaekawaArbiter rules, driven directly', () => {
     r.arb.onRelease(3, 1); // nothing of P3 here
     r.arb.onRelease(1, 2); // the holder, another tag
     expect(r.sent).toEqual([]);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 1, inquired: false, queue: [[2, 1, true]] });
+    expect(r.arb.snapshot()).toEqual({
+      grantedTo: 1,
+      grantedReq: 1,
+      inquired: false,
+      queue: [[2, 1, true]],
+      aside: [],
+    });
     r.arb.onRelease(2, 1);
     expect(r.arb.snapshot().queue).toEqual([]);
   });
@@ -198,7 +285,13 @@ describe('MaekawaArbiter rules, driven directly', () => {
     clear(r);
     r.arb.onRelease(2, 1);
     expect(r.sent).toEqual([]);
-    expect(r.arb.snapshot()).toEqual({ grantedTo: 1, grantedReq: 1, inquired: false, queue: [[3, 1, true]] });
+    expect(r.arb.snapshot()).toEqual({
+      grantedTo: 1,
+      grantedReq: 1,
+      inquired: false,
+      queue: [[3, 1, true]],
+      aside: [],
+    });
     expect(reached.counts.get('maekawa:inquire')).toBeUndefined();
   });
 });

@@ -99,6 +99,7 @@ describe('input validation: handlers never throw on bad input', () => {
       grantedReq: 0,
       inquired: false,
       queue: [],
+      aside: [],
     });
     const r = await runWorkload(cluster, { kind: 'sequential', rounds: 2 });
     expect(r.ok, r.failure ?? '').toBe(true);

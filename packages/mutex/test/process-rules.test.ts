@@ -148,7 +148,13 @@ describe('MaekawaMutex requester rules, driven directly', () => {
       ]),
     );
     expect(r.sent).toEqual([]);
-    expect(r.cs.inspect().arbiter).toEqual({ grantedTo: -1, grantedReq: 0, inquired: false, queue: [] });
+    expect(r.cs.inspect().arbiter).toEqual({
+      grantedTo: -1,
+      grantedReq: 0,
+      inquired: false,
+      queue: [],
+      aside: [],
+    });
     expect(r.cs.inspect().sn).toBe(0);
   });
 
@@ -217,6 +223,38 @@ describe('MaekawaMutex requester rules, driven directly', () => {
     r.deliver(1, 'LOCKED', 1);
     expect(reached.counts.get('maekawa:stale-ignored')).toBe(4);
     expect(reached.counts.get('maekawa:inquire-after-entry')).toBe(1);
+  });
+
+  it('R7: PROBE of the current request is ignored, waiting or InCS; PROBE of any other tag is answered with RELEASE (issue 27 §3)', async () => {
+    const r = asking();
+    r.deliver(1, 'PROBE', 1); // waiting under tag 1
+    for (const a of [0, 1, 2]) r.deliver(a, 'LOCKED', 1);
+    await r.done;
+    r.deliver(2, 'PROBE', 1); // InCS under tag 1: its grant must stay
+    expect(r.sent).toEqual([]);
+    expect(reached.counts.get('maekawa:probe-current')).toBe(2);
+    r.deliver(2, 'PROBE', 7); // a tag above every tag P0 issued
+    r.deliver(1, 'PROBE', 0); // a tag P0 never issued, below its latest
+    expect(r.sent).toEqual(['2:RELEASE(7)', '1:RELEASE(0)']);
+    await r.cs.exit();
+    clear(r);
+    r.deliver(0, 'PROBE', 1); // the request just released, no request now
+    expect(r.sent).toEqual(['0:RELEASE(1)']);
+    expect(reached.counts.get('maekawa:unused-tag-released')).toBe(3);
+    expect(r.cs.state).toBe('OutCS');
+  });
+
+  it('R7: LOCKED or INQUIRE for a tag above the latest one is answered with RELEASE; FAILED is not; at or below the latest, stale as before', () => {
+    const r = asking();
+    r.deliver(1, 'LOCKED', 2);
+    r.deliver(2, 'INQUIRE', 9);
+    r.deliver(0, 'FAILED', 9); // no lock involved: nothing to give back
+    expect(r.sent).toEqual(['1:RELEASE(2)', '2:RELEASE(9)']);
+    expect(r.requester()).toMatchObject({ request: 1, waiting: true, locks: [], failed: [] });
+    clear(r);
+    r.deliver(1, 'LOCKED', 0); // at or below the latest tag: may be a stale LOCKED of an earlier request
+    expect(r.sent).toEqual([]);
+    expect(reached.counts.get('maekawa:stale-ignored')).toBe(2);
   });
 
   it('R2: LOCKED from an arbiter marked failed clears the mark; a later INQUIRE is deferred', () => {

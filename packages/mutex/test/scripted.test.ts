@@ -53,6 +53,7 @@ describe('Maekawa rare rules, scripted (controlled mode)', () => {
         [0, 1, false],
         [1, 1, true],
       ],
+      aside: [],
     });
     expect(reached.counts.get('maekawa:failed-displaced')).toBe(1);
     await deliverAll(c.net);
@@ -155,7 +156,13 @@ describe('Maekawa rare rules, scripted (controlled mode)', () => {
     expect(reached.counts.get('maekawa:stale-ignored')).toBe(1);
     await deliverAll(c.net);
     for (const k of [0, 2, 3]) {
-      expect(inspectM(c, k).arbiter).toEqual({ grantedTo: -1, grantedReq: 0, inquired: false, queue: [] });
+      expect(inspectM(c, k).arbiter).toEqual({
+        grantedTo: -1,
+        grantedReq: 0,
+        inquired: false,
+        queue: [],
+        aside: [],
+      });
     }
     // the process can ask again and get in
     const again = c.objects[2]!.entry();
@@ -182,7 +189,13 @@ describe('Maekawa rare rules, scripted (controlled mode)', () => {
     await c.objects[2]!.exit();
     await deliverAll(c.net);
     for (const k of [0, 1, 2, 3]) {
-      expect(inspectM(c, k).arbiter).toEqual({ grantedTo: -1, grantedReq: 0, inquired: false, queue: [] });
+      expect(inspectM(c, k).arbiter).toEqual({
+        grantedTo: -1,
+        grantedReq: 0,
+        inquired: false,
+        queue: [],
+        aside: [],
+      });
     }
   });
 

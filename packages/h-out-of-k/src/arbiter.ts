@@ -1,0 +1,186 @@
+/**
+ * The arbiter role of the h-out-of-k algorithm — h-out-of-k paper (Manabe & Tajima), Sec. 4.1 and
+ * **Fig. 1** (`x`, `Que`, `Quelength`; "When request / release / cancelled is arrived",
+ * `NewChance`). The rules, the precisions beyond the figure and the arbiter's invariant are in the
+ * header of `h-out-of-k.ts`, whose process plays this role and the requester's; it checks each
+ * sender's role before handing a message here. Internal to `@critsec/h-out-of-k`.
+ *
+ * **A deviation (issue 27 §3): one request per process, and a `probe` when in doubt.** On FIFO
+ * links an honest requester sends `release` before its next `request`, and its `seq` only grows.
+ * So a `request` from a process whose request is still in `Que` (with another `seq`), or one whose
+ * `seq` is at or below a request of that process already released here, is never honest: a
+ * message was forged in its name, or it restarted without its state. The arbiter cannot tell which
+ * `seq` is the live one — dropping the second lost a real request (the requester waited for ever,
+ * holding other arbiters' units), and a forged one took units nobody gave back. So it keeps the
+ * entry in `Que`, sets the new request **aside** (one per process; a further one is ignored until
+ * the entry ends) and sends `probe(seq)` for the entry's `seq` (or admits the request and probes its
+ * own `seq`). The requester answers `probe(s)` with `release(s)` when `s` is not its current
+ * request, and ignores it otherwise (`h-out-of-k.ts`); when the entry ends, the request set aside
+ * is admitted as if it had just arrived and probed in turn. Units return to `x` only on a
+ * `release` or `cancelled` from their owner, as before: safety is untouched.
+ */
+import { type ProcessId, reach } from '@critsec/core';
+import type { HOutOfKMessage } from './messages.js';
+import { type Priority, Que } from './que.js';
+import type { HOutOfKSnapshot, Rules } from './types.js';
+
+const NONE = -1;
+
+/** The arbiter of one process (Fig. 1: `x`, `Que`). */
+export class HOutOfKArbiter {
+  /** Number of units k. */
+  readonly k: number;
+  readonly #rules: Rules;
+  readonly #send: (to: ProcessId, msg: HOutOfKMessage) => void;
+  /** The process's Lamport clock `c`, read when a message is stamped. */
+  readonly #stamp: () => number;
+  /** Fig. 1 `x`: free units ("Number of current tokens"). */
+  #x: number;
+  /** Fig. 1 `Que` (its length is `Quelength`). */
+  readonly #Que: Que;
+  /** Requests set aside (never on an honest run), by process. */
+  readonly #aside = new Map<ProcessId, { readonly h: number; readonly c: number; readonly seq: number }>();
+  /** Processes whose entry in `Que` was admitted in doubt (from aside, or probed on arrival). */
+  readonly #suspect = new Set<ProcessId>();
+  /** `done[p]`: the largest `seq` of `p` whose entry a `release` ended here, −1 if none. */
+  readonly #done: Float64Array;
+
+  constructor(
+    n: number,
+    k: number,
+    rules: Rules,
+    priority: Priority,
+    send: (to: ProcessId, msg: HOutOfKMessage) => void,
+    stamp: () => number,
+  ) {
+    this.k = k;
+    this.#stamp = stamp;
+    this.#x = k;
+    this.#rules = rules;
+    this.#send = send;
+    this.#Que = new Que(priority);
+    this.#done = new Float64Array(n).fill(NONE);
+  }
+
+  /** `x` and `Que` (see {@link HOutOfKSnapshot}). */
+  snapshot(): HOutOfKSnapshot['arbiter'] {
+    const snap = { x: this.#x, Que: this.#Que.toArray() };
+    if (this.#aside.size === 0) return snap;
+    const aside = [...this.#aside]
+      .map(([p, r]): [ProcessId, number] => [p, r.seq])
+      .sort((a, b) => a[0] - b[0]);
+    return { ...snap, aside };
+  }
+
+  /**
+   * A request from p' (p' asks this arbiter for h' units: checked by the dispatch): Fig. 1 "When
+   * request(h', p', c') is arrived from p'", or, when it cannot be honest, set aside or probed.
+   */
+  onRequest(p: ProcessId, h: number, c: number, seq: number): void {
+    const j = this.#Que.indexOf(p);
+    if (j !== NONE) {
+      const entry = this.#Que.at(j).seq;
+      if (seq === entry || this.#aside.has(p)) return;
+      reach('h-out-of-k:request-set-aside');
+      this.#aside.set(p, { h, c, seq });
+      this.#probe(p, entry);
+      return;
+    }
+    this.#admit(p, h, c, seq);
+    if (seq > this.#done[p]!) return;
+    this.#suspect.add(p);
+    this.#probe(p, seq);
+  }
+
+  #probe(p: ProcessId, seq: number): void {
+    reach('h-out-of-k:probe');
+    this.#send(p, { type: 'probe', seq, ts: this.#stamp() });
+  }
+
+  /** Fig. 1 "When request(h', p', c') is arrived from p'" (p' has no request in `Que`). */
+  #admit(p: ProcessId, h: number, c: number, seq: number): void {
+    const j = this.#Que.insert({ clock: c, process: p, units: h, seq, status: 'wait' });
+    const fits = this.#Que.unitsThrough(j) <= this.k;
+    const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
+    if (fits && enough) {
+      if (j > 0 && this.#Que.at(j - 1).status === 'wait') reach('h-out-of-k:grant-bypass');
+      this.#grant(j);
+    }
+    if (this.#rules === 'mutant-no-cancel') return;
+    // Try to cancel "OK" for lower priority requests
+    let cancels = 0;
+    for (let i = this.#Que.prefixEnd(this.k) + 1; i < this.#Que.length; i++) {
+      const e = this.#Que.at(i);
+      if (e.status !== 'ok') continue;
+      e.status = 'cancel';
+      cancels++;
+      reach('h-out-of-k:cancel');
+      this.#send(e.process, { type: 'cancel', seq: e.seq, ts: this.#stamp() });
+    }
+    if (cancels > 1) reach('h-out-of-k:multi-cancel');
+  }
+
+  /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request; p' asks this arbiter). */
+  onRelease(p: ProcessId, seq: number): void {
+    const j = this.#Que.indexOf(p);
+    if (j === NONE || this.#Que.at(j).seq !== seq) {
+      if (this.#aside.get(p)?.seq === seq)
+        this.#aside.delete(p); // the request set aside, withdrawn
+      else reach('h-out-of-k:stale-ignored');
+      return;
+    }
+    const e = this.#Que.removeAt(j);
+    if (e.status === 'wait') reach('h-out-of-k:release-waiting');
+    else this.#x += e.units;
+    this.#newChance();
+    if (seq > this.#done[p]!) this.#done[p] = seq;
+    const wasSuspect = this.#suspect.delete(p);
+    const aside = this.#aside.get(p);
+    if (aside === undefined) return;
+    this.#aside.delete(p);
+    // an entry admitted without doubt was p's live request, and p released it: a request set
+    // aside with a larger seq was not p's (p sends none before its release), and admitting it
+    // could take the seq of p's next request with other units — it is dropped
+    if (!wasSuspect && aside.seq > seq) {
+      reach('h-out-of-k:aside-dropped');
+      return;
+    }
+    reach('h-out-of-k:aside-admitted');
+    this.#admit(p, aside.h, aside.c, aside.seq);
+    this.#suspect.add(p);
+    this.#probe(p, aside.seq);
+  }
+
+  /** Fig. 1 "When cancelled is arrived from p'" (p' asks this arbiter). */
+  onCancelled(p: ProcessId, seq: number): void {
+    const j = this.#Que.indexOf(p);
+    if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status !== 'cancel') {
+      reach('h-out-of-k:stale-ignored');
+      return;
+    }
+    const e = this.#Que.at(j);
+    e.status = 'wait';
+    this.#x += e.units;
+    this.#newChance();
+  }
+
+  /** Fig. 1 `procedure NewChance; /* When tokens are released. *\/`. */
+  #newChance(): void {
+    for (let i = 0; i < this.#Que.length; i++) {
+      const e = this.#Que.at(i);
+      if (e.status !== 'wait') continue;
+      if (this.#x < e.units) {
+        if (i + 1 < this.#Que.length) reach('h-out-of-k:newchance-blocked');
+        return;
+      }
+      this.#grant(i);
+    }
+  }
+
+  #grant(j: number): void {
+    const e = this.#Que.at(j);
+    e.status = 'ok';
+    this.#x -= e.units;
+    this.#send(e.process, { type: 'OK', seq: e.seq, ts: this.#stamp() });
+  }
+}
