@@ -9,7 +9,7 @@
  */
 import { collectReached, groupSpec } from '@critsec/core';
 import { grid, groupFromCoterie } from '@critsec/coteries';
-import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { groupMutex } from '../src/index.js';
 import { anyGroup } from './helpers.js';

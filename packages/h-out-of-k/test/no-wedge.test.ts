@@ -11,7 +11,7 @@
  */
 import { collectReached, hOutOfKSpec } from '@critsec/core';
 import { uniformHKArbiter } from '@critsec/coteries';
-import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { hOutOfK, hOutOfKRequest } from '../src/index.js';
 

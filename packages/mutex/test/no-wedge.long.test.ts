@@ -8,7 +8,7 @@
  */
 import { mutexSpec } from '@critsec/core';
 import { grid, majority } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { CLOCK_MAX } from '@critsec/transport';
 import { uniformDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@
  */
 import { collectReached, mutexSpec } from '@critsec/core';
 import { majority } from '@critsec/coteries';
-import { createCluster, runWorkload, type WorkloadResult } from '@critsec/testing';
+import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { maekawa } from '../src/index.js';
 

@@ -7,7 +7,7 @@
  */
 import { globalSpec } from '@critsec/core';
 import { majority } from '@critsec/coteries';
-import { createCluster, runWorkload } from '@critsec/testing';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { mutin } from '../src/index.js';
 
