@@ -43,6 +43,12 @@ export {
   type PairCost,
   sequentialPairs,
 } from './pair-costs.js';
+export {
+  noProgressMs,
+  type ProgressWatchdog,
+  progressWatchdog,
+  waitForProgress,
+} from './progress.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, StubCS, unsafeMutex } from './reference.js';
 export { deliver, deliverAll, drainToRest, pendingList, queuedList } from './scripting.js';
 /**
