@@ -243,6 +243,7 @@ describe('before authentication a connection learns nothing and causes no error 
     const { t, peers, certs, logger, errors } = await p2();
     const port = peers[2]!.port;
     const linesBefore = logger.lines.length;
+    const started = performance.now();
     for (let i = 0; i < 30; i++) {
       const c = await rawConnect(port, { ca: certs.ca, ...certs.processes[i % 2]! });
       c.send({ t: 'refuse', reason: `junk ${i}` });
@@ -251,7 +252,10 @@ describe('before authentication a connection learns nothing and causes no error 
     expect(errors).toEqual([]);
     expect(t.stats.unauthenticated.junkFrames).toBe(30);
     expect(t.stats.refused['refused-by-peer']).toBe(0);
-    expect(logger.lines.length - linesBefore).toBeLessThanOrEqual(12); // a burst, then about one a second
+    // a burst of 10, then at most one a second: the bound follows the time the 30 frames took (a
+    // loaded machine takes longer); on a quiet machine, 12 lines for 30 frames
+    const seconds = Math.ceil((performance.now() - started) / 1_000);
+    expect(logger.lines.length - linesBefore).toBeLessThanOrEqual(10 + seconds + 1);
     expect(logger.lines.some((l) => /junk/.test(l))).toBe(false); // the sender's text is not logged
   });
 });
