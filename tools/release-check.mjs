@@ -10,10 +10,14 @@
  *    directory; `@critsec/*` lives only there, every other name is proxied to the npm registry
  *    this machine is configured with (`npm config get registry`), so third-party dependencies
  *    resolve;
- * 3. `changeset publish --no-git-tag` publishes every public package at the version its
- *    package.json says (any version works), then the registry is asked for each;
+ * 3. the real release path, `npm run release` (`changeset version`, then the build, then
+ *    `changeset publish`), runs in a throwaway copy of the checkout (its tracked and untracked,
+ *    not ignored, files; a git repository of its own; `node_modules` linked), so the checkout is
+ *    never modified; the versions `changeset status` planned must be the ones published and the
+ *    ones the copy's package.json files now say, and every released package's CHANGELOG.md must
+ *    have its new version's section; then the registry is asked for each;
  * 4. a fresh consumer project in the temporary directory installs every public package by
- *    name@version from that registry (and the third-party modules the examples import); the
+ *    name@(released version) from that registry (and the third-party modules the examples import); the
  *    lockfile must say each came from it, and each installed package must carry its LICENSE;
  * 5. every README example (tools/readme-examples.mjs) runs in the consumer, as an ES module and as
  *    CommonJS (every public package ships both), then `npx critsec --help`;
@@ -26,18 +30,20 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { importedModules, readmeExamples, toPrograms } from './readme-examples.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -72,15 +78,15 @@ function must(command, args, options = {}) {
   return r;
 }
 
-/** The public packages: `{ dir, name, version, manifest }`, sorted by directory. */
-function publicPackages() {
-  return readdirSync(join(root, 'packages'))
+/** The public packages of the checkout at `base`: `{ dir, name, version, manifest }`, sorted by directory. */
+function publicPackages(base = root) {
+  return readdirSync(join(base, 'packages'))
     .sort()
     .map((dir) => {
       try {
         return {
           dir,
-          manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')),
+          manifest: JSON.parse(readFileSync(join(base, 'packages', dir, 'package.json'), 'utf8')),
         };
       } catch {
         return null;
@@ -235,25 +241,85 @@ function npmEnv(dir, registry) {
   };
 }
 
-/** `changeset publish`, then the registry's word on each package: `[{ name, version }]` published. */
-async function publish(packages, registry, env) {
-  const changeset = join(root, 'node_modules', '@changesets', 'cli', 'bin.js');
-  const r = run(process.execPath, [changeset, 'publish', '--no-git-tag'], {
-    cwd: root,
-    env,
-    timeout: 600_000,
-  });
-  for (const line of `${r.stdout}${r.stderr}`.split('\n')) if (line.trim()) log(`  changeset | ${line}`);
-  if (r.status !== 0) throw new Error(`changeset publish failed (${r.status})`);
+/**
+ * A throwaway copy of the checkout in `work/checkout`: every tracked and untracked (not ignored)
+ * file, committed to a git repository of its own (branch `main`, the changesets base branch),
+ * with the checkout's `node_modules` directories linked in.
+ */
+function copyCheckout(work) {
+  const copy = join(work, 'checkout');
+  const listed = must('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root });
+  for (const file of new Set(listed.stdout.split('\0').filter(Boolean))) {
+    if (!existsSync(join(root, file))) continue; // deleted, not yet committed
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    copyFileSync(join(root, file), join(copy, file));
+  }
+  for (const dir of ['.', ...readdirSync(join(root, 'packages')).map((d) => join('packages', d))]) {
+    const modules = join(root, dir, 'node_modules');
+    if (existsSync(modules) && existsSync(join(copy, dir))) symlinkSync(modules, join(copy, dir, 'node_modules'));
+  }
+  const git = (...args) => must('git', args, { cwd: copy, env: gitEnv() });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '--no-verify', '-m', 'release-check: the checkout as it is');
+  return copy;
+}
+
+/** A git identity for the copy's commit, whatever the user's configuration. */
+function gitEnv() {
+  const id = { name: 'release-check', email: 'release-check@localhost' };
+  return {
+    ...process.env,
+    GIT_AUTHOR_NAME: id.name,
+    GIT_AUTHOR_EMAIL: id.email,
+    GIT_COMMITTER_NAME: id.name,
+    GIT_COMMITTER_EMAIL: id.email,
+  };
+}
+
+/** `changeset status`: the version each package will have after `changeset version` (`Map` name → version). */
+function plannedVersions(copy, env) {
+  const changeset = join(copy, 'node_modules', '@changesets', 'cli', 'bin.js');
+  const file = join(copy, '..', 'changeset-status.json');
+  must(process.execPath, [changeset, 'status', `--output=${file}`], { cwd: copy, env });
+  const status = JSON.parse(readFileSync(file, 'utf8'));
+  return new Map(status.releases.map((r) => [r.name, r.newVersion]));
+}
+
+/**
+ * The release as a maintainer runs it, `npm run release`, in the copy, against the local registry;
+ * then checks: the copy's package.json versions are the planned ones, each released package's
+ * CHANGELOG.md has its version's section, and the registry holds every public package at its
+ * version. Returns `{ planned, published, changelogs }`.
+ */
+async function releaseFromCopy(copy, registry, env) {
+  const before = new Map(publicPackages(copy).map((p) => [p.name, p.version]));
+  const planned = new Map([...plannedVersions(copy, env)].filter(([name]) => before.has(name)));
+  log(`changeset status: ${planned.size} public packages to release (${[...planned].map(([n, v]) => `${n} ${before.get(n)} -> ${v}`).join(', ')})`);
+  const nx = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_SKIP_NX_CACHE: 'true', CI: 'true' };
+  const r = run('npm', ['run', 'release'], { cwd: copy, env: { ...env, ...nx }, timeout: 1_800_000 });
+  for (const line of `${r.stdout}${r.stderr}`.split('\n')) if (line.trim()) log(`  release | ${line}`);
+  if (r.status !== 0) throw new Error(`npm run release failed (${r.status})`);
+  const packages = publicPackages(copy);
+  const changelogs = [];
+  for (const p of packages) {
+    const expected = planned.get(p.name) ?? before.get(p.name);
+    if (p.version !== expected) throw new Error(`${p.name}: package.json says ${p.version} after the release, planned ${expected}`);
+    if (!planned.has(p.name)) continue;
+    const changelog = readFileSync(join(copy, 'packages', p.dir, 'CHANGELOG.md'), 'utf8');
+    if (!changelog.includes(`\n## ${p.version}\n`)) throw new Error(`${p.name}: CHANGELOG.md has no section ## ${p.version}`);
+    changelogs.push(`${p.name}@${p.version}`);
+  }
   const published = [];
   for (const p of packages) {
     const res = await request(`${registry.url}${p.name.replace('/', '%2f')}`);
     const doc = res.ok ? await res.json() : {};
     if (!doc.versions?.[p.version])
-      throw new Error(`${p.name}@${p.version} is not on the local registry after publishing`);
-    published.push({ name: p.name, version: p.version, tarball: doc.versions[p.version].dist.tarball });
+      throw new Error(`${p.name}@${p.version} is not on the local registry after the release`);
+    published.push(`${p.name}@${p.version}`);
   }
-  return published;
+  const bumped = packages.filter((p) => p.version !== before.get(p.name)).length;
+  return { packages, planned: Object.fromEntries(planned), published, changelogs, bumped };
 }
 
 /** The version range a public package already uses for a third-party module (else `latest`). */
@@ -399,11 +465,19 @@ async function main() {
       `verdaccio ${registry.url} (pid ${registry.pid}); storage ${join(work, 'storage')}; other names from ${upstream}`,
     );
     const env = npmEnv(work, registry);
-    const published = await publish(packages, registry, env);
-    summary.published = published.map((p) => `${p.name}@${p.version}`);
-    log(`published ${published.length}: ${summary.published.join(', ')}`);
+    const copy = copyCheckout(work);
+    log(`copied the checkout to ${copy}`);
+    const release = await releaseFromCopy(copy, registry, env);
+    Object.assign(summary, {
+      before: packages.map((p) => `${p.name}@${p.version}`),
+      planned: release.planned,
+      published: release.published,
+      changelogs: release.changelogs,
+      bumped: release.bumped,
+    });
+    log(`published ${release.published.length} (${release.bumped} at a new version): ${release.published.join(', ')}`);
     const consumer = join(work, 'consumer');
-    const { installed, lockfile } = install(consumer, packages, extra, registry, env);
+    const { installed, lockfile } = install(consumer, release.packages, extra, registry, env);
     summary.installed = installed.map((p) => `${p.name}@${p.version}`);
     summary.lockfile = lockfile;
     log(

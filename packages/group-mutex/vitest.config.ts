@@ -1,3 +1,3 @@
 import { packageTest } from '../../tools/vitest.shared.js';
 
-export default packageTest('group-mutex', { testTimeout: 120_000 });
+export default packageTest('group-mutex');

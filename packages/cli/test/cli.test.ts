@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { noProgressMs } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT, main, type RunSummary } from '../src/index.js';
 
@@ -27,7 +28,7 @@ function spawnCli(...args: string[]): Promise<{ code: number; stdout: string; st
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd: tmp, env: { ...process.env, CRITSEC_FROM_SOURCE: '1', NO_COLOR: '1' }, timeout: 60_000 },
+      { cwd: tmp, env: { ...process.env, CRITSEC_FROM_SOURCE: '1', NO_COLOR: '1' }, timeout: noProgressMs() },
       (err, stdout, stderr) => {
         const code = err === null ? 0 : typeof err.code === 'number' ? err.code : -1;
         resolve({ code, stdout, stderr });

@@ -45,6 +45,6 @@ describe('critsec cluster: h-out-of-k, group mutex and the local CS over TCP/TLS
       const called = records.filter((r) => r.e === 'entry-called');
       if (input.algorithm === 'local-cs') expect(called.every((r) => r.q === undefined)).toBe(true);
       else expect(called.every((r) => typeof r.q === 'number')).toBe(true);
-    }, 90_000);
+    });
   }
 });

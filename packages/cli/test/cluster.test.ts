@@ -66,7 +66,7 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
     for (let p = 0; p < 4; p++) {
       expect(records.filter((r) => r.p === p && r.e === 'entry-done').length).toBeGreaterThanOrEqual(5);
     }
-  }, 90_000);
+  });
 
   it('sequential workload over TCP: one call at a time, exact message counts as in the simulator', async () => {
     const s = resolveClusterRun({
@@ -88,7 +88,7 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
     expect(summary.messages.perPair).toEqual({ mean: 6, p99: 6, max: 6 });
     expect(summary.boundsMet.messagesPerPair).toBe(true);
     expect(summary.messages.total).toBe(54);
-  }, 90_000);
+  });
 
   it('h-out-of-k, sequential over TCP: exactly 3·|q| messages per request, as in the simulator', async () => {
     const s = resolveClusterRun({
@@ -103,5 +103,5 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
     const q = summary.quorumSize!.max;
     expect(summary.messages.perPair.max).toBeLessThanOrEqual(3 * q);
     expect(summary.boundsMet.messagesPerPair).toBe(true);
-  }, 90_000);
+  });
 });

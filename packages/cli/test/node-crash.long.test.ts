@@ -96,5 +96,5 @@ describe('critsec node: a member killed and restarted', () => {
       /^critsec: P2(?: is not connected to (?:P0, P1|P0|P1) after 20000 ms$|: P[01] has been unreachable for 2000 ms \(peerDownTimeoutMs\))/,
     );
     for (const m of [...members.slice(0, 2), restarted]) expect(m.stderr).not.toContain('still open');
-  }, 120_000);
+  });
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalCluster } from '@critsec/cluster';
 import { freeLoopbackPorts } from '@critsec/transport-tcp';
+import { noProgressMs } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT, main, runNodeCommand } from '../src/index.js';
 
@@ -18,7 +19,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'critsec-node-process-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const tempDir = () => mkdtempSync(join(tmp, 'd'));
 
-/** Runs the `critsec` bin (from source) to its end; a process still alive after 60 s is killed (code -1). */
+/** Runs the `critsec` bin (from source) to its end; a process still alive after `noProgressMs()` (a hang) is killed (code -1). */
 function spawnCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
@@ -26,7 +27,7 @@ function spawnCli(...args: string[]): Promise<{ code: number; stdout: string; st
       [BIN, ...args],
       {
         env: { ...process.env, CRITSEC_FROM_SOURCE: '1', NO_COLOR: '1' },
-        timeout: 60_000,
+        timeout: noProgressMs(),
         killSignal: 'SIGKILL',
       },
       (err, stdout, stderr) => {
@@ -68,7 +69,7 @@ describe('critsec node (spawned bin)', () => {
     expect(lines.at(-1)).toBe('critsec: P0 is not connected to P1 after 500 ms');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr).not.toContain('still open'); // ended by itself, not by the bin's safety net
-  }, 90_000);
+  });
 
   it('a missing key file: a ConfigurationError naming the file and the key, exit 78 (EX_CONFIG)', async () => {
     const dir = tempDir();
@@ -82,7 +83,7 @@ describe('critsec node (spawned bin)', () => {
     expect(r.stderr).toContain('processes[0].key');
     expect(r.stderr).toContain(join(dir, 'nowhere/p0.key.pem'));
     expect(r.stderr).not.toMatch(/^Error: ENOENT/m);
-  }, 90_000);
+  });
 });
 
 /** Runs `main` in this process with captured stdout / stderr. */
@@ -118,7 +119,7 @@ describe('critsec node (in process)', () => {
 
   it('prints one line when ready, at every tenth of its rounds and when done — not one per message', async () => {
     const path = await lonelyConfig({
-      readyTimeoutMs: 10_000,
+      readyTimeoutMs: noProgressMs(),
       workload: { rounds: 20, thinkMs: 0, holdMs: 0 },
     });
     const lines: string[][] = [[], []];
@@ -147,5 +148,5 @@ describe('critsec node (in process)', () => {
       );
       expect(own).toHaveLength(11);
     }
-  }, 60_000);
+  });
 });

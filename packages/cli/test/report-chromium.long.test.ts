@@ -25,7 +25,7 @@ beforeAll(async () => {
     );
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -155,5 +155,5 @@ describe('the HTML reports in headless Chromium', () => {
     );
     expect(code).toBe(0);
     await checkReport(file, ['timeline', 'concurrency', 'messages', 'waiting']);
-  }, 300_000);
+  });
 });

@@ -184,8 +184,13 @@ function memberExited(
   finish(
     l,
     `P${id} exited with ${signal ?? `code ${code}`}${m.report ? '' : ' without a report'}` +
-      (m.stderr.length ? `: ${m.stderr.slice(-5).join(' | ')}` : ''),
+      (m.stderr.length ? `: ${withoutStackFrames(m.stderr).slice(-5).join(' | ')}` : ''),
   );
+}
+
+/** A member's stderr lines without the `at …` frames of stack traces (Node 22 prints more of them than 20: the message scrolled out of the last five). */
+function withoutStackFrames(lines: readonly string[]): string[] {
+  return lines.filter((line) => !/^\s+at /.test(line));
 }
 
 /** Spawns (a new incarnation of) member `id`, relaying its output, progress and report. */

@@ -94,5 +94,5 @@ describe('runClusterNode({ algorithms }): a member program with its own registry
     await expect(runClusterNode({ configPath: loaded.path, id: 0, logger: null })).rejects.toThrow(
       /cannot load algorithm 'coordinator'/,
     );
-  }, 30_000);
+  });
 });

@@ -79,7 +79,7 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
         ['exit-done', rounds + 1],
       ]);
     }
-  }, 30_000);
+  });
 });
 
 describe('createLocalCluster({ certificateDir })', () => {

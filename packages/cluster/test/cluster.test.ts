@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { noProgressMs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import {
   clusterProblemSpec,
@@ -29,7 +30,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     // The files it wrote are a valid, secure configuration.
     expect(loaded.config.insecure).toBeUndefined();
     expect(transportOptionsFor(loaded, 3).tls?.cert).toContain('BEGIN CERTIFICATE');
-    const run = launchCluster({ configPath: loaded.path, timeoutMs: 60_000 });
+    const run = launchCluster({ configPath: loaded.path, timeoutMs: noProgressMs() });
     const result = await run.done;
     expect(result.reason).toBeUndefined();
     expect(result.ok).toBe(true);
@@ -49,7 +50,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
       `cluster n=5: ${result.durationMs} ms, ${result.check.records} log records, ` +
         `entry wait p50 ${result.reports.map((r) => r!.entryWaitMs.p50.toFixed(1)).join('/')} ms`,
     );
-  }, 60_000);
+  });
 
   it('runs a workload module of its own: finished members keep cycling until all are done, then abort', async () => {
     const dir = tempDir();
@@ -59,7 +60,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
       algorithm: coordinatorMutexModule,
       workload: { rounds: 5, module: join(fixtures, 'cycling-workload.ts') },
     });
-    const result = await launchCluster({ configPath: loaded.path, timeoutMs: 60_000 }).done;
+    const result = await launchCluster({ configPath: loaded.path, timeoutMs: noProgressMs() }).done;
     expect(result.reason).toBeUndefined();
     expect(result.check.ok).toBe(true);
     expect(result.reports.map((r) => r?.rounds)).toEqual([5, 5, 5]); // only counted entries are reported
@@ -69,7 +70,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     expect(total).toBeGreaterThanOrEqual(15);
     // Every uncounted call ended: done, or aborted and logged as such.
     expect(records.filter((r) => r.e === 'entry-called').length).toBe(total + aborted);
-  }, 60_000);
+  });
 
   it('the check catches a broken CS object (several processes InCS at once)', async () => {
     const dir = tempDir();
@@ -79,7 +80,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
       algorithm: join(fixtures, 'no-mutex.ts'),
       workload: { rounds: 4, holdMs: 40 },
     });
-    const result = await launchCluster({ configPath: loaded.path, timeoutMs: 60_000 }).done;
+    const result = await launchCluster({ configPath: loaded.path, timeoutMs: noProgressMs() }).done;
     expect(result.ok).toBe(false);
     expect(result.reason).toMatch(/shared-log check failed: \d+ violation/);
     expect(result.check.violationCount).toBeGreaterThan(0);
@@ -87,7 +88,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     expect(result.check.maxCertainlyInCS).toBeGreaterThan(1);
     // Everyone still completed its rounds: the failure is the safety check's.
     expect(result.reports.map((r) => r?.rounds)).toEqual([4, 4, 4]);
-  }, 60_000);
+  });
 
   it('a member killed with SIGKILL while InCS: the others wait, and continue once it is back', async () => {
     const dir = tempDir();
@@ -102,7 +103,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
       // and the fixture's JOIN makes the coordinator forget its predecessor's grant.
       transport: { onPeerRestart: 'reset', heartbeatIntervalMs: 100, heartbeatTimeoutMs: 1_000 },
     });
-    const run = launchCluster({ configPath: loaded.path, timeoutMs: 60_000 });
+    const run = launchCluster({ configPath: loaded.path, timeoutMs: noProgressMs() });
     const seen: ClusterNodeProgress[] = [];
     let killed = false;
     const downtime = 600;
@@ -141,7 +142,7 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     // The survivors saw the restart as a session reset.
     expect(result.reports[0]!.transport.connections).toBeGreaterThan(3);
     expect(seen.some((p) => p.id === victim && p.event === 'rounds-done')).toBe(true);
-  }, 60_000);
+  });
 
   it('rejects an invalid configuration before spawning anything', async () => {
     const dir = tempDir();
@@ -185,8 +186,8 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
       algorithm: join(fixtures, 'does-not-exist.ts'),
       workload: { rounds: 1 },
     });
-    const result = await launchCluster({ configPath: loaded.path, timeoutMs: 30_000 }).done;
+    const result = await launchCluster({ configPath: loaded.path, timeoutMs: noProgressMs() }).done;
     expect(result.ok).toBe(false);
     expect(result.reason).toMatch(/P\d exited with code 1 without a report: .*cannot load algorithm/);
-  }, 30_000);
+  });
 });

@@ -41,7 +41,7 @@ describe('runLocalCluster: critsec members (algorithms by name) as OS processes'
     expect(config.params).toMatchObject({ l: 1, k: 2, coterie: 'majority', seed: 1, workload: 'concurrent' });
     const { records } = readSharedLog(join(dir, 'shared.log'));
     expect(records.filter((r) => r.e === 'entry-done' && r.r !== undefined && r.r <= 3)).toHaveLength(9);
-  }, 60_000);
+  });
 
   it('refuses a certificate directory without the certificates of every process, before anything runs', () => {
     const dir = tempDir();

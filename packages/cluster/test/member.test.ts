@@ -70,7 +70,7 @@ describe('@critsec/cluster/member: critsec’s member workload as a cluster work
       expect(called.length).toBeGreaterThanOrEqual(12);
     }
     expect(records.filter((r) => r.e === 'done')).toHaveLength(3);
-  }, 30_000);
+  });
 
   it('refuses settings that are not { seed? } before it makes any call', async () => {
     for (const settings of [{ seed: -1 }, { seed: 1.5 }, { seed: 1, workload: 'sequential' }]) {

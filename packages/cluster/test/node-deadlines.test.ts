@@ -14,6 +14,7 @@ import {
   type ProcessContext,
   TransportError,
 } from '@critsec/core';
+import { noProgressMs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type ClusterAlgorithmRegistry,
@@ -58,7 +59,7 @@ async function cluster(extra: object, rounds = 1): Promise<string> {
     algorithm: 'never',
     workload: { rounds },
     insecure: true,
-    readyTimeoutMs: 5_000,
+    readyTimeoutMs: noProgressMs(), // connecting is not what these tests time
   });
   writeFileSync(loaded.path, JSON.stringify({ ...loaded.config, ...extra }));
   return loaded.path;

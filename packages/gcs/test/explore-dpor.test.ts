@@ -59,7 +59,7 @@ describe('exhaustive exploration with partial-order reduction', () => {
       expect(full.failures).toEqual([]);
       expect(r.completed).toBeGreaterThan(0);
       expect([...r.terminalStates].sort()).toEqual([...full.terminalStates].sort());
-    }, 120_000);
+    });
   }
 
   it('finds a safety violation and a deadlock', async () => {

@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { noProgressMs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -14,7 +15,7 @@ const run = (file: string) =>
   execFileSync(process.execPath, ['--conditions=@critsec/source', '--import', 'tsx', file], {
     cwd: root,
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: noProgressMs(),
     env: plainOutput,
   });
 
@@ -32,7 +33,7 @@ describe('examples/readers-writers.ts', () => {
       {
         cwd: root,
         encoding: 'utf8',
-        timeout: 30_000,
+        timeout: noProgressMs(),
         env: plainOutput,
       },
     );

@@ -38,7 +38,7 @@ async function inProcess(c: AlgorithmCase, rounds: number): Promise<Sample> {
   const cluster = await createTcpCluster({ factory: c.factory, spec: c.spec, initial: c.initial });
   try {
     const before = messagesBetween(cluster.transports);
-    const r = await runRealtimeWorkload(cluster, { rounds, thinkMs: 0, holdMs: 0, timeoutMs: 120_000 });
+    const r = await runRealtimeWorkload(cluster, { rounds, thinkMs: 0, holdMs: 0 });
     if (!r.ok) throw new Error(`${c.name}: run failed: ${r.failure ?? `${r.violations.length} violations`}`);
     const entries = r.entries.reduce((a, b) => a + b, 0);
     const seconds = r.durationMs / 1000;

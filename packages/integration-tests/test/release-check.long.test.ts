@@ -1,6 +1,8 @@
 /**
- * `npm run release:check` (tools/release-check.mjs) end to end: every public package published to
- * a throwaway verdaccio on localhost with `changeset publish`, installed by name@version from it
+ * `npm run release:check` (tools/release-check.mjs) end to end: the real `npm run release`
+ * (`changeset version`, build, `changeset publish`) in a throwaway copy of the checkout, every
+ * public package published to a throwaway verdaccio on localhost at its bumped version (the
+ * checkout itself left untouched), installed by name@version from it
  * into a fresh consumer project, every README example run there as ESM and as CJS, and
  * `npx critsec --help`. Slow (a build, a registry, fifteen publishes, one install): long suite only.
  * `CRITSEC_RELEASE_NO_BUILD=1` publishes the packages' current `dist/` without building first.
@@ -17,7 +19,11 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 interface Summary {
   ok: boolean;
   registry: string;
+  before: string[];
+  planned: Record<string, string>;
   published: string[];
+  changelogs: string[];
+  bumped: number;
   installed: string[];
   lockfile: { total: number; fromRegistry: number };
   examples: {
@@ -75,8 +81,9 @@ describe('npm run release:check', () => {
   const dir = mkdtempSync(join(tmpdir(), 'critsec-release-test-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('publishes every public package to a local registry, installs them from it and runs every README example', () => {
+  it('releases (version, build, publish) every public package to a local registry from a copy, installs them from it and runs every README example', () => {
     const summaryFile = join(dir, 'summary.json');
+    const gitStatusBefore = execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' });
     let output = '';
     try {
       output = execFileSync(
@@ -99,10 +106,28 @@ describe('npm run release:check', () => {
     }
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
     expect(summary.error, output).toBeUndefined();
-    const expected = publicPackages();
-    expect(expected.length).toBeGreaterThanOrEqual(15);
+    // the checkout is not modified: its versions are still the ones before the release
+    const before = publicPackages();
+    expect(before.length).toBeGreaterThanOrEqual(15);
+    expect(summary.before).toEqual(before);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' })).toBe(
+      gitStatusBefore,
+    );
+    // published: every public package at the version `changeset status` planned (else unchanged)
+    const expected = before.map((spec) => {
+      const name = spec.slice(0, spec.lastIndexOf('@'));
+      return `${name}@${summary.planned[name] ?? spec.slice(spec.lastIndexOf('@') + 1)}`;
+    });
     expect(summary.published).toEqual(expected);
     expect(summary.installed).toEqual(expected);
+    // each pending changeset bumped what it names: with changesets pending, something is new
+    const pending = readdirSync(join(root, '.changeset')).filter(
+      (f) => f.endsWith('.md') && f !== 'README.md',
+    );
+    if (pending.length > 0) expect(summary.bumped).toBeGreaterThan(0);
+    expect(summary.changelogs).toEqual(
+      expected.filter((p) => summary.planned[p.slice(0, p.lastIndexOf('@'))]),
+    );
     expect(summary.registry).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(summary.lockfile.fromRegistry).toBe(summary.lockfile.total);
     expect(summary.examples.blocks + summary.examples.skipped.length).toBe(readmeBlocks());

@@ -12,5 +12,5 @@ describe('examples/ring.ts (the README example)', () => {
       env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
     });
     expect(out.trim().split('\n')).toEqual(['true null 18', 'true null 18', 'true']);
-  }, 60_000);
+  });
 });

@@ -27,7 +27,7 @@ describe('exhaustive exploration in controlled mode (every delivery order, state
     );
     expect(r.exhaustive).toBe(true);
     expect(r.states).toBeGreaterThan(50);
-  }, 60_000);
+  });
 
   it('LMUTEX on star:1, k = 1 (local mutual exclusion), two rounds each: complete', async () => {
     const g = star(1);
@@ -39,7 +39,7 @@ describe('exhaustive exploration in controlled mode (every delivery order, state
     );
     expect(r.exhaustive).toBe(true);
     expect(r.states).toBeGreaterThan(50);
-  }, 60_000);
+  });
 
   it('LMUTIN on ring:3, l = 1 (three processes): no violation or deadlock within the budget', async () => {
     const g = ring(3);
@@ -50,7 +50,7 @@ describe('exhaustive exploration in controlled mode (every delivery order, state
       3_000,
     );
     expect(r.exhaustive || r.states >= 3_000).toBe(true);
-  }, 60_000);
+  });
 
   it('LKCS on complete:5 (1,4), the smallest graph with a leader: no violation or deadlock within the budget', async () => {
     const g = complete(5);
@@ -62,5 +62,5 @@ describe('exhaustive exploration in controlled mode (every delivery order, state
       3_000,
     );
     expect(r.exhaustive || r.states >= 3_000).toBe(true);
-  }, 60_000);
+  });
 });

@@ -5,4 +5,4 @@
  */
 import { maekawaCompliance } from './compliance.js';
 
-maekawaCompliance([9, 13, 16, 25], 20, 120_000);
+maekawaCompliance([9, 13, 16, 25], 20);

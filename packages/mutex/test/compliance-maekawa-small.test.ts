@@ -6,4 +6,4 @@
  */
 import { maekawaCompliance } from './compliance.js';
 
-maekawaCompliance([1, 2, 3, 4, 5, 7], 100, 120_000);
+maekawaCompliance([1, 2, 3, 4, 5, 7], 100);

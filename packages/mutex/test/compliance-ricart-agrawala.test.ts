@@ -5,4 +5,4 @@
  */
 import { ricartAgrawalaCompliance } from './compliance.js';
 
-ricartAgrawalaCompliance(50, 120_000);
+ricartAgrawalaCompliance(50);

@@ -12,7 +12,7 @@ import { maekawa, ricartAgrawala } from '../src/index.js';
 import { coteriesFor, SIZES } from './helpers.js';
 
 /** Registers Maekawa's suite on every coterie construction for each n of `sizes`. */
-export function maekawaCompliance(sizes: readonly number[], seedsPerDelay: number, timeout: number): void {
+export function maekawaCompliance(sizes: readonly number[], seedsPerDelay: number): void {
   for (const n of sizes) {
     describe(`maekawa, n = ${n}`, () => {
       for (const [label, coterie] of coteriesFor(n)) {
@@ -26,7 +26,6 @@ export function maekawaCompliance(sizes: readonly number[], seedsPerDelay: numbe
           rounds: n >= 16 ? 1 : 2,
           abort: { seeds: 20 },
           traceDir: '.traces',
-          timeout,
         });
       }
     });
@@ -41,7 +40,7 @@ export function maekawaCompliance(sizes: readonly number[], seedsPerDelay: numbe
  * the network) and its abort test (nothing is ever waiting) do not apply; they are replaced by
  * the direct check below. Every other test of the suite runs for n = 1 too.
  */
-export function ricartAgrawalaCompliance(seedsPerDelay: number, timeout: number): void {
+export function ricartAgrawalaCompliance(seedsPerDelay: number): void {
   describe('ricart-agrawala', () => {
     for (const n of SIZES) {
       const register: TestFn =
@@ -56,7 +55,6 @@ export function ricartAgrawalaCompliance(seedsPerDelay: number, timeout: number)
         abort: n === 1 ? false : { seeds: 20 },
         coverage: n === 9 ? ['ricart-agrawala:stale-ignored'] : undefined,
         traceDir: '.traces',
-        timeout,
       });
     }
 

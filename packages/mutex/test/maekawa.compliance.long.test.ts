@@ -7,4 +7,4 @@ import { seedsPerDelay } from '@critsec/testing';
 import { maekawaCompliance } from './compliance.js';
 import { SIZES } from './helpers.js';
 
-maekawaCompliance(SIZES, seedsPerDelay(1_000), 3_600_000);
+maekawaCompliance(SIZES, seedsPerDelay(1_000));

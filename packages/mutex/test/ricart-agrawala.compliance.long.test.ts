@@ -5,4 +5,4 @@
 import { seedsPerDelay } from '@critsec/testing';
 import { ricartAgrawalaCompliance } from './compliance.js';
 
-ricartAgrawalaCompliance(seedsPerDelay(1_000), 3_600_000);
+ricartAgrawalaCompliance(seedsPerDelay(1_000));

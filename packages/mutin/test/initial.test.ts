@@ -46,7 +46,7 @@ describe('MUTIN(l) from exactly l processes InCS', () => {
           expect(r.ok).toBe(true);
         }
       }
-    }, 120_000);
+    });
   }
 });
 
@@ -83,5 +83,5 @@ describe('MUTIN(l) from random safe initial configurations (property)', () => {
       ),
       { numRuns: 300, seed: 20191 },
     );
-  }, 120_000);
+  });
 });

@@ -52,6 +52,12 @@ export {
   type WorstCaseOptions,
   type WorstCaseResult,
 } from './worst-case.js';
+export {
+  noProgressMs,
+  type ProgressWatchdog,
+  progressWatchdog,
+  waitForProgress,
+} from './progress.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, StubCS, unsafeMutex } from './reference.js';
 export { deliver, deliverAll, drainToRest, pendingList, queuedList } from './scripting.js';
 export {

@@ -49,7 +49,7 @@ describe('csCompliance is the concerns composed behind one setup object', () => 
       `${t}: close() settles calls in flight; later calls reject; nothing is sent after`,
       `${t}: every rare path was taken across the seed set (x:y)`,
     ]);
-    expect(new Set(timeouts)).toEqual(new Set([300_000]));
+    expect(new Set(timeouts)).toEqual(new Set([undefined])); // no deadline of its own: the runner's applies
   });
 
   it('without abort and coverage those two tests are not registered; delays and timeout are the setup’s', () => {
@@ -87,7 +87,13 @@ describe('csCompliance is the concerns composed behind one setup object', () => 
 
   it('complianceContext resolves the defaults once', () => {
     const ctx = complianceContext({ ...base, seeds: undefined, it: () => {} });
-    expect(ctx).toMatchObject({ seeds: 1000, first: 1, rounds: 2, timeout: 300_000, delays: defaultDelays });
+    expect(ctx).toMatchObject({
+      seeds: 1000,
+      first: 1,
+      rounds: 2,
+      timeout: undefined,
+      delays: defaultDelays,
+    });
     expect(ctx.title).toBe('central-3 ((0,1)-CS over 3 processes)');
     expect(ctx.reached.collector).toBeUndefined();
   });

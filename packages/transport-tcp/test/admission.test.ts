@@ -52,22 +52,22 @@ describe('admission control', () => {
     const a = [await idle(port, '127.0.1.1'), await idle(port, '127.0.1.1')];
     const third = await idle(port, '127.0.1.1'); // over the per-source limit
     // Refused at once; closed unread after unauthenticatedTimeoutMs (a reconnecting flood is slowed down).
-    await until(() => t.stats.refused['source-limit'] === 1, 1_000, 'the source-limit refusal');
+    await until(() => t.stats.refused['source-limit'] === 1, 'the source-limit refusal');
     const b = [await idle(port, '127.0.1.2'), await idle(port, '127.0.1.2')];
     const fifth = await idle(port, '127.0.1.3'); // every general slot is taken
-    await until(() => t.stats.refused.capacity === 1, 1_000, 'the capacity refusal');
+    await until(() => t.stats.refused.capacity === 1, 'the capacity refusal');
     expect(t.stats.unauthenticated.open).toBe(4);
     for (const s of [...a, ...b]) expect(s.destroyed).toBe(false);
     // P0's address gets the reserved slot although the pool is full: P0 connects.
     const p0 = await rawConnect(port, { ca: certs.ca, ...certs.processes[0]! });
     cleanups.push(() => void p0.socket.destroy());
     p0.send(helloFrame(0, 'p0-session'));
-    await until(() => t.isConnected(0), 2_000, 'P0 admitted through its reserved slot');
+    await until(() => t.isConnected(0), 'P0 admitted through its reserved slot');
     expect(t.stats.unauthenticated).toMatchObject({ admitted: 4, reserved: 1, authenticated: 1, open: 4 });
     // The refused ones and the idle intruders are closed after unauthenticatedTimeoutMs; the
     // idle ones are counted as handshake timeouts.
     for (const s of [third, fifth, ...a, ...b]) expect(await closedWithin(s, 3_000)).toBe(true);
-    await until(() => t.stats.unauthenticated.open === 0, 1_000, 'slots freed');
+    await until(() => t.stats.unauthenticated.open === 0, 'slots freed');
     expect(t.stats.refused['handshake-timeout']).toBe(4);
     expect(t.stats.unauthenticated.peak).toBe(5);
     expect(t.isConnected(0)).toBe(true);
@@ -225,9 +225,9 @@ describe('before authentication a connection learns nothing and causes no error 
     const port = peers[2]!.port;
     const first = await rawConnect(port, { ca: certs.ca, ...certs.processes[0]! });
     first.send(helloFrame(0, 'first-incarnation-0123'));
-    await until(() => t.isConnected(0), 2_000, 'P0 connected');
+    await until(() => t.isConnected(0), 'P0 connected');
     first.socket.destroy();
-    await until(() => !t.isConnected(0), 2_000, 'P0 gone');
+    await until(() => !t.isConnected(0), 'P0 gone');
     const second = await rawConnect(port, { ca: certs.ca, ...certs.processes[0]! });
     second.send(helloFrame(0, 'second-incarnation-4567'));
     const frames = (await refusal(second)) as { t: string; reason: string }[];
@@ -243,6 +243,7 @@ describe('before authentication a connection learns nothing and causes no error 
     const { t, peers, certs, logger, errors } = await p2();
     const port = peers[2]!.port;
     const linesBefore = logger.lines.length;
+    const started = performance.now();
     for (let i = 0; i < 30; i++) {
       const c = await rawConnect(port, { ca: certs.ca, ...certs.processes[i % 2]! });
       c.send({ t: 'refuse', reason: `junk ${i}` });
@@ -251,7 +252,10 @@ describe('before authentication a connection learns nothing and causes no error 
     expect(errors).toEqual([]);
     expect(t.stats.unauthenticated.junkFrames).toBe(30);
     expect(t.stats.refused['refused-by-peer']).toBe(0);
-    expect(logger.lines.length - linesBefore).toBeLessThanOrEqual(12); // a burst, then about one a second
+    // a burst of 10, then at most one a second: the bound follows the time the 30 frames took (a
+    // loaded machine takes longer); on a quiet machine, 12 lines for 30 frames
+    const seconds = Math.ceil((performance.now() - started) / 1_000);
+    expect(logger.lines.length - linesBefore).toBeLessThanOrEqual(10 + seconds + 1);
     expect(logger.lines.some((l) => /junk/.test(l))).toBe(false); // the sender's text is not logged
   });
 });

@@ -9,7 +9,6 @@ function suite(name: string, extra: Partial<TcpTransportOptions>, chaos: boolean
     name,
     n: 4,
     messages: 50,
-    timeout: 30_000,
     async setup(n) {
       const c = await startCluster(n, extra);
       let stop = false;
@@ -25,7 +24,10 @@ function suite(name: string, extra: Partial<TcpTransportOptions>, chaos: boolean
       })();
       return {
         endpoints: c.transports.map((t) => t.endpoint),
-        drive: (done) => until(done, 20_000, `${name}: the suite's condition`),
+        drive: (done) =>
+          until(done, `${name}: the suite's condition`, () =>
+            c.transports.reduce((sum, t) => sum + t.stats.framesIn, 0),
+          ),
         async teardown() {
           stop = true;
           await chaosLoop;

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { ConfigurationError, TransportError } from '@critsec/core';
+import { noProgressMs } from '@critsec/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../src/connection.js';
 import { TransportContext } from '../src/context.js';
@@ -130,13 +131,13 @@ describe('liveness', () => {
     cleanups.push(() => t.close());
     const slow = await rawConnect(peers[1]!.port, { ca: certs.ca, ...certs.processes[0]! });
     slow.send(helloFrame(0, 'slow-loris'));
-    await until(() => t.isConnected(0), 2_000, 'handshake');
+    await until(() => t.isConnected(0), 'handshake');
     // A frame announced at 1,000 bytes, sent one byte every 20 ms: never complete.
     const frame = Buffer.concat([Buffer.from([0, 0, 0x03, 0xe8]), Buffer.alloc(1_000, 0x20)]);
     let i = 0;
     const drip = setInterval(() => slow.raw(frame.subarray(i, ++i)), 20);
     cleanups.push(() => clearInterval(drip));
-    await until(() => slow.isClosed(), 3_000, 'the slow peer closed');
+    await until(() => slow.isClosed(), 'the slow peer closed');
     expect(t.stats.closed['heartbeat-timeout']).toBe(1);
   });
 });
@@ -166,7 +167,7 @@ describe('process ids of 10⁹ and more', () => {
     );
     cleanups.push(() => Promise.all(ts.map((t) => t.close())).then(() => {}));
     await Promise.all(ts.map((t) => t.start()));
-    await Promise.all(ts.map((t) => t.ready({ timeoutMs: 5_000 })));
+    await Promise.all(ts.map((t) => t.ready({ timeoutMs: noProgressMs() })));
     expect(ts[0]!.isConnected(1_000_000_000)).toBe(true);
   });
 });
@@ -182,7 +183,7 @@ describe('write back-pressure', () => {
     // Within one turn the connection is corked: the queue passes 1 KiB and sending pauses.
     for (let k = 0; k < 50; k++) c.transports[0]!.endpoint.send(1, { type: 'BULK', k, s: 'x'.repeat(200) });
     expect(refTimers()).toBe(before);
-    await c.transports[0]!.flush({ timeoutMs: 5_000 });
+    await c.transports[0]!.flush({ timeoutMs: noProgressMs() });
   });
 
   /** A connection of P1 carrying P0 over a fake socket whose queue length the test sets. */
@@ -231,7 +232,7 @@ describe('write back-pressure', () => {
       socket.emit('data', encodeFrame(JSON.stringify({ t: 'data', seq, p: { c: '', m: { type: 'A' } } })));
     expect(written.filter((f) => f.includes('"ack"'))).toEqual([]);
     socket.writableLength = 0;
-    await until(() => written.length > 0, 1_000, 'the owed ack');
+    await until(() => written.length > 0, 'the owed ack');
     expect(written).toEqual(['{"t":"ack","ack":20}']);
   });
 

@@ -1,4 +1,5 @@
 import type { Message, ProcessId } from '@critsec/core';
+import { noProgressMs, waitForProgress } from '@critsec/testing';
 import {
   type ClusterCertificates,
   createDevCertificates,
@@ -51,7 +52,7 @@ export async function startCluster(
     }),
   );
   await Promise.all(transports.map((t) => t.start()));
-  await Promise.all(transports.map((t) => t.ready({ timeoutMs: 10_000 })));
+  await Promise.all(transports.map((t) => t.ready({ timeoutMs: noProgressMs() })));
   return {
     transports,
     peers,
@@ -89,14 +90,13 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** Polls `cond` every few ms until true, or throws after `timeoutMs`. */
-export async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(5);
-  }
+/**
+ * Polls `cond` every few ms until true. A wait on a real network has no deadline: it fails only
+ * after `noProgressMs()` of `@critsec/testing` (two minutes) with `cond` false and `measure()`
+ * (default: nothing, a single event) unchanged.
+ */
+export function until(cond: () => boolean, what: string, measure?: () => unknown): Promise<void> {
+  return waitForProgress(cond, { what, measure });
 }
 
 /** A hand-driven connection to a transport's listener, to play a misbehaving peer. */

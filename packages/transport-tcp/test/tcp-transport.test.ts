@@ -1,4 +1,5 @@
 import { ConfigurationError, type Message, type ProcessId, TransportError } from '@critsec/core';
+import { noProgressMs } from '@critsec/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
 import { collectWarnings, devCerts, SeqChecker, startCluster, until } from './helpers.js';
@@ -30,11 +31,11 @@ describe('tcpTransport over mutual TLS on loopback', () => {
       }
     }
     c.transports[2]!.endpoint.send(0, { type: 'ROOT' });
-    await until(() => checkers.every((ch) => ch.received === 3 * 2 * K), 10_000, 'all messages');
-    await until(() => got.length === 1, 2_000, 'root message');
+    await until(() => checkers.every((ch) => ch.received === 3 * 2 * K), 'all messages');
+    await until(() => got.length === 1, 'root message');
     expect(got).toEqual(['P0<-P2:ROOT']);
     for (const ch of checkers) expect(ch.errors).toEqual([]);
-    for (const t of c.transports) await t.flush({ timeoutMs: 5_000 });
+    for (const t of c.transports) await t.flush({ timeoutMs: noProgressMs() });
     const s = c.transports[0]!.peerStats(1);
     expect(s.connected).toBe(true);
     expect(s.session.sent).toBe(2 * K);
@@ -67,8 +68,8 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     expect(pongs).toBe(ROUNDS);
     // The replier answers in the handler of the request: its reply always carries the ack.
     expect(b.peerStats(0).session.acksSent).toBe(0);
-    await a.flush({ timeoutMs: 5_000 });
-    await b.flush({ timeoutMs: 5_000 }); // the last reply's ack: a delayed ack frame
+    await a.flush({ timeoutMs: noProgressMs() });
+    await b.flush({ timeoutMs: noProgressMs() }); // the last reply's ack: a delayed ack frame
     expect(b.peerStats(0).unacked).toBe(0);
     // Two data frames per round; an ack frame of a's only when its next request came too late.
     const acks = a.peerStats(1).session.acksSent;
@@ -85,8 +86,8 @@ describe('tcpTransport over mutual TLS on loopback', () => {
       closing = b.close(); // within the handler: long before the delayed ack frame
     });
     a.endpoint.send(1, { type: 'LAST' });
-    await until(() => closing !== undefined, 5_000, 'the message');
-    await a.flush({ timeoutMs: 2_000 });
+    await until(() => closing !== undefined, 'the message');
+    await a.flush({ timeoutMs: noProgressMs() });
     expect(a.peerStats(1).unacked).toBe(0);
     expect(b.peerStats(0).session.acksSent).toBe(1);
     await closing;
@@ -107,7 +108,7 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     t.endpoint.channel('x').send(0, second);
     expect(got).toEqual([]); // not synchronously
     const parses = t.stats.framesIn;
-    await until(() => got.length === 2, 2_000, 'self messages');
+    await until(() => got.length === 2, 'self messages');
     expect(got[0]).toBe(first);
     expect(got[1]).toBe(second);
     expect(t.stats.framesIn).toBe(parses);
@@ -137,7 +138,7 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     await a.start(); // b is not listening yet: a retries with backoff
     await new Promise((r) => setTimeout(r, 50));
     await b.start();
-    await until(() => got.length === 10, 5_000, 'early messages');
+    await until(() => got.length === 10, 'early messages');
     expect(got.map((m) => m.k)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
@@ -202,7 +203,7 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     const got: Message[] = [];
     ts[0]!.endpoint.onMessage((_f, m) => got.push(m));
     ts[1]!.endpoint.send(0, { type: 'HI' });
-    await until(() => got.length === 1, 5_000, 'insecure message');
+    await until(() => got.length === 1, 'insecure message');
     expect(logger.lines.some((l) => /insecure mode/.test(l))).toBe(true);
   });
 
@@ -219,7 +220,7 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     }
     const peer = c.transports[0]!.peerStats(1);
     maxQueued = Math.max(maxQueued, peer.unacked);
-    await until(() => checker.received === 3000, 10_000, 'all messages through a small write buffer');
+    await until(() => checker.received === 3000, 'all messages through a small write buffer');
     expect(checker.errors).toEqual([]);
     // Frames held back while the socket was full were written later from the session buffer.
     expect(c.transports[0]!.peerStats(1).session.retransmitted).toBeGreaterThan(0);
@@ -236,7 +237,7 @@ describe('tcpTransport over mutual TLS on loopback', () => {
     expect(c.transports[0]!.stats.closed['heartbeat-timeout']).toBe(0);
     expect(c.transports[0]!.isConnected(1)).toBe(true);
     expect(c.transports[0]!.dropConnection(1)).toBe(true);
-    await until(() => events.includes('up:0:resumed'), 5_000, 'reconnection');
+    await until(() => events.includes('up:0:resumed'), 'reconnection');
     expect(events[0]).toBe('down:0');
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CSState } from '@critsec/core';
+import { noProgressMs } from '@critsec/testing';
 import {
   type ClusterConfig,
   type ClusterRun,
@@ -35,7 +36,7 @@ export interface OsClusterOptions {
   /** Default: the cycling workload of `@critsec/cluster/member`; `null`: the launcher's default rounds workload. */
   readonly workloadModule?: string | null;
   readonly transport?: ClusterConfig['transport'];
-  /** Abort the run after this long, ms (default 45 000, inside the test timeout). */
+  /** Abort the run after this long, ms (default `noProgressMs()`: a hang, not a slow machine). */
   readonly timeoutMs?: number;
 }
 
@@ -67,13 +68,13 @@ export async function startOsCluster(o: OsClusterOptions): Promise<OsCluster> {
         holdMs: o.holdMs ?? 1,
         ...(module === null ? {} : { module, settings: { seed: o.seed ?? 1 } }),
       },
-      readyTimeoutMs: 30_000,
+      readyTimeoutMs: noProgressMs(),
       ...(o.transport === undefined ? {} : { transport: o.transport }),
     });
     const stderr: string[] = [];
     const run = launchCluster({
       configPath: config.path,
-      timeoutMs: o.timeoutMs ?? 45_000,
+      timeoutMs: o.timeoutMs ?? noProgressMs(),
       onOutput: (id, stream, line) => {
         if (stream === 'stderr' && stderr.length < 50) stderr.push(`P${id}: ${line}`);
       },

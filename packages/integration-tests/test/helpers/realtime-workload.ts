@@ -17,6 +17,7 @@ import {
   WorkloadEngine,
   wallClock,
 } from '@critsec/harness';
+import { noProgressMs, progressWatchdog } from '@critsec/testing';
 import { createRng, type Rng } from '@critsec/transport-sim';
 import type { TcpCluster } from './tcp-cluster.js';
 
@@ -30,8 +31,12 @@ export interface RealtimeWorkloadOptions<Req = void> {
   readonly holdMs?: number;
   /** Seed of the think/hold draws (default 1). */
   readonly seed?: number;
-  /** Give up after this long, ms (default 30 000): every call is withdrawn and the run fails. */
-  readonly timeoutMs?: number;
+  /**
+   * Give up after this long with no call completed (counted or not), ms (default `noProgressMs()`
+   * of `@critsec/testing`, two minutes): every call is withdrawn and the run fails. Progress, not
+   * a deadline: a loaded machine only makes the run longer.
+   */
+  readonly stallMs?: number;
   /** Draws the request of each entry, for objects that take one. */
   readonly request?: (rng: Rng, id: ProcessId, round: number) => Req;
   /**
@@ -63,7 +68,7 @@ export interface RealtimeWorkloadResult {
   /** Counted entries / exits completed per process. */
   readonly entries: readonly number[];
   readonly exits: readonly number[];
-  /** Uncounted calls completed after a process's rounds, and calls withdrawn at the end (or at the timeout). */
+  /** Uncounted calls completed after a process's rounds, and calls withdrawn at the end (or when the run stalled). */
   readonly extraCalls: number;
   readonly withdrawn: number;
   /** Calls withdrawn by the `abort` option (and retried). */
@@ -93,13 +98,19 @@ function callCounts(n: number) {
   return { entries, exits, entryWaits, onComplete };
 }
 
-/** Resolves true when `run` settles, false after `ms` (a call that ignores its abort signal must not hang the test). */
-function settleWithin(run: Promise<void>, ms: number): Promise<boolean> {
+/**
+ * Resolves true when `run` settles, false when it has not settled `graceMs` after `gaveUp` resolved
+ * (a call that ignores its abort signal must not hang the test).
+ */
+function settleAfterGiveUp(run: Promise<void>, gaveUp: Promise<void>, graceMs: number): Promise<boolean> {
   const settled = run.then(() => true);
-  const hardStop = new Promise<boolean>((r) => {
-    const t = setTimeout(() => r(false), ms);
-    void settled.then(() => clearTimeout(t));
-  });
+  const hardStop = gaveUp.then(
+    () =>
+      new Promise<boolean>((r) => {
+        const t = setTimeout(() => r(false), graceMs);
+        void settled.then(() => clearTimeout(t));
+      }),
+  );
   return Promise.race([settled, hardStop]);
 }
 
@@ -108,7 +119,7 @@ export async function runRealtimeWorkload<Req>(
   cluster: TcpCluster<Req>,
   options: RealtimeWorkloadOptions<Req>,
 ): Promise<RealtimeWorkloadResult> {
-  const { rounds, thinkMs = 2, holdMs = 1, seed = 1, timeoutMs = 30_000 } = options;
+  const { rounds, thinkMs = 2, holdMs = 1, seed = 1, stallMs = noProgressMs() } = options;
   const { entries, exits, entryWaits, onComplete } = callCounts(cluster.n);
   const violationsBefore = cluster.monitor.violations.length;
   const stepsBefore = cluster.monitor.steps;
@@ -128,18 +139,28 @@ export async function runRealtimeWorkload<Req>(
         exits: true,
       },
       invoke: (rec, signal) => callObject(objects[rec.process]!, rec, signal),
-      onComplete,
+      onComplete: (rec) => {
+        watchdog.progress();
+        onComplete(rec);
+      },
       onProgress: options.onProgress,
       withdraw: true,
     },
   );
-  const timer = setTimeout(
-    () => engine.giveUp(`timed out after ${timeoutMs} ms before every process completed its rounds`),
-    timeoutMs,
-  );
+  let gaveUp!: () => void;
+  const gaveUpAt = new Promise<void>((r) => {
+    gaveUp = r;
+  });
+  const watchdog = progressWatchdog({
+    limitMs: stallMs,
+    onStall: () => {
+      engine.giveUp(`no call completed for ${stallMs} ms before every process completed its rounds`);
+      gaveUp();
+    },
+  });
   const t0 = performance.now();
-  const finished = await settleWithin(engine.runConcurrent(), timeoutMs + 5_000);
-  clearTimeout(timer);
+  const finished = await settleAfterGiveUp(engine.runConcurrent(), gaveUpAt, stallMs);
+  watchdog.stop();
   if (!finished) engine.fail('a call did not settle after its abort signal fired');
   const durationMs = performance.now() - t0;
   const stuck = engine.stuck().map((s) => ({

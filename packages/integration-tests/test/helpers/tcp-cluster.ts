@@ -22,6 +22,7 @@ import {
   TransportError,
 } from '@critsec/core';
 import { defaultInitial, SafetyMonitor } from '@critsec/harness';
+import { noProgressMs, waitForProgress } from '@critsec/testing';
 import {
   type ClusterCertificates,
   createDevCertificates,
@@ -132,7 +133,7 @@ export interface TcpClusterOptions<Req = void> {
   readonly transport?: Partial<Omit<TcpTransportOptions, 'self' | 'peers' | 'tls' | 'insecure'>>;
   /** Wrap every endpoint with a {@link LinkRecorder}. */
   readonly recordLinks?: boolean;
-  /** Time allowed for every pair to connect, ms (default 10 000). */
+  /** Time allowed for every pair to connect, ms (default `noProgressMs()`, two minutes). */
   readonly readyTimeoutMs?: number;
 }
 
@@ -193,7 +194,9 @@ async function attempt<Req>(options: TcpClusterOptions<Req>, n: number): Promise
       objects.push(cs);
     }
     await Promise.all(transports.map((t) => t.start()));
-    await Promise.all(transports.map((t) => t.ready({ timeoutMs: options.readyTimeoutMs ?? 10_000 })));
+    await Promise.all(
+      transports.map((t) => t.ready({ timeoutMs: options.readyTimeoutMs ?? noProgressMs() })),
+    );
   } catch (err) {
     await close();
     throw err;
@@ -224,36 +227,50 @@ export async function createTcpCluster<Req = void>(
   }
 }
 
+/** Payloads between processes (the session layers' counts; heartbeats are not payloads). */
+function sessionCounts<Req>(cluster: TcpCluster<Req>): { sent: number; delivered: number; unacked: number } {
+  let sent = 0;
+  let delivered = 0;
+  let unacked = 0;
+  for (const t of cluster.transports) {
+    for (const p of t.endpoint.peers) {
+      if (p === t.self) continue;
+      const s = t.peerStats(p);
+      sent += s.session.sent;
+      delivered += s.session.delivered;
+      unacked += s.unacked;
+    }
+  }
+  return { sent, delivered, unacked };
+}
+
 /**
  * Waits until the cluster is quiescent: every transport has its messages acknowledged, and
  * (when links are recorded) every sent message is delivered, with no new message for `settleMs`.
+ * Fails only after `stallMs` (default `noProgressMs()`) with no message delivered or acknowledged.
  */
 export async function quiesce<Req>(
   cluster: TcpCluster<Req>,
-  timeoutMs = 10_000,
+  stallMs = noProgressMs(),
   settleMs = 30,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let previous = -1;
-  for (;;) {
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`cluster not quiescent after ${timeoutMs} ms`);
-    await Promise.all(cluster.transports.map((t) => t.flush({ timeoutMs: left })));
-    await new Promise((r) => setTimeout(r, settleMs));
-    // Payloads between processes (the session layers' counts; heartbeats are not payloads).
-    let sent = 0;
-    let delivered = 0;
-    for (const t of cluster.transports) {
-      for (const p of t.endpoint.peers) {
-        if (p === t.self) continue;
-        const s = t.peerStats(p).session;
-        sent += s.sent;
-        delivered += s.delivered;
-      }
-    }
+  const quiescent = () => {
+    const c = sessionCounts(cluster);
     const totals = cluster.links?.totals();
-    const balanced = sent === delivered && (totals === undefined || totals.sent === totals.delivered);
-    if (balanced && sent === previous) return;
-    previous = sent;
-  }
+    const balanced =
+      c.unacked === 0 && c.sent === c.delivered && (totals === undefined || totals.sent === totals.delivered);
+    const settled = c.sent === previous;
+    previous = c.sent;
+    return balanced && settled;
+  };
+  await waitForProgress(quiescent, {
+    what: 'the cluster to be quiescent (every message acknowledged and delivered)',
+    measure: () => {
+      const c = sessionCounts(cluster);
+      return `${c.sent}/${c.delivered}/${c.unacked}/${cluster.links?.totals().delivered}`;
+    },
+    limitMs: stallMs,
+    pollMs: settleMs,
+  });
 }
