@@ -28,7 +28,7 @@ export class MemoryDisk {
   }
 
   /** The entries written by the transaction a crash tore (never visible), for inspection. */
-  get torn(): ReadonlyArray<Write> {
+  get torn(): ReadonlyArray<readonly [string, string | undefined]> {
     return this.#torn;
   }
 
@@ -57,7 +57,7 @@ export class MemoryDisk {
    * `tearAfter` writes only that many entries (at most all of them, never the commit mark) and
    * then crashes (a seeded torn write).
    */
-  transact(writes: ReadonlyArray<Write>, tearAfter?: number): void {
+  transact(writes: ReadonlyArray<readonly [string, string | undefined]>, tearAfter?: number): void {
     const done: Write[] = [];
     const tear = tearAfter === undefined ? undefined : Math.min(tearAfter, writes.length); // never the commit mark
     for (let i = 0; i <= writes.length; i++) {
