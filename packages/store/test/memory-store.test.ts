@@ -74,6 +74,21 @@ describe('memoryStore: stage, commit, load', () => {
   });
 });
 
+describe('memoryStore: a failed write', () => {
+  it('rejects the commit with io, and the store accepts nothing more (restart and recover)', async () => {
+    const disk = memoryDisk();
+    const s = memoryStore(disk, member('create'));
+    disk.crashAtWrite(disk.writes + 1); // the second write of the next transaction
+    s.stage('a', 1);
+    s.stage('b', 2);
+    await expect(s.commit()).rejects.toMatchObject({ reason: 'io' });
+    expect(() => s.stage('c', 3)).toThrow(expect.objectContaining({ reason: 'io' }));
+    expect(() => s.commit()).toThrow(expect.objectContaining({ reason: 'io' }));
+    disk.restart();
+    expect(memoryStore(disk, member('recover')).load()).toMatchObject({ sequence: 0, records: new Map() });
+  });
+});
+
 describe('memoryStore: identity', () => {
   it('bumps the incarnation on every open and keeps the store id', () => {
     const disk = memoryDisk();
