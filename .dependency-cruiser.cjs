@@ -21,6 +21,7 @@ const LAYER = {
   core: 0,
   transport: 1,
   coteries: 1,
+  store: 1,
   'transport-sim': 2,
   'transport-tcp': 2,
   harness: 3,

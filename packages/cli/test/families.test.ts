@@ -208,7 +208,7 @@ describe('local-cs', () => {
     );
     expect(r.failure).toBeNull();
     expect(r.messages.perPair).toEqual({ mean: 36, p99: 36, max: 36 });
-    expect(r.parameters).toMatchObject({ algorithm: 'lkcs', params: { leader: 0 } });
+    expect(r.parameters).toMatchObject({ algorithm: 'lkcs', leader: 0 });
   });
 
   it('validates the graph, n, the bounds and the leader', () => {

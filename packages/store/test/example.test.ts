@@ -1,0 +1,19 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+describe('the README example (examples/outbox.ts)', () => {
+  it('is the README block and prints what the README says', () => {
+    const file = readFileSync('examples/outbox.ts', 'utf8');
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).toContain(file.slice(file.indexOf('\n') + 1).trimEnd());
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=@critsec/source', '--import', 'tsx', 'examples/outbox.ts'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(out).toBe("[ 'LOCKED to 3', 'LOCKED to 4' ]\n{ version: 1, value: { holder: 4 } }\n2\n");
+  });
+});
