@@ -27,7 +27,8 @@
  *   it could give the `req` of p's next request a lock for another group; it is dropped. A lock is
  *   freed only by p's own UNLOCK, as before; an honest run never gets here (no PROBE is sent).
  */
-import { type ProcessId, reach } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import { witness } from '@critsec/transport';
 import type { QuorumPlan } from './plan.js';
 import { ALL, higher, type RequestEntry, rank } from './priority.js';

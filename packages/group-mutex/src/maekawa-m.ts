@@ -28,8 +28,8 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import { tick, witness } from '@critsec/transport';
 import { MaekawaMNode, type MaekawaMNodeSnapshot, type MNodeClass, type Rules } from './maekawa-m-node.js';
 import { checkGroup, type QuorumPlan } from './plan.js';

@@ -15,7 +15,8 @@
  *   request that has not reached i yet is remembered (`cancelled[p]`) and that REQUEST is
  *   dropped when it arrives (it travels node to node, so it may come after the UNLOCK).
  */
-import { type ProcessId, reach } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { Rules } from './maekawa-m-node.js';
 import type { QuorumPlan } from './plan.js';
 import type { MaekawaSMessage } from './protocol-s.js';

@@ -28,8 +28,8 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { Rules } from './maekawa-m-node.js';
 import { MaekawaSNode, type MaekawaSNodeSnapshot, type SNodeClass } from './maekawa-s-node.js';
 import { checkGroup, type QuorumPlan } from './plan.js';

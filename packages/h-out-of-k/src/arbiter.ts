@@ -19,7 +19,8 @@
  * is admitted as if it had just arrived and probed in turn. Units return to `x` only on a
  * `release` or `cancelled` from their owner, as before: safety is untouched.
  */
-import { type ProcessId, reach } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { HOutOfKMessage } from './messages.js';
 import { type Priority, Que } from './que.js';
 import type { HOutOfKSnapshot } from './types.js';

@@ -82,8 +82,8 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
 import { type ArbiterClass, HOutOfKArbiter } from './arbiter.js';

@@ -12,6 +12,8 @@
  * - `h-out-of-k:release-waiting` `release` withdrew a request never granted (an abort);
  * - `h-out-of-k:stale-ignored` a message about another request was ignored.
  */
+import { reachOf } from '@critsec/core';
+
 export const hOutOfKRarePaths = [
   'h-out-of-k:cancel',
   'h-out-of-k:multi-cancel',
@@ -23,3 +25,19 @@ export const hOutOfKRarePaths = [
   'h-out-of-k:release-waiting',
   'h-out-of-k:stale-ignored',
 ] as const;
+
+/**
+ * Marks of paths no honest run takes (issue 27 §3: a request set aside, a probe) and of other
+ * paths the coverage tests do not require; with {@link hOutOfKRarePaths}, every mark of the package.
+ */
+const otherMarks = [
+  'h-out-of-k:aside-admitted',
+  'h-out-of-k:aside-dropped',
+  'h-out-of-k:probe',
+  'h-out-of-k:probe-current',
+  'h-out-of-k:request-set-aside',
+  'h-out-of-k:unused-released',
+] as const;
+
+/** @internal `reach()` of `@critsec/core` typed against this package's marks (a typo fails `tsc`). */
+export const reach = reachOf([...hOutOfKRarePaths, ...otherMarks]);
