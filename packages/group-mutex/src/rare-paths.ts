@@ -1,3 +1,5 @@
+import { reachOf } from '@critsec/core';
+
 /**
  * Coverage marks (`reach()` of `@critsec/core`) of Maekawa_M (Figs. 5–6) and Maekawa_S
  * (Figs. 7–8), so tests can assert each rare path was taken:
@@ -16,8 +18,6 @@
  * `early-withdrawn`, `unlock-before-request`, `cancelled-request-dropped` (abort paths);
  * `stale-grant-returned`.
  */
-import { reachOf } from '@critsec/core';
-
 export const groupMutexRarePaths = {
   /** Maekawa_M's rare paths. */
   M: [

@@ -1,3 +1,5 @@
+import { reachOf } from '@critsec/core';
+
 /**
  * The rare paths of the h-out-of-k algorithm, marked with `reach()` from `@critsec/core` so a
  * test can assert that each was taken across its seeds:
@@ -12,8 +14,6 @@
  * - `h-out-of-k:release-waiting` `release` withdrew a request never granted (an abort);
  * - `h-out-of-k:stale-ignored` a message about another request was ignored.
  */
-import { reachOf } from '@critsec/core';
-
 export const hOutOfKRarePaths = [
   'h-out-of-k:cancel',
   'h-out-of-k:multi-cancel',

@@ -29,8 +29,8 @@ import {
   PendingCall,
   type ProcessContext,
   type ProcessId,
-  reach,
 } from '@critsec/core';
+import { type Mark, reach } from './marks.js';
 import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { Arbiter, type ArbiterRules, type ArbiterSnapshot } from './arbiter.js';
@@ -73,7 +73,7 @@ export const lmutinRarePaths = [
   'lmutin:relinquished',
   'lmutin:regrant-relinquisher',
   'lmutin:preempt-ignored',
-] as const;
+] as const satisfies readonly Mark[];
 
 /** Options of {@link lmutin}. */
 export interface LmutinOptions {
