@@ -22,6 +22,19 @@ export function reach(label: string): void {
   for (const c of collectors) c(label);
 }
 
+/**
+ * {@link reach} typed against a package's list of marks, so a misspelt label fails the type
+ * check: `const mark = reachOf(['maekawa:inquire', …] as const)`, then `mark('maekawa:inquire')`.
+ * Returns `reach` itself (same cost, same collectors); only the type of `labels` is used.
+ *
+ * @param labels every mark of the package, `'<algorithm>:<path>'` (a `const` tuple).
+ * @returns `reach`, whose `label` must be one of `labels`.
+ */
+export function reachOf<const L extends readonly string[]>(labels: L): (label: L[number]) => void {
+  void labels;
+  return reach;
+}
+
 /** A running collection of {@link reach} marks. */
 export interface ReachCollector {
   /** How often each label was reached since the collector started. */

@@ -44,7 +44,7 @@ export {
   TransportError,
   throwIfAborted,
 } from './errors.js';
-export { collectReached, type ReachCollector, reach } from './coverage.js';
+export { collectReached, type ReachCollector, reach, reachOf } from './coverage.js';
 export {
   type AlgorithmDescriptor,
   type BuildContext,

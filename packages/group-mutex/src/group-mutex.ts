@@ -7,8 +7,9 @@
 import { ConfigurationError, type CSFactory, initialConfiguration } from '@critsec/core';
 import { checkGroupQuorumSystem, type GroupQuorumSystem, isGroupQuorumSystem } from '@critsec/coteries';
 import { MaekawaM } from './maekawa-m.js';
-import type { Rules } from './maekawa-m-node.js';
+import type { MNodeClass, Rules } from './maekawa-m-node.js';
 import { MaekawaS } from './maekawa-s.js';
+import type { SNodeClass } from './maekawa-s-node.js';
 import { checkMaxLocks, makePlan } from './plan.js';
 
 /** A group id: an integer `0..m-1` (the paper's groups 1..m). */
@@ -68,13 +69,18 @@ export function groupMutex(options: GroupMutexOptions): CSFactory<GroupId> {
 }
 
 /**
- * {@link groupMutex} with a choice of rules: `'mutant-any-group'` grants a lock to any group
- * (E.4 / D.2 without the group test), `'printed-locked'` counts every LOCKED as C.3 is printed
- * (unsafe with abort), `'printed-early'` re-sends one early request as E.17–E.19 are printed
- * (not live with abort) — broken on purpose, for tests. Not part of the public API.
+ * {@link groupMutex} with a choice of rules: `'printed-locked'` counts every LOCKED as C.3 is
+ * printed (unsafe with abort), `'printed-early'` re-sends one early request as E.17–E.19 are
+ * printed (not live with abort) — the printed figures, kept for the counterexample tests; `nodes`
+ * replaces the node role's class (the tests pass deliberately broken subclasses to show they are
+ * caught). Not part of the public API.
  * @internal
  */
-export function groupMutexWithRules(options: GroupMutexOptions, rule: Rules): CSFactory<GroupId> {
+export function groupMutexWithRules(
+  options: GroupMutexOptions,
+  rule: Rules,
+  nodes: { readonly M?: MNodeClass; readonly S?: SNodeClass } = {},
+): CSFactory<GroupId> {
   const system = options?.system;
   if (!isGroupQuorumSystem(system)) {
     throw new ConfigurationError(
@@ -112,6 +118,6 @@ export function groupMutexWithRules(options: GroupMutexOptions, rule: Rules): CS
         `groupMutex: initial must have every process OutCS (a process InCS has no group and no locks), got ${inCS.join(', ')} InCS`,
       );
     }
-    return variant === 'M' ? new MaekawaM(ctx, plan, rule) : new MaekawaS(ctx, plan, rule);
+    return variant === 'M' ? new MaekawaM(ctx, plan, rule, nodes.M) : new MaekawaS(ctx, plan, rule, nodes.S);
   };
 }

@@ -27,7 +27,8 @@
  *   it could give the `req` of p's next request a lock for another group; it is dropped. A lock is
  *   freed only by p's own UNLOCK, as before; an honest run never gets here (no PROBE is sent).
  */
-import { type ProcessId, reach } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import { witness } from '@critsec/transport';
 import type { QuorumPlan } from './plan.js';
 import { ALL, higher, type RequestEntry, rank } from './priority.js';
@@ -56,15 +57,21 @@ export interface MaekawaMNodeSnapshot {
 
 /**
  * Rule set: `'default'` (Figs. 5–8 with the additions named in the file headers),
- * `'mutant-any-group'` (E.4 / D.2 grant to any group — broken on purpose, for the mutant test),
  * `'printed-locked'` (Maekawa_M counts every LOCKED while trying, as C.3 is printed — unsafe
  * with abort, kept for the counterexample test), `'printed-early'` (Maekawa_S re-sends one early
  * request per UNLOCK, as E.17–E.19 are printed — not live with abort, kept for the
  * counterexample test). @internal
  */
-export type Rules = 'default' | 'mutant-any-group' | 'printed-locked' | 'printed-early';
+export type Rules = 'default' | 'printed-locked' | 'printed-early';
 
-/** Node i of Maekawa_M. The owner feeds it REQUEST/UNLOCK and gives it `send` and the clock. */
+/** @internal the node's class: {@link MaekawaMNode}, or a test's subclass of it. */
+export type MNodeClass = new (...args: ConstructorParameters<typeof MaekawaMNode>) => MaekawaMNode;
+
+/**
+ * Node i of Maekawa_M. The owner feeds it REQUEST/UNLOCK and gives it `send` and the clock. E.4's
+ * test is the protected {@link MaekawaMNode.grantable}, so the tests can show that a subclass
+ * breaking it is caught.
+ */
 export class MaekawaMNode {
   readonly requests = new Map<ProcessId, RequestEntry>();
   readonly lock_ps = new Set<ProcessId>();
@@ -80,10 +87,9 @@ export class MaekawaMNode {
 
   constructor(
     private readonly i: ProcessId,
-    private readonly plan: QuorumPlan,
+    protected readonly plan: QuorumPlan,
     private readonly clock: { sn: number },
     private readonly send: (to: ProcessId, msg: MaekawaMMessage) => void,
-    private readonly rule: Rules = 'default',
   ) {}
 
   snapshot(): MaekawaMNodeSnapshot {
@@ -98,6 +104,11 @@ export class MaekawaMNode {
     if (this.#aside.size === 0) return snap;
     const aside = [...this.#aside.values()].sort((a, b) => a.p - b.p);
     return { ...snap, aside: aside.map((e): [ProcessId, number, number, number] => [e.p, e.t, e.g, e.req]) };
+  }
+
+  /** E.4: a request of group `g` may be granted now (no lock held, or `g` locked with priority). */
+  protected grantable(g: number): boolean {
+    return this.lock_ps.size === 0 || (this.lock_group === g && this.has_priority);
   }
 
   #max(g: number): number {
@@ -142,11 +153,7 @@ export class MaekawaMNode {
       this.#suspect.add(p);
       this.#probe(p, req);
     }
-    const grantable =
-      this.lock_ps.size === 0 ||
-      (this.lock_group === g && this.has_priority) ||
-      (this.rule === 'mutant-any-group' && this.lock_ps.size < this.#max(g));
-    if (grantable) {
+    if (this.grantable(g)) {
       // E.4
       if (this.lock_ps.size < this.#max(g)) {
         // E.5–E.10

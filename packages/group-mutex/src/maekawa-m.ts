@@ -28,10 +28,10 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import { tick, witness } from '@critsec/transport';
-import { MaekawaMNode, type MaekawaMNodeSnapshot, type Rules } from './maekawa-m-node.js';
+import { MaekawaMNode, type MaekawaMNodeSnapshot, type MNodeClass, type Rules } from './maekawa-m-node.js';
 import { checkGroup, type QuorumPlan } from './plan.js';
 import { type MaekawaMMessage, maekawaMProtocol } from './protocol-m.js';
 
@@ -77,13 +77,13 @@ export class MaekawaM extends CSObjectBase<number> {
   /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
   readonly #call: PendingCall;
 
-  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules) {
+  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules, Node: MNodeClass = MaekawaMNode) {
     super(ctx.id, 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('Maekawa_M', ctx.id, 'entry'));
     this.#printedLocked = rule === 'printed-locked';
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
-    this.#node = new MaekawaMNode(ctx.id, plan, this.#clock, (to, msg) => ctx.endpoint.send(to, msg), rule);
+    this.#node = new Node(ctx.id, plan, this.#clock, (to, msg) => ctx.endpoint.send(to, msg));
     this.listen(maekawaMProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 

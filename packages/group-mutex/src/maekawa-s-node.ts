@@ -15,7 +15,8 @@
  *   request that has not reached i yet is remembered (`cancelled[p]`) and that REQUEST is
  *   dropped when it arrives (it travels node to node, so it may come after the UNLOCK).
  */
-import { type ProcessId, reach } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { Rules } from './maekawa-m-node.js';
 import type { QuorumPlan } from './plan.js';
 import type { MaekawaSMessage } from './protocol-s.js';
@@ -51,7 +52,13 @@ export interface MaekawaSNodeSnapshot {
 const tuple = (r: Req): [ProcessId, number, number] => [r.p, r.g, r.sn];
 const key = (r: Req): string => `${r.p}:${r.sn}`;
 
-/** Node i of Maekawa_S. */
+/** @internal the node's class: {@link MaekawaSNode}, or a test's subclass of it. */
+export type SNodeClass = new (...args: ConstructorParameters<typeof MaekawaSNode>) => MaekawaSNode;
+
+/**
+ * Node i of Maekawa_S. D.2's group test is the protected {@link MaekawaSNode.sameGroup}, so the
+ * tests can show that a subclass breaking it is caught.
+ */
 export class MaekawaSNode {
   /**
    * `lock_ps`, keyed by request (`p:sn`): with abort, a withdrawn request of p may still be
@@ -114,6 +121,11 @@ export class MaekawaSNode {
     return false;
   }
 
+  /** D.2's group test: a request of group `g` may join the locks held now. */
+  protected sameGroup(g: number): boolean {
+    return this.lock_group === g;
+  }
+
   /** D.1: receive REQUEST(p, g, Q, sn). */
   onRequest(r: Req): void {
     const cancelled = this.#cancelled.get(r.p);
@@ -122,7 +134,7 @@ export class MaekawaSNode {
       if (cancelled.size === 0) this.#cancelled.delete(r.p);
       return;
     }
-    const sameGroup = this.lock_group === r.g || this.rule === 'mutant-any-group';
+    const sameGroup = this.sameGroup(r.g);
     const holds = this.#holds(r.p);
     if (this.lock_ps.size === 0 || (sameGroup && this.reference !== null && !holds)) {
       // D.2–D.9: grant the request

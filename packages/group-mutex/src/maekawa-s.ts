@@ -28,10 +28,10 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { Rules } from './maekawa-m-node.js';
-import { MaekawaSNode, type MaekawaSNodeSnapshot } from './maekawa-s-node.js';
+import { MaekawaSNode, type MaekawaSNodeSnapshot, type SNodeClass } from './maekawa-s-node.js';
 import { checkGroup, type QuorumPlan } from './plan.js';
 import { type MaekawaSMessage, maekawaSProtocol } from './protocol-s.js';
 
@@ -68,12 +68,12 @@ export class MaekawaS extends CSObjectBase<number> {
   /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
   readonly #call: PendingCall;
 
-  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules) {
+  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules, Node: SNodeClass = MaekawaSNode) {
     super(ctx.id, 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('Maekawa_S', ctx.id, 'entry'));
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
-    this.#node = new MaekawaSNode(ctx.id, plan, (to, msg) => ctx.endpoint.send(to, msg), rule);
+    this.#node = new Node(ctx.id, plan, (to, msg) => ctx.endpoint.send(to, msg), rule);
     this.listen(maekawaSProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 

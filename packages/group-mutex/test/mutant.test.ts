@@ -2,7 +2,7 @@
  * The suite has teeth: a mutant of the grant rule — E.4 of Fig. 6 / D.2 of Fig. 8 without the
  * group test, i.e. a node grants a lock to any group — is caught by the group monitor within the
  * seeds the compliance suite runs, for both variants, and by the exhaustive exploration of the
- * smallest instance.
+ * smallest instance. The mutant is a pair of node subclasses (`mutant-nodes.ts`).
  */
 import { groupSpec } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
@@ -11,6 +11,7 @@ import { exploreSchedules } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { groupMutexWithRules } from '../src/group-mutex.js';
 import { anyGroup, systems } from './helpers.js';
+import { anyGroupNodes } from './mutant-nodes.js';
 
 const report: string[] = [];
 afterAll(() => console.info(report.join('\n')));
@@ -20,7 +21,7 @@ describe('grant-rule mutant (a node locks for any group)', () => {
     it(`Maekawa_${variant}: the group monitor catches it on every system of the matrix`, async () => {
       const caught: string[] = [];
       for (const [label, system] of systems()) {
-        const factory = groupMutexWithRules({ system, variant }, 'mutant-any-group');
+        const factory = groupMutexWithRules({ system, variant }, 'default', anyGroupNodes);
         let first = 0;
         for (let seed = 1; seed <= 30 && first === 0; seed++) {
           const c = createCluster({ factory, spec: groupSpec(system.m, system.n), seed });
@@ -39,7 +40,7 @@ describe('grant-rule mutant (a node locks for any group)', () => {
     it(`Maekawa_${variant}: the exploration of surficial(3, 3) finds the violation`, async () => {
       const r = await exploreSchedules({
         cluster: {
-          factory: groupMutexWithRules({ system: surficial(3, 3), variant }, 'mutant-any-group'),
+          factory: groupMutexWithRules({ system: surficial(3, 3), variant }, 'default', anyGroupNodes),
           spec: groupSpec(3, 3),
         },
         rounds: 1,

@@ -19,18 +19,25 @@
  * is admitted as if it had just arrived and probed in turn. Units return to `x` only on a
  * `release` or `cancelled` from their owner, as before: safety is untouched.
  */
-import { type ProcessId, reach } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { HOutOfKMessage } from './messages.js';
 import { type Priority, Que } from './que.js';
-import type { HOutOfKSnapshot, Rules } from './types.js';
+import type { HOutOfKSnapshot } from './types.js';
 
 const NONE = -1;
 
-/** The arbiter of one process (Fig. 1: `x`, `Que`). */
+/** @internal the arbiter's class: {@link HOutOfKArbiter}, or a test's subclass of it. */
+export type ArbiterClass = new (...args: ConstructorParameters<typeof HOutOfKArbiter>) => HOutOfKArbiter;
+
+/**
+ * The arbiter of one process (Fig. 1: `x`, `Que`). The two decisions of "When request is
+ * arrived" — {@link HOutOfKArbiter.enough} and {@link HOutOfKArbiter.cancelLowerPriority} — are
+ * protected methods so the tests can show that a subclass breaking either one is caught.
+ */
 export class HOutOfKArbiter {
   /** Number of units k. */
   readonly k: number;
-  readonly #rules: Rules;
   readonly #send: (to: ProcessId, msg: HOutOfKMessage) => void;
   /** The process's Lamport clock `c`, read when a message is stamped. */
   readonly #stamp: () => number;
@@ -48,7 +55,6 @@ export class HOutOfKArbiter {
   constructor(
     n: number,
     k: number,
-    rules: Rules,
     priority: Priority,
     send: (to: ProcessId, msg: HOutOfKMessage) => void,
     stamp: () => number,
@@ -56,7 +62,6 @@ export class HOutOfKArbiter {
     this.k = k;
     this.#stamp = stamp;
     this.#x = k;
-    this.#rules = rules;
     this.#send = send;
     this.#Que = new Que(priority);
     this.#done = new Float64Array(n).fill(NONE);
@@ -101,13 +106,20 @@ export class HOutOfKArbiter {
   #admit(p: ProcessId, h: number, c: number, seq: number): void {
     const j = this.#Que.insert({ clock: c, process: p, units: h, seq, status: 'wait' });
     const fits = this.#Que.unitsThrough(j) <= this.k;
-    const enough = this.#rules === 'mutant-grant' ? true : this.#x >= h;
-    if (fits && enough) {
+    if (fits && this.enough(h)) {
       if (j > 0 && this.#Que.at(j - 1).status === 'wait') reach('h-out-of-k:grant-bypass');
       this.#grant(j);
     }
-    if (this.#rules === 'mutant-no-cancel') return;
-    // Try to cancel "OK" for lower priority requests
+    this.cancelLowerPriority();
+  }
+
+  /** Fig. 1 "if x ≥ h'": enough free units to grant `h` now. */
+  protected enough(h: number): boolean {
+    return this.#x >= h;
+  }
+
+  /** Fig. 1 "Try to cancel "OK" for lower priority requests": every OK outside the k-unit prefix. */
+  protected cancelLowerPriority(): void {
     let cancels = 0;
     for (let i = this.#Que.prefixEnd(this.k) + 1; i < this.#Que.length; i++) {
       const e = this.#Que.at(i);

@@ -12,10 +12,16 @@ import {
 } from '@critsec/coteries';
 import { HOutOfKCS } from './h-out-of-k.js';
 import type { Priority } from './que.js';
-import type { HOutOfKOptions, Rules } from './types.js';
+import type { ArbiterClass } from './arbiter.js';
+import type { HOutOfKOptions } from './types.js';
 
-/** @internal the factory with a choice of rules (tests use the mutants). */
-function makeFactory(k: number, arbiter: HKArbiter, rules: Rules, priority: Priority): CSFactory<number> {
+/** @internal the factory; `Arbiter` is the arbiter role's class (a test's subclass, or the default). */
+function makeFactory(
+  k: number,
+  arbiter: HKArbiter,
+  priority: Priority,
+  Arbiter: ArbiterClass | undefined,
+): CSFactory<number> {
   return (ctx) => {
     try {
       initialConfiguration(ctx.n, ctx.initial); // n states, each 'InCS' or 'OutCS' (issue 15)
@@ -33,7 +39,7 @@ function makeFactory(k: number, arbiter: HKArbiter, rules: Rules, priority: Prio
         `hOutOfK: every process starts OutCS (Fig. 1: In = false, x = k), got InCS initially: ${inCS.map((i) => `P${i}`).join(', ')}`,
       );
     }
-    return new HOutOfKCS(ctx, k, arbiter, rules, priority);
+    return new HOutOfKCS(ctx, k, arbiter, priority, Arbiter);
   };
 }
 
@@ -62,15 +68,16 @@ function makeFactory(k: number, arbiter: HKArbiter, rules: Rules, priority: Prio
  *   `ConfigurationError` for h that is not an integer in 1..k, sending nothing.
  */
 export function hOutOfK(options: HOutOfKOptions): CSFactory<number> {
-  return hOutOfKWithRules(options, 'fig1');
+  return hOutOfKWithArbiter(options);
 }
 
 /**
- * {@link hOutOfK} with a choice of rules; the mutants exist to show the tests catch them.
+ * {@link hOutOfK} whose processes play the arbiter role with `Arbiter` (default
+ * {@link HOutOfKArbiter}): the tests pass deliberately broken subclasses to show they are caught.
  * Not part of the public API.
  * @internal
  */
-export function hOutOfKWithRules(options: HOutOfKOptions, rules: Rules): CSFactory<number> {
+export function hOutOfKWithArbiter(options: HOutOfKOptions, Arbiter?: ArbiterClass): CSFactory<number> {
   const k = options?.k;
   const arbiter = options?.arbiter;
   if (typeof k !== 'number' || !Number.isSafeInteger(k) || k < 1) {
@@ -92,7 +99,7 @@ export function hOutOfKWithRules(options: HOutOfKOptions, rules: Rules): CSFacto
       `hOutOfK({ priority }): priority must be 'ceiling-fair' (default) or 'printed', got ${String(priority)}`,
     );
   }
-  return makeFactory(k, arbiter, rules, priority);
+  return makeFactory(k, arbiter, priority, Arbiter);
 }
 
 /**

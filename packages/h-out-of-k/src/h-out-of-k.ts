@@ -82,14 +82,14 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './rare-paths.js';
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
-import { HOutOfKArbiter } from './arbiter.js';
+import { type ArbiterClass, HOutOfKArbiter } from './arbiter.js';
 import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
 import type { Priority } from './que.js';
-import type { HOutOfKSnapshot, Rules } from './types.js';
+import type { HOutOfKSnapshot } from './types.js';
 
 /** An answer (OK, cancel) to a request. */
 type Answer = Extract<HOutOfKMessage, { type: 'OK' | 'cancel' }>;
@@ -136,16 +136,21 @@ export class HOutOfKCS extends CSObjectBase<number> {
   /** The arbiter role (Fig. 1: `x`, `Que`, `Quelength`; `arbiter.ts`). */
   readonly #arb: HOutOfKArbiter;
 
-  constructor(ctx: ProcessContext, k: number, arbiter: HKArbiter, rules: Rules, priority: Priority) {
+  constructor(
+    ctx: ProcessContext,
+    k: number,
+    arbiter: HKArbiter,
+    priority: Priority,
+    Arbiter: ArbiterClass = HOutOfKArbiter,
+  ) {
     super(ctx.id, 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('hOutOfK', ctx.id, 'entry'));
     this.k = k;
     this.#arbiter = arbiter;
     this.#endpoint = ctx.endpoint;
-    this.#arb = new HOutOfKArbiter(
+    this.#arb = new Arbiter(
       ctx.n,
       k,
-      rules,
       priority,
       (to, msg) => this.#endpoint.send(to, msg),
       () => this.#c,

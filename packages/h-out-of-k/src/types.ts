@@ -53,11 +53,3 @@ export interface HOutOfKSnapshot {
     readonly aside?: readonly [number, number][];
   };
 }
-
-/**
- * `'fig1'`: the algorithm of Fig. 1. The mutants exist only so tests can show they are caught:
- * `'mutant-grant'` grants a request that fits within k without checking `x ≥ h'`;
- * `'mutant-no-cancel'` never cancels an OK of a lower-priority request.
- * @internal
- */
-export type Rules = 'fig1' | 'mutant-grant' | 'mutant-no-cancel';

@@ -14,9 +14,9 @@
 import { hOutOfKSpec } from '@critsec/core';
 import { type ExploreResult, exploreSchedules } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hOutOfKWithRules } from '../src/factory.js';
-import type { Rules } from '../src/types.js';
+import { hOutOfKWithArbiter } from '../src/factory.js';
 import { fixedArbiter } from './helpers.js';
+import { arbiters, type Rules } from './mutant-arbiters.js';
 
 const n = 3;
 const k = 2;
@@ -27,7 +27,7 @@ afterAll(() => console.info(report.join('\n')));
 function explore(quorum: number[], rules: Rules, maxStates: number): Promise<ExploreResult> {
   return exploreSchedules({
     cluster: {
-      factory: hOutOfKWithRules({ k, arbiter: fixedArbiter(n, k, quorum) }, rules),
+      factory: hOutOfKWithArbiter({ k, arbiter: fixedArbiter(n, k, quorum) }, arbiters[rules]),
       spec: hOutOfKSpec(k, n),
     },
     rounds: 1,

@@ -1,5 +1,5 @@
 /**
- * The suite has teeth: deliberately broken grant rules (internal `hOutOfKWithRules`) are caught by
+ * The suite has teeth: deliberately broken grant rules (subclasses of the arbiter in `mutant-arbiters.ts`, through the internal `hOutOfKWithArbiter`) are caught by
  * the same seeded workloads the compliance suite runs — the grant rule without `x ≥ h'` lets more
  * than k units in (a safety violation), an arbiter that never cancels lower-priority OKs deadlocks.
  * (`explore.test.ts` catches both by exhaustive exploration too.)
@@ -9,9 +9,9 @@ import { uniformHKArbiter } from '@critsec/coteries';
 import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
-import { hOutOfKWithRules } from '../src/factory.js';
-import type { Rules } from '../src/types.js';
+import { hOutOfKWithArbiter } from '../src/factory.js';
 import { randomH } from './helpers.js';
+import { arbiters, type Rules } from './mutant-arbiters.js';
 
 const n = 5;
 const k = 3;
@@ -23,7 +23,7 @@ async function outcomes(rules: Rules, seeds: number) {
   let first = '';
   for (let seed = 1; seed <= seeds; seed++) {
     const cluster = createCluster({
-      factory: hOutOfKWithRules({ k, arbiter }, rules),
+      factory: hOutOfKWithArbiter({ k, arbiter }, arbiters[rules]),
       spec: hOutOfKSpec(k, n),
       seed,
       delay: exponentialDelay(1),

@@ -12,7 +12,8 @@
  * untagged handlers of Algorithm 2 as printed — see the README: a Relinquish that deletes nothing
  * still grants the head of `pendingReq`, one grant too many.
  */
-import { reach, type ProcessId } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { type ArbiterLabel, reach } from './marks.js';
 
 /**
  * `'tagged'`: the default, safe rules. `'printed'`: Algorithm 2's handlers as printed (unsafe).
@@ -91,7 +92,7 @@ export class Arbiter {
     readonly limit: number,
     private readonly sink: ArbiterSink,
     private readonly rules: ArbiterRules,
-    private readonly label: string,
+    private readonly label: ArbiterLabel,
   ) {}
 
   /** `Cond_i` of Algorithm 3 for this `at` (Algorithm 2: `|grantedTo_i| < |N_i| − l_i + 1`). */

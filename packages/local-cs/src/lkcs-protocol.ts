@@ -7,6 +7,7 @@ import type { Bounds } from './config.js';
 import type { ArbiterSnapshot } from './arbiter.js';
 import type { Graph, ProcessId } from '@critsec/core';
 import * as v from 'valibot';
+import type { Mark } from './marks.js';
 
 /** The algorithm type of Algorithm 3: `MUTIN` (grants to exit), `MUTEX` (grants to enter). */
 export type At = 'MUTEX' | 'MUTIN';
@@ -73,7 +74,7 @@ export const lkcsRarePaths = [
   'lkcs:relinquish',
   'lkcs-MUTIN:preempt',
   'lkcs-MUTEX:preempt',
-] as const;
+] as const satisfies readonly Mark[];
 
 /**
  * How the leader nominates triggers: `'one-per-type'` (default) never while a sidetrack of the

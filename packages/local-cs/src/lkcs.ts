@@ -30,8 +30,8 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './marks.js';
 import { tick, witness } from '@critsec/transport';
 import { Arbiter, type Entry, minOf } from './arbiter.js';
 import { assertSafeInitial } from './config.js';

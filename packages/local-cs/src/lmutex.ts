@@ -9,7 +9,7 @@
 import { complement } from '@critsec/complement';
 import { ConfigurationError, type CSFactory, type Graph } from '@critsec/core';
 import { assertSafeInitial, type Bounds, expandBounds, localBounds } from './config.js';
-import { type LmutinInternals, lmutinWith } from './lmutin.js';
+import { lmutin } from './lmutin.js';
 import { assertGraph } from './validate.js';
 
 /** Options of {@link lmutex}. */
@@ -32,11 +32,6 @@ export interface LmutexOptions {
  *   initial configuration has more than k_i InCS in some N_i ∪ {P_i}.
  */
 export function lmutex(options: LmutexOptions): CSFactory {
-  return lmutexWith(options, {});
-}
-
-/** {@link lmutex} with LMUTIN's test-only variants. @internal */
-export function lmutexWith(options: LmutexOptions, internals: LmutinInternals): CSFactory {
   const graph = assertGraph(options?.graph, 'lmutex');
   const k = expandBounds(graph, options.k, 'k');
   const l = k.map((ki, i) => {
@@ -49,7 +44,7 @@ export function lmutexWith(options: LmutexOptions, internals: LmutinInternals): 
     return size - ki;
   });
   const spec = localBounds(graph, 0, k);
-  const inner = complement(lmutinWith({ graph, l }, internals));
+  const inner = complement(lmutin({ graph, l }));
   return (ctx) => {
     assertSafeInitial(spec, ctx.initial, 'lmutex');
     return inner(ctx);

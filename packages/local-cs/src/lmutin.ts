@@ -29,8 +29,8 @@ import {
   PendingCall,
   type ProcessContext,
   type ProcessId,
-  reach,
 } from '@critsec/core';
+import { type Mark, reach } from './marks.js';
 import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { Arbiter, type ArbiterRules, type ArbiterSnapshot } from './arbiter.js';
@@ -73,7 +73,7 @@ export const lmutinRarePaths = [
   'lmutin:relinquished',
   'lmutin:regrant-relinquisher',
   'lmutin:preempt-ignored',
-] as const;
+] as const satisfies readonly Mark[];
 
 /** Options of {@link lmutin}. */
 export interface LmutinOptions {
@@ -95,12 +95,10 @@ export interface LmutinSnapshot extends ArbiterSnapshot {
   readonly nGrants: readonly ProcessId[];
 }
 
-/** @internal test-only variants: the printed rules, or a grant rule that allows one grant too many. */
+/** @internal test-only variants: the printed rules. */
 export interface LmutinInternals {
   /** The arbiter's rules (default `tagged`). */
   readonly rules?: ArbiterRules;
-  /** A deliberately broken grant rule, for the safety tests. */
-  readonly mutant?: 'grant-limit';
 }
 
 /** One li-LMUTIN process (Algorithms 1–2). */
@@ -135,9 +133,8 @@ export class LmutinCS extends CSObjectBase {
     this.neighborhood = closedNeighborhood(graph, ctx.id);
     this.#member = new Uint8Array(ctx.n);
     for (const j of this.neighborhood) this.#member[j] = 1;
-    const limit = this.neighborhood.length - l + (internals.mutant === 'grant-limit' ? 1 : 0);
     this.#arbiter = new Arbiter(
-      limit,
+      this.neighborhood.length - l,
       {
         grant: (to, tag) => this.#send(to, 'Grant', tag),
         preempt: (to, tag) => this.#send(to, 'Preempt', tag),

@@ -21,7 +21,7 @@ function arbiter(limit: number, rules: ArbiterRules = 'tagged'): { a: Arbiter; l
       preempt: (to, tag) => log.push(`Preempt P${to}#${tag}`),
     },
     rules,
-    'arb',
+    'lmutin',
   );
   return { a, log };
 }
@@ -56,7 +56,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
       ],
       preemptingNow: [3, 1],
     });
-    expect(reached.counts.get('arb:preempt')).toBe(1);
+    expect(reached.counts.get('lmutin:preempt')).toBe(1);
   });
 
   it('Relinquish of the preempted grant ends the preemption, queues it again and grants the earliest', () => {
@@ -76,8 +76,8 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
       pendingReq: [[3, 5, 1]],
       preemptingNow: null,
     });
-    expect(reached.counts.get('arb:relinquished')).toBe(1);
-    expect(reached.counts.get('arb:regrant-relinquisher')).toBeUndefined();
+    expect(reached.counts.get('lmutin:relinquished')).toBe(1);
+    expect(reached.counts.get('lmutin:regrant-relinquisher')).toBeUndefined();
   });
 
   it('a relinquished request that is still the earliest is granted again', () => {
@@ -87,7 +87,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     a.onRelease(1, 1); // P1 withdraws while the preemption is out
     a.onRelinquish(2, 1);
     expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#1']);
-    expect(reached.counts.get('arb:regrant-relinquisher')).toBe(1);
+    expect(reached.counts.get('lmutin:regrant-relinquisher')).toBe(1);
   });
 
   it('Release frees the grant of that tag and grants the earliest waiting ones within the bound; a wrong tag frees nothing', () => {
@@ -112,7 +112,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     expect(a.snapshot().pendingReq).toEqual([[2, 2, 1]]);
     a.onRelease(2, 1);
     expect(a.snapshot().pendingReq).toEqual([]);
-    expect(reached.counts.get('arb:cancel-pending')).toBe(1);
+    expect(reached.counts.get('lmutin:cancel-pending')).toBe(1);
     a.onRelease(1, 1);
     expect(log).toEqual(['Grant P1#1']);
     expect(a.snapshot().grantedTo).toEqual([]);
@@ -167,7 +167,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
       preemptingNow: null,
     });
     expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#0']);
-    expect(reached.counts.get('arb:sidetrack-grant')).toBe(1);
+    expect(reached.counts.get('lmutin:sidetrack-grant')).toBe(1);
     a.onRequestByTrigger(1); // a second sidetrack grant: over the bound
     expect(a.snapshot().grantedTo).toEqual([
       [1, 0, 0],
@@ -244,7 +244,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     a.onRequest(2, 2, 3);
     a.onRelease(2, null);
     expect(a.snapshot().pendingReq).toEqual([]);
-    expect(reached.counts.get('arb:cancel-pending')).toBe(1);
+    expect(reached.counts.get('lmutin:cancel-pending')).toBe(1);
     a.onRelease(1, null);
     expect(log).toEqual(['Grant P1#1']);
   });

@@ -27,7 +27,7 @@ function arbiter(limit: number, rules: ArbiterRules = 'tagged'): { a: Arbiter; l
       preempt: (to, tag) => log.push(`Preempt P${to}#${tag}`),
     },
     rules,
-    'arb',
+    'lmutin',
   );
   return { a, log };
 }

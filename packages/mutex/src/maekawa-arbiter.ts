@@ -47,7 +47,8 @@
  * remaining entry); (I3) if the head beats the holder then `inquired` holds and the holder was
  * sent INQUIRE for its current grant (A1, A3).
  */
-import { type ProcessId, reach } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { reach } from './maekawa-protocol.js';
 import { IdIndex } from './id-index.js';
 import type { MaekawaMessage, MaekawaRules, MaekawaSnapshot } from './maekawa-protocol.js';
 import { beats, RequestQueue } from './request-queue.js';

@@ -62,8 +62,8 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
 } from '@critsec/core';
+import { reach } from './maekawa-protocol.js';
 import type { Coterie } from '@critsec/coteries';
 import { CLOCK_MAX, tick, witness } from '@critsec/transport';
 import { IdIndex } from './id-index.js';

@@ -4,6 +4,7 @@
  * the snapshot `inspect()` returns and the choice of conflict rules.
  */
 import type { ProcessId } from '@critsec/core';
+import { reachOf } from '@critsec/core';
 import { defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 
@@ -79,6 +80,21 @@ export const maekawaRarePaths = [
   'maekawa:cancel-queued',
   'maekawa:regrant-relinquisher',
 ] as const;
+
+/**
+ * Marks of paths no honest run takes (issue 27 §3: a request set aside, a probe) and of a tag
+ * released unused; with {@link maekawaRarePaths}, every mark of Maekawa's algorithm.
+ */
+const otherMarks = [
+  'maekawa:aside-admitted',
+  'maekawa:probe',
+  'maekawa:probe-current',
+  'maekawa:request-set-aside',
+  'maekawa:unused-tag-released',
+] as const;
+
+/** @internal `reach()` of `@critsec/core` typed against Maekawa's marks (a typo fails `tsc`). */
+export const reach = reachOf([...maekawaRarePaths, ...otherMarks]);
 
 /** Protocol variables of one process, as returned by `inspect()` (JSON-serializable). */
 export interface MaekawaSnapshot {

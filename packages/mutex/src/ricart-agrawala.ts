@@ -43,12 +43,15 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
+  reachOf,
 } from '@critsec/core';
 import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { initialHolders } from './initial.js';
 import { beats } from './request-queue.js';
+
+/** `reach()` typed against Ricart–Agrawala's marks (a typo fails `tsc`). */
+const reach = reachOf(['ricart-agrawala:duplicate-reply', 'ricart-agrawala:stale-ignored'] as const);
 
 const raSchema = v.variant('type', [
   v.object({ type: v.literal('REQUEST'), ts: timestampSchema }),

@@ -40,10 +40,18 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reach,
+  reachOf,
 } from '@critsec/core';
 import type { MutinProtocolMessage } from './protocol.js';
 import { mutinProtocol } from './protocol.js';
+
+/** `reach()` typed against MUTIN's marks (a typo fails `tsc`). */
+const reach = reachOf([
+  'mutin:exit-aborted',
+  'mutin:response2-sent',
+  'mutin:response2-unblocks',
+  'mutin:stale-response',
+] as const);
 
 /** Where an Exit() is, for `inspect()` (the explorer must tell these states apart). */
 type Phase = 'idle' | 'mx.Entry' | 'query' | 'acquire' | 'mx.Exit';
