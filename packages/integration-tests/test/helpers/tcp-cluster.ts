@@ -22,14 +22,12 @@ import {
   TransportError,
 } from '@critsec/core';
 import { defaultInitial, SafetyMonitor } from '@critsec/harness';
+import { type TcpTransport, type TcpTransportOptions, tcpTransport } from '@critsec/transport-tcp';
 import {
   type ClusterCertificates,
   createDevCertificates,
   freeLoopbackPorts,
-  type TcpTransport,
-  type TcpTransportOptions,
-  tcpTransport,
-} from '@critsec/transport-tcp';
+} from '@critsec/transport-tcp/setup';
 
 /** The largest cluster the shared certificates cover. */
 const MAX_N = 9;
