@@ -1,3 +1,5 @@
 import { packageBuild } from '../../tools/build.js';
 
-export default packageBuild({ entry: ['src/index.ts'] });
+// Two entries: the transport, and the subpath `@critsec/transport-tcp/setup` (certificates,
+// free loopback ports).
+export default packageBuild({ entry: ['src/index.ts', 'src/setup.ts'] });

@@ -11,7 +11,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClusterWorkload, ClusterWorkloadContext } from '@critsec/cluster';
-import { ConfigurationError, type CSCallOptions, type CSObject, isAbortError } from '@critsec/core';
+import { ConfigurationError, type CSCallOptions, type CSObject, createRng } from '@critsec/core';
+import { callObject, objectProcess, WorkloadEngine, wallClock } from '@critsec/harness';
 import { runRounds } from './drive.js';
 import type { TimedRound } from './stats.js';
 
@@ -68,24 +69,22 @@ export function csRound(cs: CSObject<unknown>, signal?: AbortSignal): () => Prom
  * Keeps `cs` cycling, uncounted, until `allFinished` resolves, then withdraws the call in
  * flight: a member that has finished its timed rounds must not leave the others blocked (an
  * (l,k)-CS with l ≥ 1 needs someone InCS before a member may exit), and keeps contending
- * while the others still measure.
+ * while the others still measure. This is the workload engine of `@critsec/harness` with no
+ * counted rounds (every call is an extra one), no think or hold time, on the wall clock.
+ * @throws Error when a call rejects other than by that withdrawal.
  */
 async function cycleUntil(cs: CSObject<unknown>, allFinished: Promise<void>): Promise<void> {
-  const controller = new AbortController();
-  let finished = false;
-  void allFinished.then(() => {
-    finished = true;
-    controller.abort();
+  const engine = new WorkloadEngine([objectProcess(cs, createRng(cs.id))], {
+    clock: wallClock(),
+    rounds: 0,
+    think: 0,
+    hold: 0,
+    allFinished,
+    withdraw: true,
+    invoke: (rec, signal) => callObject(cs, rec, signal),
   });
-  const round = csRound(cs, controller.signal);
-  while (!finished) {
-    try {
-      await round();
-    } catch (err) {
-      if (isAbortError(err)) return;
-      throw err;
-    }
-  }
+  await engine.runConcurrent();
+  if (engine.failure !== null) throw new Error(`bench-locks: ${engine.failure}`);
 }
 
 /** Resolves once every other member has also reached this point (a GO on the workload channel). */

@@ -8,7 +8,7 @@ import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { TransportError } from '@critsec/core';
-import { freeLoopbackPorts } from '@critsec/transport-tcp';
+import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
 
 /** The apt command that installs the servers this benchmark compares against. */
 export const INSTALL_HINT = 'apt-get install -y etcd-server redis-server   (Debian/Ubuntu, as root)';

@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ConfigurationError, parseInteger } from '@critsec/core';
-import { createDevCertificates } from '@critsec/transport-tcp';
+import { createDevCertificates } from '@critsec/transport-tcp/setup';
 import { type ClusterConfig, parseClusterConfig } from '@critsec/cluster';
 
 /** Options of {@link writeCertificates} (strings as on the command line). */

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalCluster } from '@critsec/cluster';
-import { freeLoopbackPorts } from '@critsec/transport-tcp';
 import { noProgressMs } from '@critsec/testing';
+import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT, main, runNodeCommand } from '../src/index.js';
 

@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigurationError, type CSState } from '@critsec/core';
-import { createDevCertificates, freeLoopbackPorts } from '@critsec/transport-tcp';
+import { createDevCertificates, freeLoopbackPorts } from '@critsec/transport-tcp/setup';
 import {
   type ClusterConfig,
   type ClusterSpecConfig,

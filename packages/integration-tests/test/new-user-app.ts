@@ -13,7 +13,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createRng } from '@critsec/core';
-import { type ClusterCertificates, createDevCertificates, freeLoopbackPorts } from '@critsec/transport-tcp';
+import {
+  type ClusterCertificates,
+  createDevCertificates,
+  freeLoopbackPorts,
+} from '@critsec/transport-tcp/setup';
 
 const app = fileURLToPath(new URL('./fixtures/new-user-app.ts', import.meta.url));
 

@@ -16,13 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CSObject, Message } from '@critsec/core';
 import { createFactory as coordinatorMutex } from '../test/fixtures/coordinator-mutex.js';
-import {
-  createDevCertificates,
-  freeLoopbackPorts,
-  type TcpTransport,
-  type TcpTransportOptions,
-  tcpTransport,
-} from '../src/index.js';
+import { type TcpTransport, tcpTransport, type TcpTransportOptions } from '../src/index.js';
+import { createDevCertificates, freeLoopbackPorts } from '../src/setup.js';
 
 const quick = process.argv.includes('--quick');
 const now = () => performance.timeOrigin + performance.now(); // wall clock, sub-ms

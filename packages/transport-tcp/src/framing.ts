@@ -7,7 +7,7 @@
 import { TransportError } from '@critsec/core';
 
 /** Bytes of the length prefix. */
-export const FRAME_HEADER_BYTES = 4;
+const FRAME_HEADER_BYTES = 4;
 /** Default maximum frame body size in bytes (64 KiB): protocol messages are tiny. */
 export const DEFAULT_MAX_FRAME_BYTES = 64 * 1024;
 /** The largest frame body size that can be configured (the prefix is 32-bit; we cap at 16 MiB). */

@@ -7,7 +7,8 @@
  *
  * @example
  * ```ts
- * import { createDevCertificates, tcpTransport } from '@critsec/transport-tcp';
+ * import { tcpTransport } from '@critsec/transport-tcp';
+ * import { createDevCertificates } from '@critsec/transport-tcp/setup';
  *
  * const certs = await createDevCertificates(2);
  * const peers = [0, 1].map((id) => ({ id, host: '127.0.0.1', port: 7400 + id }));
@@ -19,28 +20,16 @@
  * a!.endpoint.channel('demo').send(1, { type: 'HI' });
  * ```
  *
+ * This entry is what an application composes with: the factory, its options, and the types of
+ * what it reports. Setting a cluster up — development certificates, the certificate naming rule,
+ * free loopback ports — is in the subpath `@critsec/transport-tcp/setup`. The errors it throws
+ * are those of `@critsec/core` (`ConfigurationError`, `TransportError`) and `@critsec/transport`.
+ *
  * @packageDocumentation
  */
-export { Backoff, type ReconnectOptions } from './backoff.js';
-export {
-  type ClusterCertificates,
-  createDevCertificates,
-  type DevCertificateOptions,
-  PROCESS_URI_PREFIX,
-  type ProcessCredentials,
-  processIdFromSubjectAltName,
-  processUri,
-} from './certs.js';
-export {
-  DEFAULT_MAX_FRAME_BYTES,
-  encodeFrame,
-  FRAME_HEADER_BYTES,
-  FrameDecoder,
-  FrameError,
-  type FrameErrorKind,
-} from './framing.js';
+export type { ReconnectOptions } from './backoff.js';
+export type { FrameErrorKind } from './framing.js';
 export type { TcpLogger, TcpPeer, TcpTlsOptions, TcpTransportOptions } from './options.js';
-export { freeLoopbackPorts } from './ports.js';
 export type {
   CloseReason,
   RefusalReason,

@@ -4,7 +4,7 @@
  * (connection.ts), write back-pressure, and — on the dialing side — redialling with exponential
  * backoff (backoff.ts) whenever that connection is lost.
  */
-import type { ProcessId } from '@critsec/core';
+import type { ProcessId, Rng } from '@critsec/core';
 import { ReliableLink, type SessionFrame } from '@critsec/transport';
 import type { Connection, ConnectionPeer } from './connection.js';
 import type { TransportContext } from './context.js';
@@ -52,6 +52,8 @@ export class Peer implements ConnectionPeer<Peer> {
   /** Completed handshakes with this peer. */
   connections = 0;
   #attempt = 0;
+  /** This link's jitter stream (reproducible: seeded from the reconnect seed, self and peer id). */
+  readonly #jitter: Rng;
   #reconnectTimer: NodeJS.Timeout | undefined = undefined;
   /** True while the socket queues over `maxBufferedBytes`: nothing is written until it drains. */
   #blocked = false;
@@ -69,6 +71,7 @@ export class Peer implements ConnectionPeer<Peer> {
     this.id = addr.id;
     this.addr = addr;
     this.dialer = o.self < addr.id;
+    this.#jitter = o.backoff.linkRng(o.self, addr.id);
     this.#ctx = ctx;
     this.#hooks = hooks;
     this.link = new ReliableLink<unknown>({
@@ -213,7 +216,7 @@ export class Peer implements ConnectionPeer<Peer> {
   scheduleReconnect(): void {
     if (this.#ctx.closed || !this.dialer || this.#reconnectTimer !== undefined || this.conn || this.dialing)
       return;
-    const delay = this.#ctx.options.backoff.delay(this.#attempt++);
+    const delay = this.#ctx.options.backoff.delay(this.#attempt++, this.#jitter);
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
       this.#hooks.dial(this);

@@ -3,7 +3,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Message, ProcessId } from '@critsec/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevCertificates, freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
+import { type TcpTransport, tcpTransport } from '../src/index.js';
+import { createDevCertificates, freeLoopbackPorts } from '../src/setup.js';
 import { collectWarnings, devCerts, helloFrame, lone, type RawConn, rawConnect, until } from './helpers.js';
 
 /**
@@ -247,7 +248,7 @@ describe('bad input at the listener: refused, counted, and the node keeps servin
       conn.send(helloFrame(1, 'p1-session')); // the session P2 already knows for P1
       connections++;
       const chunk: Buffer[] = [];
-      const { encodeFrame } = await import('../src/index.js');
+      const { encodeFrame } = await import('../src/framing.js');
       for (let i = 0; i < perConnection && sent < total; i++, sent++)
         chunk.push(encodeFrame(JSON.stringify(junkFrame())));
       conn.raw(Buffer.concat(chunk));

@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createDevCertificates, processIdFromSubjectAltName, processUri } from '../src/index.js';
+import { createDevCertificates, processIdFromSubjectAltName, processUri } from '../src/setup.js';
 
 describe('cluster certificates', () => {
   it('makes a CA and per-process certificates naming each process in a SAN URI', async () => {

@@ -2,7 +2,8 @@ import type { Message, ProcessId } from '@critsec/core';
 import { createRng } from '@critsec/core';
 import { noProgressMs } from '@critsec/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
+import { type TcpTransport, tcpTransport } from '../src/index.js';
+import { freeLoopbackPorts } from '../src/setup.js';
 import {
   collectWarnings,
   devCerts,

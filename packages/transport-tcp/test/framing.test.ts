@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, FrameError } from '../src/index.js';
+import { encodeFrame, FrameDecoder, FrameError } from '../src/framing.js';
 
 function concat(frames: Buffer[]): Buffer {
   return Buffer.concat(frames);

@@ -10,13 +10,9 @@ import { noProgressMs } from '@critsec/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Connection } from '../src/connection.js';
 import { TransportContext } from '../src/context.js';
-import {
-  createDevCertificates,
-  encodeFrame,
-  freeLoopbackPorts,
-  processIdFromSubjectAltName,
-  tcpTransport,
-} from '../src/index.js';
+import { encodeFrame } from '../src/framing.js';
+import { tcpTransport } from '../src/index.js';
+import { createDevCertificates, freeLoopbackPorts, processIdFromSubjectAltName } from '../src/setup.js';
 import { resolveOptions } from '../src/options.js';
 import { Peer } from '../src/peer.js';
 import { helloFrame, lone, rawConnect, sleep, startCluster, until } from './helpers.js';

@@ -1,13 +1,7 @@
 import type { Message, ProcessId } from '@critsec/core';
 import { noProgressMs, waitForProgress } from '@critsec/testing';
-import {
-  type ClusterCertificates,
-  createDevCertificates,
-  freeLoopbackPorts,
-  type TcpTransport,
-  type TcpTransportOptions,
-  tcpTransport,
-} from '../src/index.js';
+import { type TcpTransport, type TcpTransportOptions, tcpTransport } from '../src/index.js';
+import { type ClusterCertificates, createDevCertificates, freeLoopbackPorts } from '../src/setup.js';
 
 let certCache: Promise<ClusterCertificates> | undefined;
 /** One CA + 10 process certificates shared by the tests of a file. */
@@ -120,7 +114,7 @@ export async function rawConnect(
 ): Promise<RawConn> {
   const net = await import('node:net');
   const tls = await import('node:tls');
-  const { FrameDecoder, encodeFrame } = await import('../src/index.js');
+  const { FrameDecoder, encodeFrame } = await import('../src/framing.js');
   const socket: import('node:net').Socket = creds
     ? tls.connect({
         host: '127.0.0.1',

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { ConfigurationError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { freeLoopbackPorts } from '../src/index.js';
+import { freeLoopbackPorts } from '../src/setup.js';
 
 function listen(port: number): Promise<net.Server> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,8 @@
 import { ConfigurationError, type Message, type ProcessId, TransportError } from '@critsec/core';
 import { noProgressMs } from '@critsec/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freeLoopbackPorts, type TcpTransport, tcpTransport } from '../src/index.js';
+import { type TcpTransport, tcpTransport } from '../src/index.js';
+import { freeLoopbackPorts } from '../src/setup.js';
 import { collectWarnings, devCerts, SeqChecker, startCluster, until } from './helpers.js';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -41,6 +41,7 @@ import {
   type SessionHello,
   type SessionStats,
 } from './session-frames.js';
+import { SendWindow } from './send-window.js';
 
 /**
  * Reliable, FIFO, exactly-once delivery of payloads `P` over an unreliable frame path, with
@@ -63,11 +64,8 @@ export class ReliableLink<P> {
   readonly #session: string;
   #peerSession: string | undefined;
 
-  // Sending half: payloads with seq ackedUpTo+1 … nextSeq-1 are buffered at #buf[#head …].
-  #buf: P[] = [];
-  #head = 0;
-  #ackedUpTo = 0;
-  #nextSeq = 1;
+  // Sending half: the payloads not yet acknowledged, for resending.
+  readonly #out = new SendWindow<P>();
 
   // Receiving half.
   #nextExpected = 1;
@@ -122,7 +120,7 @@ export class ReliableLink<P> {
 
   /** Payloads sent but not yet acknowledged (buffered for resending). */
   get unacked(): number {
-    return this.#nextSeq - 1 - this.#ackedUpTo;
+    return this.#out.unacked;
   }
 
   /** Receiver side: the next `seq` it will deliver. */
@@ -132,7 +130,7 @@ export class ReliableLink<P> {
 
   /** Sender side: the `seq` the next `send` will get. */
   get nextSeq(): number {
-    return this.#nextSeq;
+    return this.#out.nextSeq;
   }
 
   /** Receiver side: ahead-of-order frames currently buffered. */
@@ -157,8 +155,7 @@ export class ReliableLink<P> {
           `wait for it to reconnect and acknowledge, or raise maxUnacked`,
       );
     }
-    const seq = this.#nextSeq++;
-    this.#buf.push(payload);
+    const seq = this.#out.push(payload);
     this.#stats.sent++;
     this.#transmit(this.#dataFrame(seq, payload));
   }
@@ -200,7 +197,7 @@ export class ReliableLink<P> {
           this.#stats.malformed++;
           return;
         }
-        this.#acknowledge(frame.ack);
+        this.#out.acknowledge(frame.ack);
       }
       this.#receiveData(frame.seq, frame.p as P);
       return;
@@ -211,7 +208,7 @@ export class ReliableLink<P> {
         this.#stats.malformed++;
         return;
       }
-      this.#acknowledge(ack);
+      this.#out.acknowledge(ack);
       return;
     }
     this.#stats.malformed++;
@@ -219,7 +216,7 @@ export class ReliableLink<P> {
 
   /** An ack this side can have earned: an integer in 0 … `nextSeq − 1`. */
   #validAck(ack: unknown): ack is number {
-    return typeof ack === 'number' && Number.isSafeInteger(ack) && ack >= 0 && ack < this.#nextSeq;
+    return typeof ack === 'number' && Number.isSafeInteger(ack) && ack >= 0 && ack < this.#out.nextSeq;
   }
 
   /**
@@ -227,11 +224,11 @@ export class ReliableLink<P> {
    * retransmission timer, after a reconnect, or when a blocked writer drains.
    */
   retransmit(fromSeq = 1): void {
-    const first = Math.max(fromSeq, this.#ackedUpTo + 1);
-    for (let seq = first; seq < this.#nextSeq; seq++) {
+    const first = Math.max(fromSeq, this.#out.ackedUpTo + 1);
+    for (let seq = first; seq < this.#out.nextSeq; seq++) {
       // Re-read: a synchronous ack during transmit may have freed the head of the buffer.
-      if (seq <= this.#ackedUpTo) continue;
-      const p = this.#buf[this.#head + (seq - this.#ackedUpTo - 1)] as P;
+      if (seq <= this.#out.ackedUpTo) continue;
+      const p = this.#out.at(seq);
       this.#stats.retransmitted++;
       this.#transmit(this.#dataFrame(seq, p));
     }
@@ -246,13 +243,13 @@ export class ReliableLink<P> {
    * claims frames that were never sent: its state belongs to another session).
    */
   resume(peerNextExpected: number): number {
-    if (!isSeq(peerNextExpected) || peerNextExpected > this.#nextSeq) {
+    if (!isSeq(peerNextExpected) || peerNextExpected > this.#out.nextSeq) {
       throw new ProtocolError(
-        `ReliableLink: the peer expects seq ${String(peerNextExpected)}, but only seq 1 … ${this.#nextSeq - 1} ` +
-          `were sent in this session; a valid resume point is an integer in 1 … ${this.#nextSeq}`,
+        `ReliableLink: the peer expects seq ${String(peerNextExpected)}, but only seq 1 … ${this.#out.nextSeq - 1} ` +
+          `were sent in this session; a valid resume point is an integer in 1 … ${this.#out.nextSeq}`,
       );
     }
-    if (peerNextExpected - 1 > this.#ackedUpTo) this.#acknowledge(peerNextExpected - 1);
+    if (peerNextExpected - 1 > this.#out.ackedUpTo) this.#out.acknowledge(peerNextExpected - 1);
     const before = this.#stats.retransmitted;
     this.retransmit();
     return this.#stats.retransmitted - before;
@@ -313,17 +310,17 @@ export class ReliableLink<P> {
       this.#reset();
       kind = 'reset';
     }
-    if (next > this.#nextSeq) {
+    if (next > this.#out.nextSeq) {
       this.#stats.malformed++;
       return {
         ok: false,
         kind: 'inconsistent',
-        reason: `the peer expects seq ${next}, but only seq 1 … ${this.#nextSeq - 1} were sent in session ${this.#session}`,
+        reason: `the peer expects seq ${next}, but only seq 1 … ${this.#out.nextSeq - 1} were sent in session ${this.#session}`,
       };
     }
     this.#peerSession = hello.session;
     if (options.resend === false) {
-      if (next - 1 > this.#ackedUpTo) this.#acknowledge(next - 1);
+      if (next - 1 > this.#out.ackedUpTo) this.#out.acknowledge(next - 1);
       return { ok: true, kind, resent: 0 };
     }
     return { ok: true, kind, resent: this.resume(next) };
@@ -382,26 +379,10 @@ export class ReliableLink<P> {
     if (this.#autoAck) this.flushAck();
   }
 
-  #acknowledge(ack: number): void {
-    if (ack <= this.#ackedUpTo) return;
-    this.#head += ack - this.#ackedUpTo;
-    this.#ackedUpTo = ack;
-    if (this.#head === this.#buf.length) {
-      this.#buf = [];
-      this.#head = 0;
-    } else if (this.#head >= 1024 && this.#head * 2 >= this.#buf.length) {
-      this.#buf = this.#buf.slice(this.#head);
-      this.#head = 0;
-    }
-  }
-
   #reset(): void {
     this.#stats.discarded += this.unacked;
     this.#stats.resets++;
-    this.#buf = [];
-    this.#head = 0;
-    this.#ackedUpTo = 0;
-    this.#nextSeq = 1;
+    this.#out.reset();
     this.#nextExpected = 1;
     this.#ahead.clear();
     this.#ackPending = false;

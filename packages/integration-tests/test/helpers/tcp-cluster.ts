@@ -23,14 +23,12 @@ import {
 } from '@critsec/core';
 import { defaultInitial, SafetyMonitor } from '@critsec/harness';
 import { noProgressMs, waitForProgress } from '@critsec/testing';
+import { type TcpTransport, type TcpTransportOptions, tcpTransport } from '@critsec/transport-tcp';
 import {
   type ClusterCertificates,
   createDevCertificates,
   freeLoopbackPorts,
-  type TcpTransport,
-  type TcpTransportOptions,
-  tcpTransport,
-} from '@critsec/transport-tcp';
+} from '@critsec/transport-tcp/setup';
 
 /** The largest cluster the shared certificates cover. */
 const MAX_N = 9;
