@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { createLocalCluster } from '@critsec/cluster';
 import { freeLoopbackPorts } from '@critsec/transport-tcp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT, main, runNodeCommand } from '../src/index.js';
+import { EXIT, main } from '../src/index.js';
+import { runNodeCommand } from '../src/node.js';
 
 const BIN = fileURLToPath(new URL('../bin/critsec.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-node-process-'));

@@ -8,7 +8,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSFactory, type CSState } from '@critsec/core';
-import { ALGORITHMS, type AnyDescriptor } from './algorithms.js';
+import { ALGORITHMS, type AnyDescriptor } from './algorithm-resolve.js';
 
 /** What a cluster algorithm module exports (or a registry holds under a name). */
 export interface ClusterAlgorithmModule {

@@ -5,7 +5,7 @@
  */
 import type { Endpoint, Message, ProcessId } from '@critsec/core';
 import type { TcpTransport } from '@critsec/transport-tcp';
-import type { ClusterWorkloadChannel } from './workload.js';
+import type { ClusterWorkloadChannel } from './member-workload-contract.js';
 
 /** `endpoint`, holding what arrives before the first handler subscribes and handing it to that handler. */
 export function heldChannel(endpoint: Endpoint): ClusterWorkloadChannel {

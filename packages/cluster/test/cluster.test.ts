@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  clusterProblemSpec,
   type ClusterNodeProgress,
   createLocalCluster,
   launchCluster,
@@ -11,6 +10,7 @@ import {
   readSharedLog,
   transportOptionsFor,
 } from '../src/index.js';
+import { clusterProblemSpec } from '../src/config-cluster.js';
 import { coordinatorMutexModule, tempDirs } from './helpers.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));

@@ -1,8 +1,8 @@
 import { ConfigurationError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { buildContext, resolveCluster } from '../src/algorithms.js';
+import { buildContext, resolveCluster } from '../src/algorithm-resolve.js';
 import { coterieByName, COTERIE_NAMES, type CoterieName, maxQuorumSize } from '@critsec/coteries';
-import { BYTES_PER_MEMBERSHIP, checkFootprint } from '../src/footprint.js';
+import { BYTES_PER_MEMBERSHIP, checkFootprint } from '../src/algorithm-footprint.js';
 
 const SIZES: Record<CoterieName, number[]> = {
   majority: [1, 2, 3, 4, 9, 10, 25, 64],

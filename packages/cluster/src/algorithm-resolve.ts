@@ -23,8 +23,8 @@ import { hOutOfKDescriptor } from '@critsec/h-out-of-k';
 import { localCsDescriptor } from '@critsec/local-cs';
 import { maekawaDescriptor, ricartAgrawalaDescriptor } from '@critsec/mutex';
 import { mutinDescriptor } from '@critsec/mutin';
-import { checkFootprint } from './footprint.js';
-import type { ClusterInput, ResolvedCluster } from './resolved.js';
+import { checkFootprint } from './algorithm-footprint.js';
+import type { ClusterInput, ResolvedCluster } from './algorithm-resolved.js';
 
 /** Any algorithm's descriptor, whatever its parameters. */
 // biome-ignore lint/suspicious/noExplicitAny: a list holds descriptors of different parameter schemas

@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
-import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
-import { transportOptionsFor } from './transport-options.js';
+import { type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
+import { transportOptionsFor } from './config-transport.js';
 import { type Barrier, barrier, heldChannel } from './member-channels.js';
 import {
   callWithDeadline,
@@ -19,14 +19,14 @@ import {
   NodeWatch,
   nodeDeadlines,
   withDeadline,
-} from './node-watch.js';
+} from './member-deadlines.js';
 import { SharedLogWriter } from './shared-log.js';
 import {
   type ClusterWorkload,
   type ClusterWorkloadChannel,
   type ClusterWorkloadContext,
   roundsWorkload,
-} from './workload.js';
+} from './member-workload-contract.js';
 
 async function loadWorkload(spec: string): Promise<ClusterWorkload> {
   const specifier = isAbsolute(spec) ? pathToFileURL(spec).href : spec;

@@ -7,7 +7,7 @@
  */
 import { type ProcessId, TransportError } from '@critsec/core';
 import type { TcpTransport } from '@critsec/transport-tcp';
-import type { ClusterConfig } from './cluster-config.js';
+import type { ClusterConfig } from './config-cluster.js';
 
 /** The deadlines of a member's waits, in ms (the configuration's `…TimeoutMs`, or their defaults). */
 export interface NodeDeadlines {

@@ -18,7 +18,7 @@ import {
 } from '@critsec/core';
 import * as v from 'valibot';
 import type { TcpTransportOptions } from '@critsec/transport-tcp';
-import { ALGORITHMS } from './algorithms.js';
+import { ALGORITHMS } from './algorithm-resolve.js';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const posInt = v.pipe(v.number(), v.safeInteger(), v.minValue(1));

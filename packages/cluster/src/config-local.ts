@@ -15,7 +15,7 @@ import {
   type LoadedClusterConfig,
   loadClusterConfig,
   parseClusterConfig,
-} from './cluster-config.js';
+} from './config-cluster.js';
 
 /** Options of {@link createLocalCluster}. */
 export interface LocalClusterOptions {

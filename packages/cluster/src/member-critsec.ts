@@ -17,11 +17,11 @@ import { ConfigurationError, type ParamValue, type ProcessId } from '@critsec/co
 import type { TcpLogger } from '@critsec/transport-tcp';
 import * as v from 'valibot';
 import { withAlgorithmModule } from './algorithm-loader.js';
-import { ALGORITHMS, type AnyDescriptor, resolveCluster } from './algorithms.js';
-import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
-import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from './cluster-node.js';
+import { ALGORITHMS, type AnyDescriptor, resolveCluster } from './algorithm-resolve.js';
+import { type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
+import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from './member-runtime.js';
 import { memberWorkload, type NodeMeasurements } from './member-workload.js';
-import type { ResolvedCluster } from './resolved.js';
+import type { ResolvedCluster } from './algorithm-resolved.js';
 
 /** The run's own entries of a configuration's `params`; every other entry is the algorithm's. */
 const runParamsSchema = v.object({
