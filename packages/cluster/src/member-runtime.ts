@@ -5,8 +5,6 @@
  * until every process has finished its rounds (`DONE` and `BYE` barriers on channel `__cluster`, so no
  * process leaves while others may still need it) and reports.
  */
-import { isAbsolute } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
@@ -25,24 +23,8 @@ import {
   type ClusterWorkload,
   type ClusterWorkloadChannel,
   type ClusterWorkloadContext,
-  roundsWorkload,
+  configuredWorkload,
 } from './member-workload-contract.js';
-
-async function loadWorkload(spec: string): Promise<ClusterWorkload> {
-  const specifier = isAbsolute(spec) ? pathToFileURL(spec).href : spec;
-  let mod: { runWorkload?: unknown };
-  try {
-    mod = (await import(specifier)) as { runWorkload?: unknown };
-  } catch (err) {
-    throw new ConfigurationError(`cannot load workload module ${specifier}: ${(err as Error).message}`, {
-      cause: err,
-    });
-  }
-  if (typeof mod.runWorkload !== 'function') {
-    throw new ConfigurationError(`workload module ${specifier} does not export runWorkload(ctx)`);
-  }
-  return mod.runWorkload as ClusterWorkload;
-}
 
 /**
  * Progress of a running node (sent to the launcher): `ready` (every peer connected), each CS call
@@ -288,17 +270,6 @@ function workloadContext(
   };
 }
 
-/** The workload to run: the caller's, else the configuration's module, else {@link roundsWorkload}. */
-async function chooseWorkload(
-  options: RunClusterNodeOptions,
-  loaded: LoadedClusterConfig,
-): Promise<ClusterWorkload> {
-  if (options.workload !== undefined) return options.workload;
-  const spec = loaded.config.workload.module;
-  if (spec === undefined) return roundsWorkload;
-  return loadWorkload(spec.startsWith('.') ? loaded.resolve(spec) : spec);
-}
-
 /** The report of a member whose workload returned after `durationMs`, with the waiting times of its counted entries. */
 function memberReport(m: Member, waits: readonly number[], durationMs: number): ClusterNodeReport {
   const { transport, id } = m;
@@ -394,7 +365,7 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   const workloadChannel = heldChannel(transport.endpoint.channel('__workload'));
   let watch: NodeWatch | undefined;
   try {
-    const workload = await chooseWorkload(options, loaded);
+    const workload = options.workload ?? (await configuredWorkload(loaded));
     await transport.start();
     await transport.ready({ timeoutMs: m.deadlines.ready });
     options.onProgress?.({ id: m.id, event: 'ready' });
