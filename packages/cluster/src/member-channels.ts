@@ -1,5 +1,5 @@
 /*
- * The member runtime's channels beside the CS object's (cluster-node.ts): the workload's own
+ * The member runtime's channels beside the CS object's (member-runtime.ts): the workload's own
  * channel, which holds what arrives before the workload subscribes, and the barriers on the
  * control channel (`__cluster`) that keep members together at the end of a run.
  */

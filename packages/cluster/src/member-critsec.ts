@@ -1,10 +1,10 @@
 /*
  * The member of a `critsec` cluster (`critsec node --config cluster.json --id 3`: one member of a
  * real deployment, DESIGN.md 5), over the TCP/TLS transport of @critsec/transport-tcp and the
- * cluster configuration format of cluster-config.ts (`loadClusterConfig`); also the member
- * process `critsec cluster` spawns through the launcher (node-main.ts).
+ * cluster configuration format of config-cluster.ts (`loadClusterConfig`); also the member
+ * process `critsec cluster` spawns through the launcher (member-main.ts, `--member critsec`).
  *
- * The member machinery is `runClusterNode` (cluster-node.ts: transport, shared log, the DONE and
+ * The member machinery is `runClusterNode` (member-runtime.ts: transport, shared log, the DONE and
  * BYE barriers on its control channel, the report); this file brings the algorithm by name:
  * the algorithm, resolved and validated from `algorithm` and `params` (`clusterFromConfig`), and the
  * workload of member-workload.ts — the concurrent workload of `critsec simulate` in wall-clock

@@ -1,5 +1,5 @@
 /*
- * The deadlines of a cluster member (cluster-node.ts): every wait of the member — its peers
+ * The deadlines of a cluster member (member-runtime.ts): every wait of the member — its peers
  * connecting, each `entry()` and `exit()`, a peer that went down coming back, the end barriers,
  * the final flush and close — ends, at the latest after its deadline, with a one-line
  * `TransportError` naming the wait and the configuration key that sets it, so that a member

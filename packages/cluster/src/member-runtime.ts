@@ -338,10 +338,10 @@ async function runMember(
 /**
  * Runs process `id` of the cluster described by `configPath` to completion and returns its
  * report. The CS object is created before the transport starts, so no message to it is lost.
- * This is the member program's core: this package's `cluster-node` entry calls it with module
- * paths only; a member program of your own (`launchCluster({ entry })`) can pass `algorithms`,
- * a registry of the algorithms it knows by name, and a `workload` of its own (as the `critsec`
- * CLI does).
+ * This is the member program's core: this package's member main (`member-main`, `--member
+ * modules`) calls it with module paths only; a member program of your own
+ * (`launchCluster({ entry })`) can pass `algorithms`, a registry of the algorithms it knows by
+ * name, and a `workload` of its own (as `runNode` does).
  *
  * Every wait has a deadline (the configuration's `readyTimeoutMs`, `callTimeoutMs`,
  * `peerDownTimeoutMs`, `finishTimeoutMs`, `shutdownTimeoutMs`; see `NodeDeadlines`); when one
