@@ -24,7 +24,7 @@ export interface ClusterAlgorithmModule {
 
 /**
  * Algorithms by the name a cluster configuration's `algorithm` gives them, as a member program
- * passes them to {@link loadClusterAlgorithm} (and `runClusterNode({ algorithms })`).
+ * passes them to `loadClusterAlgorithm` (and `runClusterNode({ algorithms })`).
  */
 export type ClusterAlgorithmRegistry = Readonly<Record<string, ClusterAlgorithmModule>>;
 

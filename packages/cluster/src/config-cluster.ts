@@ -349,7 +349,7 @@ export function parseClusterConfig(value: unknown): ClusterConfig {
  * The problem spec of `@critsec/core` a configuration's `spec` describes for n processes.
  * @throws ConfigurationError for bounds or graphs the spec constructors refuse.
  */
-export function problemSpecFor(n: number, spec: ClusterSpecConfig): ProblemSpec {
+function problemSpecFor(n: number, spec: ClusterSpecConfig): ProblemSpec {
   switch (spec.kind) {
     case 'global':
       return globalSpec(spec.l, spec.k, n);

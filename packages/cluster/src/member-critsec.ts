@@ -56,7 +56,7 @@ export interface RunNodeOptions {
  * `bounds`) into a validated cluster.
  * @throws ConfigurationError naming the field when it is not one `critsec` can run.
  */
-export function clusterFromConfig(
+function clusterFromConfig(
   loaded: LoadedClusterConfig,
   algorithms?: readonly AnyDescriptor[],
 ): ResolvedCluster & {

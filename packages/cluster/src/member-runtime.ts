@@ -102,7 +102,7 @@ export interface RunClusterNodeOptions {
   /**
    * Algorithms by name: a configuration's `algorithm` found here is used as it is; any other is
    * imported as a module path (relative to the configuration file when it starts with `.`) or
-   * package specifier (see {@link loadClusterAlgorithm}). Default: none.
+   * package specifier (see `loadClusterAlgorithm`). Default: none.
    */
   readonly algorithms?: ClusterAlgorithmRegistry;
   /**
