@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveClusterRun, resolveRun } from '../src/index.js';
+import { type RunSettings, resolveClusterRun, resolveRun } from '../src/index.js';
 
 describe('resolveRun: one settings type for the simulated and the real run (issue 25)', () => {
   it('the same defaults and parsing either way; only the named unit of think and hold differs', () => {
@@ -8,7 +8,7 @@ describe('resolveRun: one settings type for the simulated and the real run (issu
     const real = resolveClusterRun(input);
     expect(simulated.timeUnit).toBe('time units');
     expect(real.timeUnit).toBe('ms');
-    const pick = ({ rounds, seed, workload, think, hold }: typeof simulated) => ({
+    const pick = ({ rounds, seed, workload, think, hold }: RunSettings) => ({
       rounds,
       seed,
       workload,
