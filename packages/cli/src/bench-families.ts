@@ -19,10 +19,10 @@ import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt } from './summary.js';
 
 /** The families with a table of their own. */
-export const BENCH_FAMILIES = ['h-out-of-k', 'group-mutex', 'local-cs'] as const;
+export const BENCH_FAMILIES: readonly BenchFamily[] = ['h-out-of-k', 'group-mutex', 'local-cs'];
 
 /** A family with a table of its own. */
-export type BenchFamily = (typeof BENCH_FAMILIES)[number];
+export type BenchFamily = 'h-out-of-k' | 'group-mutex' | 'local-cs';
 
 /** A family's bench table. */
 export interface FamilyBench {

@@ -16,15 +16,15 @@ export const GLOBAL_ALGORITHMS = ['mutex', 'ricart-agrawala', 'mutin', 'kmutex',
 type GlobalAlgorithmName = (typeof GLOBAL_ALGORITHMS)[number];
 
 /** The sizes of the full bench. */
-export const BENCH_SIZES: readonly number[] = [16, 64, 256, 1024];
+const BENCH_SIZES: readonly number[] = [16, 64, 256, 1024];
 /** The sizes of `--quick`. */
-export const QUICK_BENCH_SIZES: readonly number[] = [16, 64];
+const QUICK_BENCH_SIZES: readonly number[] = [16, 64];
 
 /** Options of `critsec bench`. */
 export interface BenchInput {
-  /** Nominal sizes, e.g. `16,64` (default {@link BENCH_SIZES}, or {@link QUICK_BENCH_SIZES} with `quick`). */
+  /** Nominal sizes, e.g. `16,64` (default 16, 64, 256, 1024; 16, 64 with `quick`). */
   readonly n?: string | readonly number[];
-  /** Use the smaller sizes of {@link QUICK_BENCH_SIZES} (when `n` is not given). */
+  /** Use the smaller sizes 16 and 64 (when `n` is not given). */
   readonly quick?: boolean;
   /** Comma-separated algorithms (default all). */
   readonly algorithms?: string;
@@ -60,9 +60,9 @@ export interface BenchCase {
   readonly coterie: CoterieName | null;
   /** The size the coterie is built for: the nominal one, or the nearest that exists. */
   readonly n: number;
-  /** The problem's l ({@link benchLK}; 0 for the mutexes). */
+  /** The problem's l (⌈n/8⌉; 0 for the mutexes). */
   readonly l: number;
-  /** The problem's k ({@link benchLK}; 1 for the mutexes, n for mutin). */
+  /** The problem's k (⌈n/2⌉, at least l + 1; 1 for the mutexes, n for mutin). */
   readonly k: number;
 }
 
@@ -114,7 +114,7 @@ export function resolveBench(input: BenchInput): BenchSettings {
 }
 
 /** l = ⌈n/8⌉ and k = ⌈n/2⌉ (k ≥ l + 1), the bench's bounds for mutin, kmutex and gcs. */
-export function benchLK(n: number): {
+function benchLK(n: number): {
   /** ⌈n/8⌉ (0 for n = 1). */
   l: number;
   /** ⌈n/2⌉, at least l + 1 and at most n. */

@@ -16,13 +16,6 @@ import {
 import { distribution } from '@critsec/harness';
 import { boundsField, clusterFields, initialField, problemFields, type RunSummary } from './summary.js';
 
-export {
-  type ClusterHooks,
-  type ClusterRunInput,
-  type ClusterRunSettings,
-  resolveClusterRun,
-} from '@critsec/cluster';
-
 /** The command line that reproduces a cluster run. */
 export function clusterReplayCommand(s: ClusterRunSettings): string {
   const parts = ['npx critsec cluster', s.cluster.algorithm, ...clusterArguments(s.cluster)];

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ALGORITHMS as DESCRIPTORS, readSharedLog } from '@critsec/cluster';
+import { ALGORITHMS as DESCRIPTORS, readSharedLog, resolveClusterRun } from '@critsec/cluster';
 import { type Command, Option } from 'commander';
 import { writeCertificates } from './certs-command.js';
-import { resolveClusterRun, runCluster } from './cluster.js';
+import { runCluster } from './cluster.js';
 import { EXIT } from './exit-codes.js';
 import { runNodeCommand } from './node.js';
 import { addParameterFlags, clusterInput } from './options.js';

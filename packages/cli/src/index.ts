@@ -9,10 +9,12 @@
  *   {@link @critsec/cluster!index.runNode}: one member of a real deployment;
  * - the algorithms are the descriptors of {@link @critsec/cluster!index.ALGORITHMS} (each with its
  *   paper's bounds), or a module exporting your own descriptor: `critsec simulate ./mine.js`;
- * - {@link main}: the program itself (`main(['simulate', 'gcs', '--json'])` returns the exit code).
+ * - {@link main}: the program itself (`main(['simulate', 'gcs', '--json'])` returns the exit code,
+ *   one of {@link EXIT}).
  *
- * The algorithms (`resolveCluster` over descriptors), the member runtime (`runNode`) and the
- * local launcher are `@critsec/cluster`'s.
+ * The algorithms (`resolveCluster` over descriptors), the settings of a run (`resolveRun`, one
+ * type for the simulated and the real run), the member runtime (`runNode`), the local launcher
+ * (`resolveClusterRun`, `runLocalCluster`) are `@critsec/cluster`'s: import them from there.
  *
  * @example
  * ```ts
@@ -26,23 +28,18 @@
  * @packageDocumentation
  */
 export {
-  BENCH_SIZES,
   type BenchCase,
   type BenchHooks,
   type BenchInput,
   type BenchResult,
   type BenchRow,
   type BenchSettings,
-  benchCases,
   benchJSON,
-  benchLK,
   formatBenchMarkdown,
-  QUICK_BENCH_SIZES,
   resolveBench,
   runBench,
 } from './bench.js';
 export {
-  BENCH_FAMILIES,
   type BenchFamily,
   type FamilyBench,
   type FamilyBenchInput,
@@ -50,17 +47,9 @@ export {
   runFamilyBench,
 } from './bench-families.js';
 export { type CertificatesInput, type CertificatesWritten, writeCertificates } from './certs-command.js';
-export { type CliIO, EXIT, exitCodeFor, main } from './cli.js';
-export {
-  type ClusterHooks,
-  type ClusterRunInput,
-  type ClusterRunSettings,
-  clusterReplayCommand,
-  resolveClusterRun,
-  runCluster,
-} from './cluster.js';
-export { type NodeCommandOutput, runNodeCommand } from './node.js';
-export { createProgress, type Progress, type ProgressOptions } from './progress.js';
+export { type CliIO, EXIT, main } from './cli.js';
+export { clusterReplayCommand, runCluster } from './cluster.js';
+export type { CallRecord, SimulationRecorder, SimulationRecording, StateChange } from './report-recording.js';
 export {
   replayCommand,
   resolveSimulation,
@@ -68,16 +57,5 @@ export {
   type SimulationHooks,
   type SimulationSettings,
   runSimulation,
-  WORKLOAD_NAMES,
 } from './simulate.js';
-export {
-  boundsFailed,
-  fmt,
-  formatSummary,
-  type MeanMax,
-  type RunPerformance,
-  type RunSummary,
-  type Spread,
-} from './summary.js';
-export type { CallRecord, SimulationRecorder, SimulationRecording, StateChange } from './report-recording.js';
-export { openTraceFile, type TraceFile } from './trace-file.js';
+export { formatSummary, type MeanMax, type RunPerformance, type RunSummary, type Spread } from './summary.js';

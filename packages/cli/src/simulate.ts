@@ -3,16 +3,10 @@
  * driven by the workloads of @critsec/testing, with the safety monitor on all the way
  * (DESIGN.md 4–5).
  */
-import { ConfigurationError, parseChoice, parseInteger, parseNonNegative } from '@critsec/core';
+import { ConfigurationError } from '@critsec/core';
 import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { type DelayModel, formatDelay, parseDelay } from '@critsec/transport-sim';
-import {
-  type AnyDescriptor,
-  type ClusterInput,
-  clusterArguments,
-  type ResolvedCluster,
-  resolveCluster,
-} from '@critsec/cluster';
+import { clusterArguments, type RunInput, type RunSettings, resolveRun } from '@critsec/cluster';
 import type { SimulationRecorder } from './report-recording.js';
 import {
   boundsField,
@@ -23,66 +17,31 @@ import {
   type RunSummary,
 } from './summary.js';
 
-/** Workloads (see `runWorkload` of @critsec/testing). */
-export const WORKLOAD_NAMES = ['concurrent', 'sequential'] as const;
-
-/** Everything `critsec simulate` takes, as strings (command line) or numbers (program). */
-export interface SimulateInput extends ClusterInput {
-  /** The algorithms to find `algorithm` among (default: critsec's; add your own descriptors). */
-  readonly algorithms?: readonly AnyDescriptor[];
-  /** Rounds per process: one entry and one exit each (default 20). */
-  readonly rounds?: number | string;
-  /** Seed of the network and the workload (default 1). */
-  readonly seed?: number | string;
+/** Everything `critsec simulate` takes: a run (think and hold in time units) and the network's delay model. */
+export interface SimulateInput extends RunInput {
   /** `unit` (default), `constant:D`, `uniform:MIN:MAX` or `exponential:MEAN` (time units). */
   readonly delay?: string;
-  /** `concurrent` (default) or `sequential`. */
-  readonly workload?: string;
-  /** Mean think time OutCS before an entry, time units (default 2; concurrent only). */
-  readonly think?: number | string;
-  /** Mean hold time InCS before an exit, time units (default 1; concurrent only). */
-  readonly hold?: number | string;
 }
 
-/** A validated simulation. */
-export interface SimulationSettings {
-  /** The algorithm, n, parameters and bounds. */
-  readonly cluster: ResolvedCluster;
-  /** Rounds per process. */
-  readonly rounds: number;
-  /** The run's seed (network delays, think and hold times, requests). */
-  readonly seed: number;
+/** A validated simulation: think and hold in the simulated network's time units. */
+export interface SimulationSettings extends RunSettings<'time units'> {
   /** The network's message delay model. */
   readonly delay: DelayModel;
-  /** `concurrent`, or `sequential` (one invocation in flight at a time). */
-  readonly workload: 'concurrent' | 'sequential';
-  /** Mean think time OutCS before an entry, time units. */
-  readonly think: number;
-  /** Mean hold time InCS before an exit, time units. */
-  readonly hold: number;
 }
 
 /**
- * Validates a simulation's options (see {@link resolveCluster} for the cluster part).
+ * Validates a simulation's options (see {@link resolveRun} for the run and its cluster).
  * @throws ConfigurationError with a one-line message for any invalid value.
  */
 export function resolveSimulation(input: SimulateInput): SimulationSettings {
-  const cluster = resolveCluster(
-    input,
-    input.algorithms === undefined ? {} : { algorithms: input.algorithms },
-  );
-  const rounds = parseInteger('rounds', input.rounds ?? 20, 1);
-  const seed = parseInteger('seed', input.seed ?? 1, 0);
+  const run = resolveRun(input, 'time units');
   let delay: DelayModel;
   try {
     delay = parseDelay(input.delay ?? 'unit');
   } catch (err) {
     throw new ConfigurationError(`--delay: ${(err as Error).message}`);
   }
-  const workload = parseChoice('workload', input.workload ?? 'concurrent', WORKLOAD_NAMES);
-  const think = parseNonNegative('think', input.think ?? 2);
-  const hold = parseNonNegative('hold', input.hold ?? 1);
-  return { cluster, rounds, seed, delay, workload, think, hold };
+  return { ...run, delay };
 }
 
 /** The command line that reproduces a simulation. */

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSharedLog } from '@critsec/cluster';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveClusterRun, runCluster } from '../src/index.js';
+import { runCluster } from '../src/index.js';
+import { resolveClusterRun } from '@critsec/cluster';
 
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-cluster-families-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readSharedLog } from '@critsec/cluster';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT, exitCodeFor, resolveClusterRun, runCluster, writeCertificates } from '../src/index.js';
+import { EXIT, runCluster, writeCertificates } from '../src/index.js';
+import { exitCodeFor } from '../src/cli.js';
+import { resolveClusterRun } from '@critsec/cluster';
 
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-cluster-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -13,13 +13,13 @@ import { resolveCluster } from '@critsec/cluster';
 import { clusterInput } from '../src/options.js';
 import {
   EXIT,
-  exitCodeFor,
   formatFamilyBench,
   resolveSimulation,
   runFamilyBench,
   runSimulation,
   type SimulateInput,
 } from '../src/index.js';
+import { exitCodeFor } from '../src/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-families-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -12,7 +12,8 @@ import { createLocalCluster } from '@critsec/cluster';
 import { noProgressMs } from '@critsec/testing';
 import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXIT, main, runNodeCommand } from '../src/index.js';
+import { EXIT, main } from '../src/index.js';
+import { runNodeCommand } from '../src/node.js';
 
 const BIN = fileURLToPath(new URL('../bin/critsec.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-node-process-'));

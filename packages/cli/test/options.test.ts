@@ -1,6 +1,7 @@
 import { ConfigurationError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { resolveBench, resolveClusterRun, resolveSimulation } from '../src/index.js';
+import { resolveBench, resolveSimulation } from '../src/index.js';
+import { resolveClusterRun } from '@critsec/cluster';
 
 function message(fn: () => unknown): string {
   try {

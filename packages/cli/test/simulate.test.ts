@@ -1,9 +1,7 @@
 import { unsafeMutex } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import {
-  benchCases,
   EXIT,
-  exitCodeFor,
   formatBenchMarkdown,
   formatSummary,
   resolveBench,
@@ -11,6 +9,8 @@ import {
   runBench,
   runSimulation,
 } from '../src/index.js';
+import { benchCases } from '../src/bench.js';
+import { exitCodeFor } from '../src/cli.js';
 
 describe('runSimulation', () => {
   it('gcs, sequential, unit delays: exact counts within the papers’ bounds (Theorem 4)', async () => {

@@ -8,7 +8,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSFactory, type CSState } from '@critsec/core';
-import { ALGORITHMS, type AnyDescriptor } from './algorithms.js';
+import { ALGORITHMS, type AnyDescriptor } from './algorithm-resolve.js';
 
 /** What a cluster algorithm module exports (or a registry holds under a name). */
 export interface ClusterAlgorithmModule {
@@ -24,7 +24,7 @@ export interface ClusterAlgorithmModule {
 
 /**
  * Algorithms by the name a cluster configuration's `algorithm` gives them, as a member program
- * passes them to {@link loadClusterAlgorithm} (and `runClusterNode({ algorithms })`).
+ * passes them to `loadClusterAlgorithm` (and `runClusterNode({ algorithms })`).
  */
 export type ClusterAlgorithmRegistry = Readonly<Record<string, ClusterAlgorithmModule>>;
 

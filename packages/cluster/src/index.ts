@@ -3,7 +3,9 @@
  * `@critsec/transport-tcp` (DESIGN.md 3.4, 5; issues #6 and 13): everything about a cluster that
  * is neither a transport nor a command line.
  *
- * - the cluster configuration (`cluster.json`: format, validation, {@link createLocalCluster});
+ * - the configuration: `cluster.json` (format, validation, {@link createLocalCluster}) and the
+ *   settings of a run, one type for the simulated and the real run ({@link resolveRun}: rounds,
+ *   seed, workload, think and hold in time units or ms);
  * - the member runtime: {@link runClusterNode} (transport, shared log, the DONE and BYE
  *   barriers, the report) with a workload ({@link roundsWorkload}, or a module of your own), and
  *   {@link runNode}, the `critsec node` member with the algorithms of {@link resolveCluster};
@@ -15,7 +17,9 @@
  *   configuration and paper bounds;
  * - the shared-log check ({@link checkSharedLog}): sound — every violation it reports happened.
  *
- * The member workload as a workload module is the subpath `@critsec/cluster/member`.
+ * The member workload as a workload module is the subpath `@critsec/cluster/member`. The source
+ * files are named after these rooms: `config-*.ts`, `member-*.ts` (with the one process main,
+ * `member-main.ts`), `launcher*.ts`, `algorithm-*.ts` and `shared-log.ts`.
  *
  * @example
  * ```ts
@@ -31,18 +35,17 @@
 export {
   type ClusterAlgorithmModule,
   type ClusterAlgorithmRegistry,
-  loadClusterAlgorithm,
   withAlgorithmModule,
 } from './algorithm-loader.js';
 export {
   ALGORITHMS,
   type AnyDescriptor,
-  buildContext,
   clusterArguments,
   findAlgorithm,
   type ResolveOptions,
   resolveCluster,
-} from './algorithms.js';
+} from './algorithm-resolve.js';
+export type { ClusterInput, ResolvedCluster } from './algorithm-resolved.js';
 export {
   type ClusterConfig,
   type ClusterGlobalSpecConfig,
@@ -53,25 +56,19 @@ export {
   type ClusterSpecConfig,
   type ClusterTransportConfig,
   type ClusterWorkloadConfig,
-  clusterProblemSpec,
   type LoadedClusterConfig,
   loadClusterConfig,
   parseClusterConfig,
-  problemSpecFor,
-} from './cluster-config.js';
-export { transportOptionsFor } from './transport-options.js';
+} from './config-cluster.js';
+export { createLocalCluster, type LocalClusterOptions } from './config-local.js';
 export {
-  type ClusterNodeProgress,
-  type ClusterNodeReport,
-  type RunClusterNodeOptions,
-  runClusterNode,
-} from './cluster-node.js';
-export {
-  BYTES_PER_MEMBERSHIP,
-  BYTES_PER_PROCESS,
-  checkFootprint,
-  type FootprintInput,
-} from './footprint.js';
+  type RunInput,
+  type RunSettings,
+  resolveRun,
+  type TimeUnit,
+  WORKLOAD_NAMES,
+} from './config-run.js';
+export { transportOptionsFor } from './config-transport.js';
 export {
   type ClusterExit,
   type ClusterRun,
@@ -79,30 +76,29 @@ export {
   type LaunchClusterOptions,
   launchCluster,
 } from './launcher.js';
-export { createLocalCluster, type LocalClusterOptions } from './local-cluster.js';
 export {
   type ClusterHooks,
   type LocalClusterOutcome,
   type LocatedViolation,
   type MemberTotals,
   runLocalCluster,
-} from './local-run.js';
-export { type ClusterRunInput, type ClusterRunSettings, resolveClusterRun } from './local-run-settings.js';
+} from './launcher-local-run.js';
+export { type ClusterRunInput, type ClusterRunSettings, resolveClusterRun } from './launcher-settings.js';
+export { type NodeReport, type RunNodeOptions, runNode } from './member-critsec.js';
 export {
-  type MemberWorkload,
-  type MemberWorkloadOptions,
-  memberWorkload,
-  type NodeMeasurements,
-} from './member-workload.js';
+  type ClusterNodeProgress,
+  type ClusterNodeReport,
+  type RunClusterNodeOptions,
+  runClusterNode,
+} from './member-runtime.js';
+export type { NodeMeasurements } from './member-workload.js';
 export {
-  clusterFromConfig,
-  type NodeReport,
-  type RunNodeOptions,
-  runNode,
-} from './node.js';
-export type { ClusterInput, ResolvedCluster } from './resolved.js';
+  type ClusterWorkload,
+  type ClusterWorkloadChannel,
+  type ClusterWorkloadContext,
+  roundsWorkload,
+} from './member-workload-contract.js';
 export {
-  appendSharedLogRecord,
   checkSharedLog,
   readSharedLog,
   type SharedLogBounds,
@@ -110,11 +106,4 @@ export {
   type SharedLogEvent,
   type SharedLogRecord,
   type SharedLogViolation,
-  SharedLogWriter,
 } from './shared-log.js';
-export {
-  type ClusterWorkload,
-  type ClusterWorkloadChannel,
-  type ClusterWorkloadContext,
-  roundsWorkload,
-} from './workload.js';

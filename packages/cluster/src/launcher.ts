@@ -6,10 +6,11 @@
  * safety check at the end.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError, type ProblemSpec, type ProcessId } from '@critsec/core';
-import { clusterProblemSpec, type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
-import type { ClusterNodeProgress, ClusterNodeReport } from './cluster-node.js';
+import { clusterProblemSpec, type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
+import type { ClusterNodeProgress, ClusterNodeReport } from './member-runtime.js';
 import { appendSharedLogRecord, checkSharedLog, readSharedLog, type SharedLogCheck } from './shared-log.js';
 
 /** Options of {@link launchCluster}. */
@@ -18,11 +19,18 @@ export interface LaunchClusterOptions {
   readonly configPath: string;
   /**
    * The member entry script, run as `node <execArgv> <entry> --config <path> --id <id>` (default:
-   * this package's `cluster-node` entry, which loads the configuration's `algorithm` as a module
-   * path). A program of your own that calls `runClusterNode({ …, algorithms })` runs algorithms by
-   * name from its registry; it reports over IPC as `cluster-node` does (`critsec cluster` does this).
+   * this package's one member main, `member-main`, with `--member` {@link member}). A program of
+   * your own that calls `runClusterNode({ …, algorithms })` runs algorithms by name from its
+   * registry; it reports over IPC as `member-main` does.
    */
   readonly entry?: string;
+  /**
+   * Which member the default entry runs (ignored with `entry`): `modules` (default) —
+   * `runClusterNode`, the configuration's `algorithm` a module path exporting `createFactory` and
+   * its `workload.module` (or `roundsWorkload`); `critsec` — `runNode`, the algorithm by descriptor
+   * name and `critsec`'s member workload (what `critsec cluster` runs).
+   */
+  readonly member?: 'modules' | 'critsec';
   /** Node options for members (default: none for built JS; `--conditions=@critsec/source --import tsx` for TS sources). */
   readonly execArgv?: readonly string[];
   /** Abort the run after this long, in ms (default 120 000). */
@@ -80,15 +88,17 @@ export interface ClusterRun {
   stop(): Promise<ClusterRunResult>;
 }
 
+/** This package's member main and the Node flags to run it: the TypeScript source through tsx, or the build. */
 function defaultEntry(): { entry: string; execArgv: string[] } {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
+    const tsx = createRequire(here).resolve('tsx');
     return {
-      entry: fileURLToPath(new URL('./cluster-node-main.ts', here)),
-      execArgv: ['--conditions=@critsec/source', '--import', 'tsx'],
+      entry: fileURLToPath(new URL('./member-main.ts', here)),
+      execArgv: ['--conditions=@critsec/source', '--import', new URL(`file://${tsx}`).href],
     };
   }
-  return { entry: fileURLToPath(new URL('./cluster-node.js', here)), execArgv: [] };
+  return { entry: fileURLToPath(new URL('./member-main.js', here)), execArgv: [] };
 }
 
 interface Member {
@@ -108,6 +118,8 @@ interface Launch {
   readonly logPath: string;
   readonly entry: string;
   readonly execArgv: readonly string[];
+  /** The default entry's `--member` choice, or none. */
+  readonly memberArgs: readonly string[];
   readonly members: Member[];
   readonly exits: ClusterExit[];
   readonly progress: Set<(p: ClusterNodeProgress) => void>;
@@ -198,7 +210,7 @@ function startMember(l: Launch, id: ProcessId): void {
   const m = l.members[id]!;
   m.killed = false;
   m.finished = false;
-  const args = [...l.execArgv, l.entry, '--config', l.config.path, '--id', String(id)];
+  const args = [...l.execArgv, l.entry, '--config', l.config.path, '--id', String(id), ...l.memberArgs];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, ...l.options.env },
@@ -267,6 +279,7 @@ export function launchCluster(options: LaunchClusterOptions): ClusterRun {
     logPath: config.resolve(config.config.log),
     entry: options.entry ?? defaults.entry,
     execArgv: options.execArgv ?? defaults.execArgv,
+    memberArgs: options.entry === undefined ? ['--member', options.member ?? 'modules'] : [],
     members: Array.from({ length: n }, () => ({
       child: undefined,
       killed: false,

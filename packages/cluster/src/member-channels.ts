@@ -1,11 +1,11 @@
 /*
- * The member runtime's channels beside the CS object's (cluster-node.ts): the workload's own
+ * The member runtime's channels beside the CS object's (member-runtime.ts): the workload's own
  * channel, which holds what arrives before the workload subscribes, and the barriers on the
  * control channel (`__cluster`) that keep members together at the end of a run.
  */
 import type { Endpoint, Message, ProcessId } from '@critsec/core';
 import type { TcpTransport } from '@critsec/transport-tcp';
-import type { ClusterWorkloadChannel } from './workload.js';
+import type { ClusterWorkloadChannel } from './member-workload-contract.js';
 
 /** `endpoint`, holding what arrives before the first handler subscribes and handing it to that handler. */
 export function heldChannel(endpoint: Endpoint): ClusterWorkloadChannel {

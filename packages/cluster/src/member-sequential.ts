@@ -17,7 +17,7 @@ import {
 import { chooseMove, type MessageAttribution, type WorkloadEngine } from '@critsec/harness';
 import { createRng, type Rng } from '@critsec/transport-sim';
 import type { RequestDraw } from '@critsec/core';
-import type { ClusterWorkloadContext } from './workload.js';
+import type { ClusterWorkloadContext } from './member-workload-contract.js';
 
 /** What a member of the sequential workload needs. */
 export interface SequentialMember {

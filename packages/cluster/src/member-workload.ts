@@ -33,7 +33,7 @@ import {
 import type { Rng } from '@critsec/transport-sim';
 import { memberRng, runSequentialMember } from './member-sequential.js';
 import type { RequestDraw } from '@critsec/core';
-import type { ClusterWorkload, ClusterWorkloadContext } from './workload.js';
+import type { ClusterWorkload, ClusterWorkloadContext } from './member-workload-contract.js';
 
 /** What `critsec` adds to a member's report (`ClusterNodeReport` of `runClusterNode`). */
 export interface NodeMeasurements {

@@ -32,7 +32,7 @@
 import { ConfigurationError } from '@critsec/core';
 import * as v from 'valibot';
 import { memberWorkload } from './member-workload.js';
-import type { ClusterWorkloadContext } from './workload.js';
+import type { ClusterWorkloadContext } from './member-workload-contract.js';
 
 const settingsSchema = v.strictObject({
   seed: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),

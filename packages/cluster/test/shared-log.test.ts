@@ -4,14 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { graphFromEdges, groupSpec, hOutOfKSpec, localSpec } from '@critsec/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  appendSharedLogRecord,
-  checkSharedLog,
-  readSharedLog,
-  type SharedLogEvent,
-  type SharedLogRecord,
-  SharedLogWriter,
-} from '../src/index.js';
+import { checkSharedLog, readSharedLog, type SharedLogEvent, type SharedLogRecord } from '../src/index.js';
+import { appendSharedLogRecord, SharedLogWriter } from '../src/shared-log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'critsec-log-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,21 +2,19 @@
  * `critsec cluster`'s launcher part: the workloads of `critsec simulate` over real TCP/TLS
  * between n separate OS processes on this machine (DESIGN.md 5). `createLocalCluster` writes the
  * certificates, `cluster.json` and the shared log; `launchCluster` spawns the members (this
- * package's `node-main`, see node.ts), relays their progress and runs the shared-log safety
- * check (sound: every violation it reports happened). The outcome holds the members' reports
+ * package's member main with `--member critsec`, see member-critsec.ts), relays their progress
+ * and runs the shared-log safety check (sound: every violation it reports happened). The outcome holds the members' reports
  * and their totals, the first violation located in the shared log, and why the run failed.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ProblemSpec, ProcessId } from '@critsec/core';
-import type { ClusterSpecConfig } from './cluster-config.js';
-import { createLocalCluster } from './local-cluster.js';
+import type { ClusterSpecConfig } from './config-cluster.js';
+import { createLocalCluster } from './config-local.js';
 import { type ClusterRun, type ClusterRunResult, launchCluster } from './launcher.js';
-import type { ClusterRunSettings } from './local-run-settings.js';
-import type { NodeReport } from './node.js';
+import type { ClusterRunSettings } from './launcher-settings.js';
+import type { NodeReport } from './member-critsec.js';
 import { readSharedLog } from './shared-log.js';
 
 /** Hooks of {@link runLocalCluster}. */
@@ -92,19 +90,6 @@ function specConfig(spec: ProblemSpec): ClusterSpecConfig {
   }
 }
 
-/** The member program and the Node flags to run it: the TypeScript source through tsx, or the build. */
-function memberEntry(): { entry: string; execArgv: string[] } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const tsx = createRequire(here).resolve('tsx');
-    return {
-      entry: fileURLToPath(new URL('./node-main.ts', here)),
-      execArgv: ['--conditions=@critsec/source', '--import', new URL(`file://${tsx}`).href],
-    };
-  }
-  return { entry: fileURLToPath(new URL('./node-main.js', here)), execArgv: [] };
-}
-
 /** Writes certificates (fresh, or those of `--certs`), `cluster.json` and the shared log into `dir`; returns the configuration's path. */
 async function writeCluster(s: ClusterRunSettings, dir: string): Promise<string> {
   const c = s.cluster;
@@ -136,11 +121,9 @@ async function writeCluster(s: ClusterRunSettings, dir: string): Promise<string>
 
 /** Spawns the members of `configPath` as `critsec` members, relaying stderr lines and counted progress to `hooks`. */
 function startMembers(s: ClusterRunSettings, configPath: string, hooks: ClusterHooks): ClusterRun {
-  const { entry, execArgv } = memberEntry();
   const run = launchCluster({
     configPath,
-    entry,
-    execArgv,
+    member: 'critsec',
     timeoutMs: s.timeoutMs,
     onOutput: (id, stream, line) => {
       if (stream === 'stderr' && line.trim() !== '') hooks.onMemberOutput?.(id, line);

@@ -1,10 +1,10 @@
 /*
  * The member of a `critsec` cluster (`critsec node --config cluster.json --id 3`: one member of a
  * real deployment, DESIGN.md 5), over the TCP/TLS transport of @critsec/transport-tcp and the
- * cluster configuration format of cluster-config.ts (`loadClusterConfig`); also the member
- * process `critsec cluster` spawns through the launcher (node-main.ts).
+ * cluster configuration format of config-cluster.ts (`loadClusterConfig`); also the member
+ * process `critsec cluster` spawns through the launcher (member-main.ts, `--member critsec`).
  *
- * The member machinery is `runClusterNode` (cluster-node.ts: transport, shared log, the DONE and
+ * The member machinery is `runClusterNode` (member-runtime.ts: transport, shared log, the DONE and
  * BYE barriers on its control channel, the report); this file brings the algorithm by name:
  * the algorithm, resolved and validated from `algorithm` and `params` (`clusterFromConfig`), and the
  * workload of member-workload.ts — the concurrent workload of `critsec simulate` in wall-clock
@@ -17,11 +17,11 @@ import { ConfigurationError, type ParamValue, type ProcessId } from '@critsec/co
 import type { TcpLogger } from '@critsec/transport-tcp';
 import * as v from 'valibot';
 import { withAlgorithmModule } from './algorithm-loader.js';
-import { ALGORITHMS, type AnyDescriptor, resolveCluster } from './algorithms.js';
-import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
-import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from './cluster-node.js';
+import { ALGORITHMS, type AnyDescriptor, resolveCluster } from './algorithm-resolve.js';
+import { type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
+import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from './member-runtime.js';
 import { memberWorkload, type NodeMeasurements } from './member-workload.js';
-import type { ResolvedCluster } from './resolved.js';
+import type { ResolvedCluster } from './algorithm-resolved.js';
 
 /** The run's own entries of a configuration's `params`; every other entry is the algorithm's. */
 const runParamsSchema = v.object({
@@ -56,7 +56,7 @@ export interface RunNodeOptions {
  * `bounds`) into a validated cluster.
  * @throws ConfigurationError naming the field when it is not one `critsec` can run.
  */
-export function clusterFromConfig(
+function clusterFromConfig(
   loaded: LoadedClusterConfig,
   algorithms?: readonly AnyDescriptor[],
 ): ResolvedCluster & {

@@ -1,8 +1,8 @@
 import { ConfigurationError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import { COTERIE_NAMES, type CoterieName, coterieByName, maxQuorumSize } from '@critsec/coteries';
-import { buildContext, resolveCluster } from '../src/algorithms.js';
-import { BYTES_PER_MEMBERSHIP, BYTES_PER_PROCESS, checkFootprint } from '../src/footprint.js';
+import { buildContext, resolveCluster } from '../src/algorithm-resolve.js';
+import { BYTES_PER_MEMBERSHIP, BYTES_PER_PROCESS, checkFootprint } from '../src/algorithm-footprint.js';
 
 const SIZES: Record<CoterieName, number[]> = {
   majority: [1, 2, 3, 4, 9, 10, 25, 64],

@@ -4,7 +4,7 @@
  * describes a cluster before anything runs (DESIGN.md 3.4): `resolveCluster` finds the
  * descriptor by name, checks the parameters against its schema, and lets it build the structure
  * (coterie, arbiter, group quorum system, graph), factory, safety spec, requests, initial
- * configuration and the paper's bounds, weighing the structure's memory first (footprint.ts).
+ * configuration and the paper's bounds, weighing the structure's memory first (algorithm-footprint.ts).
  * Every bad value is a `ConfigurationError` whose one-line message says what was wrong and what
  * is accepted; the CLI turns it into exit code 2.
  */
@@ -23,8 +23,8 @@ import { hOutOfKDescriptor } from '@critsec/h-out-of-k';
 import { localCsDescriptor } from '@critsec/local-cs';
 import { maekawaDescriptor, ricartAgrawalaDescriptor } from '@critsec/mutex';
 import { mutinDescriptor } from '@critsec/mutin';
-import { checkFootprint } from './footprint.js';
-import type { ClusterInput, ResolvedCluster } from './resolved.js';
+import { checkFootprint } from './algorithm-footprint.js';
+import type { ClusterInput, ResolvedCluster } from './algorithm-resolved.js';
 
 /** Any algorithm's descriptor, whatever its parameters. */
 // biome-ignore lint/suspicious/noExplicitAny: a list holds descriptors of different parameter schemas

@@ -7,9 +7,9 @@
  */
 import { ConfigurationError } from '@critsec/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveCluster } from '../src/algorithms.js';
-import type { FootprintInput } from '../src/footprint.js';
-import type { ClusterInput } from '../src/resolved.js';
+import { resolveCluster } from '../src/algorithm-resolve.js';
+import type { FootprintInput } from '../src/algorithm-footprint.js';
+import type { ClusterInput } from '../src/algorithm-resolved.js';
 
 const MiB = 2 ** 20;
 
@@ -24,8 +24,8 @@ const seam = vi.hoisted(() => ({
 
 class Stopped extends Error {}
 
-vi.mock('../src/footprint.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/footprint.js')>();
+vi.mock('../src/algorithm-footprint.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/algorithm-footprint.js')>();
   return {
     ...real,
     checkFootprint: (input: FootprintInput) => {

@@ -5,13 +5,11 @@
  * until every process has finished its rounds (`DONE` and `BYE` barriers on channel `__cluster`, so no
  * process leaves while others may still need it) and reports.
  */
-import { isAbsolute } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
-import { type LoadedClusterConfig, loadClusterConfig } from './cluster-config.js';
-import { transportOptionsFor } from './transport-options.js';
+import { type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
+import { transportOptionsFor } from './config-transport.js';
 import { type Barrier, barrier, heldChannel } from './member-channels.js';
 import {
   callWithDeadline,
@@ -19,30 +17,14 @@ import {
   NodeWatch,
   nodeDeadlines,
   withDeadline,
-} from './node-watch.js';
+} from './member-deadlines.js';
 import { SharedLogWriter } from './shared-log.js';
 import {
   type ClusterWorkload,
   type ClusterWorkloadChannel,
   type ClusterWorkloadContext,
-  roundsWorkload,
-} from './workload.js';
-
-async function loadWorkload(spec: string): Promise<ClusterWorkload> {
-  const specifier = isAbsolute(spec) ? pathToFileURL(spec).href : spec;
-  let mod: { runWorkload?: unknown };
-  try {
-    mod = (await import(specifier)) as { runWorkload?: unknown };
-  } catch (err) {
-    throw new ConfigurationError(`cannot load workload module ${specifier}: ${(err as Error).message}`, {
-      cause: err,
-    });
-  }
-  if (typeof mod.runWorkload !== 'function') {
-    throw new ConfigurationError(`workload module ${specifier} does not export runWorkload(ctx)`);
-  }
-  return mod.runWorkload as ClusterWorkload;
-}
+  configuredWorkload,
+} from './member-workload-contract.js';
 
 /**
  * Progress of a running node (sent to the launcher): `ready` (every peer connected), each CS call
@@ -120,7 +102,7 @@ export interface RunClusterNodeOptions {
   /**
    * Algorithms by name: a configuration's `algorithm` found here is used as it is; any other is
    * imported as a module path (relative to the configuration file when it starts with `.`) or
-   * package specifier (see {@link loadClusterAlgorithm}). Default: none.
+   * package specifier (see `loadClusterAlgorithm`). Default: none.
    */
   readonly algorithms?: ClusterAlgorithmRegistry;
   /**
@@ -288,17 +270,6 @@ function workloadContext(
   };
 }
 
-/** The workload to run: the caller's, else the configuration's module, else {@link roundsWorkload}. */
-async function chooseWorkload(
-  options: RunClusterNodeOptions,
-  loaded: LoadedClusterConfig,
-): Promise<ClusterWorkload> {
-  if (options.workload !== undefined) return options.workload;
-  const spec = loaded.config.workload.module;
-  if (spec === undefined) return roundsWorkload;
-  return loadWorkload(spec.startsWith('.') ? loaded.resolve(spec) : spec);
-}
-
 /** The report of a member whose workload returned after `durationMs`, with the waiting times of its counted entries. */
 function memberReport(m: Member, waits: readonly number[], durationMs: number): ClusterNodeReport {
   const { transport, id } = m;
@@ -368,10 +339,10 @@ async function runMember(
 /**
  * Runs process `id` of the cluster described by `configPath` to completion and returns its
  * report. The CS object is created before the transport starts, so no message to it is lost.
- * This is the member program's core: this package's `cluster-node` entry calls it with module
- * paths only; a member program of your own (`launchCluster({ entry })`) can pass `algorithms`,
- * a registry of the algorithms it knows by name, and a `workload` of its own (as the `critsec`
- * CLI does).
+ * This is the member program's core: this package's member main (`member-main`, `--member
+ * modules`) calls it with module paths only; a member program of your own
+ * (`launchCluster({ entry })`) can pass `algorithms`, a registry of the algorithms it knows by
+ * name, and a `workload` of its own (as `runNode` does).
  *
  * Every wait has a deadline (the configuration's `readyTimeoutMs`, `callTimeoutMs`,
  * `peerDownTimeoutMs`, `finishTimeoutMs`, `shutdownTimeoutMs`; see `NodeDeadlines`); when one
@@ -395,7 +366,7 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   const workloadChannel = heldChannel(transport.endpoint.channel('__workload'));
   let watch: NodeWatch | undefined;
   try {
-    const workload = await chooseWorkload(options, loaded);
+    const workload = options.workload ?? (await configuredWorkload(loaded));
     await transport.start();
     await transport.ready({ timeoutMs: m.deadlines.ready });
     options.onProgress?.({ id: m.id, event: 'ready' });

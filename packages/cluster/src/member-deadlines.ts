@@ -1,5 +1,5 @@
 /*
- * The deadlines of a cluster member (cluster-node.ts): every wait of the member — its peers
+ * The deadlines of a cluster member (member-runtime.ts): every wait of the member — its peers
  * connecting, each `entry()` and `exit()`, a peer that went down coming back, the end barriers,
  * the final flush and close — ends, at the latest after its deadline, with a one-line
  * `TransportError` naming the wait and the configuration key that sets it, so that a member
@@ -7,7 +7,7 @@
  */
 import { type ProcessId, TransportError } from '@critsec/core';
 import type { TcpTransport } from '@critsec/transport-tcp';
-import type { ClusterConfig } from './cluster-config.js';
+import type { ClusterConfig } from './config-cluster.js';
 
 /** The deadlines of a member's waits, in ms (the configuration's `…TimeoutMs`, or their defaults). */
 export interface NodeDeadlines {

@@ -1,6 +1,6 @@
 /**
  * A ready-to-run loopback cluster on disk ({@link createLocalCluster}): certificates (fresh, or an
- * existing directory's), free ports, `cluster.json` in the format of cluster-config.ts, and an
+ * existing directory's), free ports, `cluster.json` in the format of config-cluster.ts, and an
  * empty shared log — what `critsec cluster` and the tests launch.
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import {
   type LoadedClusterConfig,
   loadClusterConfig,
   parseClusterConfig,
-} from './cluster-config.js';
+} from './config-cluster.js';
 
 /** Options of {@link createLocalCluster}. */
 export interface LocalClusterOptions {

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { noProgressMs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import {
-  clusterProblemSpec,
   type ClusterNodeProgress,
   createLocalCluster,
   launchCluster,
@@ -12,6 +11,7 @@ import {
   readSharedLog,
   transportOptionsFor,
 } from '../src/index.js';
+import { clusterProblemSpec } from '../src/config-cluster.js';
 import { coordinatorMutexModule, tempDirs } from './helpers.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -188,6 +188,9 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     });
     const result = await launchCluster({ configPath: loaded.path, timeoutMs: noProgressMs() }).done;
     expect(result.ok).toBe(false);
-    expect(result.reason).toMatch(/P\d exited with code 1 without a report: .*cannot load algorithm/);
+    // the one member main: a configuration error is one line on stderr and exit code 78 (EX_CONFIG)
+    expect(result.reason).toMatch(
+      /P\d exited with code 78 without a report: critsec member: cannot load algorithm/,
+    );
   });
 });

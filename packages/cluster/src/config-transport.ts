@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ConfigurationError, type ProcessId } from '@critsec/core';
 import type { TcpTransportOptions } from '@critsec/transport-tcp';
-import type { LoadedClusterConfig } from './cluster-config.js';
+import type { LoadedClusterConfig } from './config-cluster.js';
 
 /**
  * The {@link TcpTransportOptions} of process `id` in a loaded configuration (reads its certificate files).

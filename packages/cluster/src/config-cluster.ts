@@ -18,7 +18,7 @@ import {
 } from '@critsec/core';
 import * as v from 'valibot';
 import type { TcpTransportOptions } from '@critsec/transport-tcp';
-import { ALGORITHMS } from './algorithms.js';
+import { ALGORITHMS } from './algorithm-resolve.js';
 import { checkDistinctAddresses } from './member-addresses.js';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
@@ -351,7 +351,7 @@ export function parseClusterConfig(value: unknown): ClusterConfig {
  * The problem spec of `@critsec/core` a configuration's `spec` describes for n processes.
  * @throws ConfigurationError for bounds or graphs the spec constructors refuse.
  */
-export function problemSpecFor(n: number, spec: ClusterSpecConfig): ProblemSpec {
+function problemSpecFor(n: number, spec: ClusterSpecConfig): ProblemSpec {
   switch (spec.kind) {
     case 'global':
       return globalSpec(spec.l, spec.k, n);

@@ -4,7 +4,17 @@
  * exporting `runWorkload(ctx)`. Either way every call goes through `ctx.entry` / `ctx.exit`,
  * which append the shared-log records the safety check needs.
  */
-import type { CSCallOptions, CSObject, CSState, Endpoint, ProcessId } from '@critsec/core';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  ConfigurationError,
+  type CSCallOptions,
+  type CSObject,
+  type CSState,
+  type Endpoint,
+  type ProcessId,
+} from '@critsec/core';
+import type { LoadedClusterConfig } from './config-cluster.js';
 
 /**
  * A channel of the transport (`__workload`) for a workload's own messages between members (a
@@ -93,3 +103,30 @@ export const roundsWorkload: ClusterWorkload = async (ctx) => {
   await ctx.finish();
   return rounds;
 };
+
+async function loadWorkload(spec: string): Promise<ClusterWorkload> {
+  const specifier = isAbsolute(spec) ? pathToFileURL(spec).href : spec;
+  let mod: { runWorkload?: unknown };
+  try {
+    mod = (await import(specifier)) as { runWorkload?: unknown };
+  } catch (err) {
+    throw new ConfigurationError(`cannot load workload module ${specifier}: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  if (typeof mod.runWorkload !== 'function') {
+    throw new ConfigurationError(`workload module ${specifier} does not export runWorkload(ctx)`);
+  }
+  return mod.runWorkload as ClusterWorkload;
+}
+
+/**
+ * The workload a configuration names: its `workload.module` (a path relative to the configuration,
+ * or a package specifier, exporting `runWorkload(ctx)`), else {@link roundsWorkload}.
+ * @throws ConfigurationError when the module cannot be imported or exports no `runWorkload`.
+ */
+export async function configuredWorkload(loaded: LoadedClusterConfig): Promise<ClusterWorkload> {
+  const spec = loaded.config.workload.module;
+  if (spec === undefined) return roundsWorkload;
+  return loadWorkload(spec.startsWith('.') ? loaded.resolve(spec) : spec);
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import * as cluster from '../src/index.js';
+
+describe('@critsec/cluster: the public face is what a user composes with (issue 25)', () => {
+  it('exports exactly these values; option parsers, footprint tables and log writers stay inside', () => {
+    expect(Object.keys(cluster).sort()).toEqual([
+      'ALGORITHMS',
+      'WORKLOAD_NAMES',
+      'checkSharedLog',
+      'clusterArguments',
+      'createLocalCluster',
+      'findAlgorithm',
+      'launchCluster',
+      'loadClusterConfig',
+      'parseClusterConfig',
+      'readSharedLog',
+      'resolveCluster',
+      'resolveClusterRun',
+      'resolveRun',
+      'roundsWorkload',
+      'runClusterNode',
+      'runLocalCluster',
+      'runNode',
+      'transportOptionsFor',
+      'withAlgorithmModule',
+    ]);
+  });
+});
