@@ -10,9 +10,8 @@ describe('the README example (examples/outbox.ts)', () => {
     const out = execFileSync(
       process.execPath,
       ['--conditions=@critsec/source', '--import', 'tsx', 'examples/outbox.ts'],
-      {
-        encoding: 'utf8',
-      },
+      // plain output whatever the runner's colour settings (nx sets FORCE_COLOR for its tasks)
+      { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } },
     );
     expect(out).toBe("[ 'LOCKED to 3', 'LOCKED to 4' ]\n{ version: 1, value: { holder: 4 } }\n2\n");
   });
