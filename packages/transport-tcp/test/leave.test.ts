@@ -14,6 +14,7 @@ import {
 } from '@critsec/core';
 import { majority } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
+import { waitForProgress } from '@critsec/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TcpTransport } from '../src/index.js';
 import { startCluster } from './helpers.js';
@@ -23,32 +24,22 @@ afterEach(async () => {
   await Promise.allSettled(cleanups.splice(0).map((c) => c()));
 });
 
-/** No progress for this long is a deadlock (the runs make progress every few ms). */
-const STALL_MS = 20_000;
-
 /**
- * Resolves when `work` settles; rejects if `progress()` stays the same for {@link STALL_MS}
- * (checked every second) — the test is bounded by progress, not by a deadline on the whole run.
+ * Resolves when `work` settles; rejects when `progress()` stays the same for the test kit's
+ * no-progress limit (`noProgressMs()`) — bounded by progress, not by a deadline on the whole run.
  */
 async function untilStalled<T>(work: Promise<T>, progress: () => number, what: () => string): Promise<T> {
-  let last = progress();
-  let since = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setInterval(() => {
-      const now = progress();
-      if (now !== last) {
-        last = now;
-        since = Date.now();
-      } else if (Date.now() - since >= STALL_MS)
-        reject(new Error(`no progress for ${STALL_MS} ms: ${what()}`));
-    }, 1_000);
+  let settled = false;
+  const tracked = work.finally(() => {
+    settled = true;
   });
-  try {
-    return await Promise.race([work, stalled]);
-  } finally {
-    clearInterval(timer);
-  }
+  const watch = waitForProgress(() => settled, { what: 'the members', measure: progress, pollMs: 50 }).catch(
+    (err: Error) => {
+      throw new Error(`${err.message}: ${what()}`);
+    },
+  );
+  await Promise.race([tracked, watch]);
+  return tracked;
 }
 
 /** Three members over TLS with graceful close (the default lingerMs), Maekawa over majority(3) built after ready(). */
