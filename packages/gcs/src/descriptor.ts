@@ -11,19 +11,9 @@
  *   3–4): messages per pair = lmin's + kmex's; waiting time 9 for both exit (lmin.Exit() 7 +
  *   kmex.Exit() 2) and entry (kmex.Entry() 7 + lmin.Entry() 2).
  */
-import {
-  type AlgorithmDescriptor,
-  checkGlobalLK,
-  type CSFactory,
-  defineAlgorithm,
-  globalSpec,
-  param,
-  params,
-  parseGivenLK,
-  parseGlobalInitial,
-} from '@critsec/core';
-import { COTERIE_PARAM, coterieParam, GLOBAL_INIT_PARAM, quorumSizeOf } from '@critsec/mutex';
-import { fixedBound, MX_PARAM, mutinCost, mxParam } from '@critsec/mutin';
+import { type AlgorithmDescriptor, defineAlgorithm, param, params, parseGivenLK } from '@critsec/core';
+import { COTERIE_PARAM, GLOBAL_INIT_PARAM } from '@critsec/mutex';
+import { buildMutinComposite, fixedBound, MX_PARAM } from '@critsec/mutin';
 import { gcs, kMutex } from './gcs.js';
 
 const DEFAULT_N = 25;
@@ -47,37 +37,17 @@ export const kMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     fixedBound('kmutex', 'k-mutual exclusion, the (0,k)-CS', 'l', given.l, 0);
     const l = 0;
     const k = given.k ?? Math.min(DEFAULT_K, n);
-    checkGlobalLK(l, k, n);
-    const coterie = coterieParam(values.coterie, n, ctx);
-    const mx = mxParam(values.mx);
-    const init = String(values.init ?? 'default');
-    const initial = parseGlobalInitial(init, n, l, k);
-    const m = mutinCost(mx, coterie);
-    return {
-      n,
-      l,
-      k,
-      coterieName: coterie.kind,
-      coterieDescription: coterie.description,
-      quorumSize: quorumSizeOf(coterie),
-      mx,
-      structure: null,
-      options: { k, coterie: coterie.kind, ...(mx === 'maekawa' ? {} : { mx }) },
-      spec: globalSpec(l, k, n),
-      sequentialSpec: null,
-      factory: kMutex({ k, coterie, mx: m.factory }) as CSFactory<unknown>,
-      request: null,
-      requestDescription: null,
-      ...initial,
-      init,
-      bounds: {
-        messagesPerPair: m.messages,
+    return buildMutinComposite(values, n, l, k, ctx, {
+      options: { k },
+      factory: (coterie, mx) => kMutex({ k, coterie, mx }),
+      bounds: (messages, formula) => ({
+        messagesPerPair: messages,
         waitingTimeEntry: 7,
         waitingTimeExit: 2,
         source: 'Kamei & Kakugawa 2019, Co-MUTIN(n−k) by Thm. 1 with Lemmas 3–4 (entry 7, exit 2)',
-        formula: m.formula,
-      },
-    };
+        formula,
+      }),
+    });
   },
 });
 
@@ -97,36 +67,16 @@ export const gcsDescriptor: AlgorithmDescriptor = defineAlgorithm({
     const given = parseGivenLK(values);
     const k = given.k ?? Math.min(DEFAULT_K, n);
     const l = given.l ?? Math.max(0, Math.min(DEFAULT_L, k - 1));
-    checkGlobalLK(l, k, n);
-    const coterie = coterieParam(values.coterie, n, ctx);
-    const mx = mxParam(values.mx);
-    const init = String(values.init ?? 'default');
-    const initial = parseGlobalInitial(init, n, l, k);
-    const m = mutinCost(mx, coterie);
-    return {
-      n,
-      l,
-      k,
-      coterieName: coterie.kind,
-      coterieDescription: coterie.description,
-      quorumSize: quorumSizeOf(coterie),
-      mx,
-      structure: null,
-      options: { l, k, coterie: coterie.kind, ...(mx === 'maekawa' ? {} : { mx }) },
-      spec: globalSpec(l, k, n),
-      sequentialSpec: null,
-      factory: gcs({ l, k, coterie, mx: m.factory }) as CSFactory<unknown>,
-      request: null,
-      requestDescription: null,
-      ...initial,
-      init,
-      bounds: {
-        messagesPerPair: 2 * m.messages,
+    return buildMutinComposite(values, n, l, k, ctx, {
+      options: { l, k },
+      factory: (coterie, mx) => gcs({ l, k, coterie, mx }),
+      bounds: (messages, formula) => ({
+        messagesPerPair: 2 * messages,
         waitingTimeEntry: 9,
         waitingTimeExit: 9,
         source: 'Kamei & Kakugawa 2019, Sec. 5, Theorem 4 (lmin + kmex messages; waiting 9)',
-        formula: `2·(${m.formula})`,
-      },
-    };
+        formula: `2·(${formula})`,
+      }),
+    });
   },
 });

@@ -10,12 +10,16 @@
  */
 import {
   type AlgorithmDescriptor,
+  type BuildContext,
+  type BuiltAlgorithm,
   ConfigurationError,
   checkGlobalLK,
   type CSFactory,
   defineAlgorithm,
   globalSpec,
   param,
+  type PaperBounds,
+  type ParamValue,
   params,
   parseChoice,
   parseGivenLK,
@@ -71,6 +75,56 @@ export function mxParam(value: string | number | undefined): MxName {
   return parseChoice('mx', String(value ?? 'maekawa'), MX_NAMES);
 }
 
+/** What differs between MUTIN and its composites (k-mutex, the GCS) once l, k and n are known. */
+export interface MutinCompositeBuild {
+  /** The parameters that reproduce the build beside the coterie and a non-default `mx`. */
+  readonly options: Readonly<Record<string, number>>;
+  /** The factory over the built coterie and `mx`'s factory. */
+  factory(coterie: Coterie, mx: CSFactory): CSFactory;
+  /** The bounds, from MUTIN's messages per pair (Lemma 3) and their formula. */
+  bounds(mutinMessages: number, formula: string): PaperBounds;
+}
+
+/**
+ * Builds MUTIN or one of its composites for the (l,k)-CS over n processes: the coterie (weighed
+ * first), `mx`, the initial configuration (refused when unsafe), the spec and the bounds.
+ * @throws ConfigurationError for l ≥ k, k > n, an unknown coterie or mx, an unsafe `init`.
+ */
+export function buildMutinComposite(
+  values: { readonly coterie?: ParamValue; readonly mx?: ParamValue; readonly init?: ParamValue },
+  n: number,
+  l: number,
+  k: number,
+  ctx: BuildContext,
+  how: MutinCompositeBuild,
+): BuiltAlgorithm {
+  checkGlobalLK(l, k, n);
+  const coterie = coterieParam(values.coterie, n, ctx);
+  const mx = mxParam(values.mx);
+  const init = String(values.init ?? 'default');
+  const initial = parseGlobalInitial(init, n, l, k);
+  const m = mutinCost(mx, coterie);
+  return {
+    n,
+    l,
+    k,
+    coterieName: coterie.kind,
+    coterieDescription: coterie.description,
+    quorumSize: quorumSizeOf(coterie),
+    mx,
+    structure: null,
+    options: { ...how.options, coterie: coterie.kind, ...(mx === 'maekawa' ? {} : { mx }) },
+    spec: globalSpec(l, k, n),
+    sequentialSpec: null,
+    factory: how.factory(coterie, m.factory) as CSFactory<unknown>,
+    request: null,
+    requestDescription: null,
+    ...initial,
+    init,
+    bounds: how.bounds(m.messages, m.formula),
+  };
+}
+
 /** MUTIN(l), l-mutual inclusion over a coterie (`critsec simulate mutin --l 3 --coterie grid`). */
 export const mutinDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutin',
@@ -88,36 +142,16 @@ export const mutinDescriptor: AlgorithmDescriptor = defineAlgorithm({
     fixedBound('mutin', 'l-mutual inclusion, the (l,n)-CS', 'k', given.k, n);
     const k = n;
     const l = given.l ?? Math.min(DEFAULT_L, n - 1);
-    checkGlobalLK(l, k, n);
-    const coterie = coterieParam(values.coterie, n, ctx);
-    const mx = mxParam(values.mx);
-    const init = String(values.init ?? 'default');
-    const initial = parseGlobalInitial(init, n, l, k);
-    const m = mutinCost(mx, coterie);
-    return {
-      n,
-      l,
-      k,
-      coterieName: coterie.kind,
-      coterieDescription: coterie.description,
-      quorumSize: quorumSizeOf(coterie),
-      mx,
-      structure: null,
-      options: { l, coterie: coterie.kind, ...(mx === 'maekawa' ? {} : { mx }) },
-      spec: globalSpec(l, k, n),
-      sequentialSpec: null,
-      factory: mutin({ l, coterie, mx: m.factory }) as CSFactory<unknown>,
-      request: null,
-      requestDescription: null,
-      ...initial,
-      init,
-      bounds: {
-        messagesPerPair: m.messages,
+    return buildMutinComposite(values, n, l, k, ctx, {
+      options: { l },
+      factory: (coterie, mx) => mutin({ l, coterie, mx }),
+      bounds: (messages, formula) => ({
+        messagesPerPair: messages,
         waitingTimeEntry: 2,
         waitingTimeExit: 7,
         source: 'Kamei & Kakugawa 2019, Sec. 4, Lemma 3 (mx + 6|Q|) and Lemma 4 (exit 7, entry 2)',
-        formula: m.formula,
-      },
-    };
+        formula,
+      }),
+    });
   },
 });

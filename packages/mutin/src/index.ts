@@ -22,4 +22,12 @@
 export { type Mutin, type MutinOptions, mutin, validateMutin } from './factory.js';
 export { MutinCS, type MutinQuorums, type MutinSettings, type Response2Rule } from './mutin.js';
 export { type MutinProtocolMessage, mutinMessages, mutinProtocol } from './protocol.js';
-export { fixedBound, MX_PARAM, mutinCost, mutinDescriptor, mxParam } from './descriptor.js';
+export {
+  buildMutinComposite,
+  fixedBound,
+  MX_PARAM,
+  type MutinCompositeBuild,
+  mutinCost,
+  mutinDescriptor,
+  mxParam,
+} from './descriptor.js';
