@@ -3,7 +3,8 @@
  * coterie beside the bounds, bench.ts) or those of h-out-of-k, group mutex and the local CS
  * (bench-families.ts).
  */
-import { ConfigurationError, parseChoice, parseInteger } from '@critsec/core';
+import { ConfigurationError } from '@critsec/core';
+import { parseChoice, parseInteger } from '@critsec/core/kit';
 import type { Command } from 'commander';
 import { benchJSON, formatBenchMarkdown, GLOBAL_ALGORITHMS, resolveBench, runBench } from './bench.js';
 import {

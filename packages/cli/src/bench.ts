@@ -5,7 +5,8 @@
  * invocation in flight at a time) with unit delays.
  */
 import { COTERIE_NAMES, type CoterieName, nearestCoterieSize } from '@critsec/coteries';
-import { ConfigurationError, parseChoice, parseInteger } from '@critsec/core';
+import { ConfigurationError } from '@critsec/core';
+import { parseChoice, parseInteger } from '@critsec/core/kit';
 import { resolveSimulation, runSimulation } from './simulate.js';
 import { fmt, type RunSummary } from './summary.js';
 

@@ -6,7 +6,8 @@
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ConfigurationError, parseInteger } from '@critsec/core';
+import { ConfigurationError } from '@critsec/core';
+import { parseInteger } from '@critsec/core/kit';
 import { createDevCertificates } from '@critsec/transport-tcp/setup';
 import { type ClusterConfig, parseClusterConfig } from '@critsec/cluster';
 

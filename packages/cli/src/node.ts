@@ -6,7 +6,7 @@
  * `DeploymentConfigError` (exit 78); every wait of the member has a deadline, after which it
  * ends with a one-line `TransportError` (exit 1) with its connections closed.
  */
-import { parseInteger } from '@critsec/core';
+import { parseInteger } from '@critsec/core/kit';
 import { type ClusterNodeProgress, loadClusterConfig, type NodeReport, runNode } from '@critsec/cluster';
 import { asDeploymentConfigError } from './exit-codes.js';
 import { fmt } from './summary.js';

@@ -13,7 +13,8 @@ import {
   findAlgorithm,
   withAlgorithmModule,
 } from '@critsec/cluster';
-import { ConfigurationError, describeParams, type ParamValue } from '@critsec/core';
+import { ConfigurationError, type ParamValue } from '@critsec/core';
+import { describeParams } from '@critsec/core/kit';
 import type { Command } from 'commander';
 import type { SimulateInput } from './simulate.js';
 

@@ -3,7 +3,7 @@
  * bounds (DESIGN.md 5).
  */
 import type { ResolvedCluster } from '@critsec/cluster';
-import { describeSpec } from '@critsec/core';
+import { describeSpec } from '@critsec/core/kit';
 import Table from 'cli-table3';
 
 /** mean / p99 / max of a sample (`null` where there was nothing to measure). */

@@ -10,13 +10,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import {
-  type AlgorithmDescriptor,
-  type BuildContext,
-  ConfigurationError,
-  checkParams,
-  parseInteger,
-} from '@critsec/core';
+import { type AlgorithmDescriptor, type BuildContext, ConfigurationError } from '@critsec/core';
+import { checkParams, parseInteger } from '@critsec/core/kit';
 import { gcsDescriptor, kMutexDescriptor } from '@critsec/gcs';
 import { groupMutexDescriptor } from '@critsec/group-mutex';
 import { hOutOfKDescriptor } from '@critsec/h-out-of-k';

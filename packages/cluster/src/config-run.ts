@@ -5,7 +5,7 @@
  * description of `resolveCluster` plus the workload — rounds, seed, `concurrent` or `sequential`,
  * the mean think and hold times — validated before anything runs.
  */
-import { parseChoice, parseInteger, parseNonNegative } from '@critsec/core';
+import { parseChoice, parseInteger, parseNonNegative } from '@critsec/core/kit';
 import { type AnyDescriptor, resolveCluster } from './algorithm-resolve.js';
 import type { ClusterInput, ResolvedCluster } from './algorithm-resolved.js';
 

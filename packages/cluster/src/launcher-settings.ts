@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigurationError, parseInteger } from '@critsec/core';
+import { ConfigurationError } from '@critsec/core';
+import { parseInteger } from '@critsec/core/kit';
 import { type RunInput, type RunSettings, resolveRun } from './config-run.js';
 
 /** Everything `critsec cluster` takes: a run (think and hold in ms) and where to run it. */

@@ -13,7 +13,8 @@
  * or, with one line on stderr, 78 (EX_CONFIG) for a configuration error and 1 for any other.
  */
 import { parseArgs } from 'node:util';
-import { CritsecError, parseChoice, parseInteger } from '@critsec/core';
+import { CritsecError } from '@critsec/core';
+import { parseChoice, parseInteger } from '@critsec/core/kit';
 import { runNode } from './member-critsec.js';
 import { runClusterNode } from './member-runtime.js';
 

@@ -10,10 +10,10 @@ import {
   ConfigurationError,
   type CSFactory,
   CSObjectBase,
-  PendingCall,
   type ProcessContext,
   TransportError,
 } from '@critsec/core';
+import { PendingCall } from '@critsec/core/kit';
 import { noProgressMs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import {

@@ -16,7 +16,6 @@ import {
   type CSState,
   ConfigurationError,
   complementSpec,
-  flipState,
   initialConfiguration,
   isCSObject,
   type GlobalSpec,
@@ -24,6 +23,7 @@ import {
   type ProcessContext,
   type ProcessId,
 } from '@critsec/core';
+import { flipState } from '@critsec/core/kit';
 
 /**
  * Options of {@link complement} for an inner object that takes a request (`Req` not `void`).

@@ -2,7 +2,9 @@
  * `@critsec/core` — the contracts every critsec package shares (DESIGN.md 3.1–3.2): the CS object
  * interface and its CSMIC-enforcing base class, factories and process contexts, the endpoint
  * contract transports implement, problem specs with their safety checks, errors, and the
- * `withCS` / `lease` helpers.
+ * `withCS` / `lease` helpers, and the algorithm descriptor (the plug-in contract). The building
+ * blocks an algorithm is written with (deferreds, pending calls, coverage marks, parameter parsers)
+ * are the subpath `@critsec/core/kit`.
  *
  * @example
  * ```ts
@@ -18,7 +20,7 @@
  *
  * @packageDocumentation
  */
-export { CSObjectBase, type MessageSource, splitEntryArgs } from './cs-base.js';
+export { CSObjectBase, type MessageSource } from './cs-base.js';
 export {
   type CSCallOptions,
   type CSEvents,
@@ -29,7 +31,6 @@ export {
   type ProcessContext,
   type RequestOf,
 } from './cs-object.js';
-export { abortErrorFor, Deferred, onAbort } from './deferred.js';
 export {
   AbortError,
   ConfigurationError,
@@ -44,7 +45,6 @@ export {
   TransportError,
   throwIfAborted,
 } from './errors.js';
-export { collectReached, type ReachCollector, reach, reachOf } from './coverage.js';
 export {
   type AlgorithmDescriptor,
   type BuildContext,
@@ -54,41 +54,25 @@ export {
   type PaperBounds,
   type RequestDraw,
 } from './descriptor.js';
-export { Emitter } from './events.js';
-export { closedNeighborhood, type Graph, graphFromAdjacency, graphFromEdges } from './graph.js';
+export { type Graph, graphFromAdjacency, graphFromEdges } from './graph.js';
 export { type CSLease, lease, withCS } from './lease.js';
 export type { Endpoint, Message } from './message.js';
 export {
-  checkGlobalLK,
-  checkParams,
-  describeInitial,
-  describeParams,
   type GivenLK,
   type InitialConfiguration,
-  type ParamDescription,
-  type ParamEntries,
   type ParamSchema,
   type ParamsSchema,
   type ParamValue,
   type ParamValues,
   param,
   params,
-  parseAllOutCS,
-  parseChoice,
-  parseGivenLK,
-  parseGlobalInitial,
-  parseInit,
-  parseInteger,
-  parseNonNegative,
 } from './params.js';
-export { PendingCall, type PendingCallMessages } from './pending-call.js';
-export { type CSState, countInCS, flipState, isValidN, type ProcessId } from './process.js';
+export type { CSState, ProcessId } from './process.js';
 export { createRng, type Rng } from './rng.js';
 export {
   assertSafeConfiguration,
   checkConfiguration,
   complementSpec,
-  describeSpec,
   type GlobalSpec,
   type GroupSpec,
   globalSpec,

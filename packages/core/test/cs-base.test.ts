@@ -4,12 +4,11 @@ import {
   CSMICError,
   CSObjectBase,
   type CSState,
-  Deferred,
   isAbortError,
   lease,
-  onAbort,
   withCS,
 } from '../src/index.js';
+import { Deferred, onAbort } from '../src/kit.js';
 
 /** A CS object whose entry waits for the test to grant it; counts protocol calls. */
 class Gate extends CSObjectBase {
@@ -150,7 +149,7 @@ describe('withCS and lease', () => {
 
 describe('coverage marks', () => {
   it('collects reach() labels only while a collector runs', async () => {
-    const { collectReached, reach } = await import('../src/index.js');
+    const { collectReached, reach } = await import('../src/kit.js');
     reach('x:before');
     const c = collectReached();
     reach('x:a');

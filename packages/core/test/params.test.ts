@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, parseInit, parseInteger } from '../src/index.js';
+import { ConfigurationError } from '../src/index.js';
+import { parseInit, parseInteger } from '../src/kit.js';
 
 function message(fn: () => unknown): string {
   try {

@@ -3,7 +3,8 @@
  * exclusion problem": Sec. 2.3 (Def. 2, uniform and (k+1)-cube k-arbiters) and Sec. 3
  * (Sec. 3.2 uniform (h,k)-arbiter, Sec. 3.3 (k+1)-cube (h,k)-arbiter incl. n ≠ a^(k+1)).
  */
-import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@critsec/core';
+import { ConfigurationError, CoterieError, type ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { hasBit, isSubset } from './bitset.js';
 import { buildCoterie, type Coterie } from './coterie.js';
 import { prepare } from './prepared.js';

@@ -5,7 +5,8 @@
  * that report to `P_i` in MUTIN, global-CS paper Sec. 4). Immutable; `quorumOf` and `reportersOf`
  * are precomputed frozen arrays.
  */
-import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@critsec/core';
+import { ConfigurationError, CoterieError, type ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { checkPrepared } from './check-coterie.js';
 import { isSubset } from './bitset.js';
 import { describeStructural, firstUsers, normalizeQuorums, prepare, type QuorumSet } from './prepared.js';

@@ -2,7 +2,8 @@
  * Grid coterie — global-CS paper, Example 2 (Maekawa [14]); the square grid coterie of the
  * h-out-of-k paper, Sec. 2.3. With an extension to any n.
  */
-import { ConfigurationError, isValidN, type ProcessId } from '@critsec/core';
+import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { buildCoterie, type Coterie } from './coterie.js';
 import { checkConstructionSize } from './size-limit.js';
 

@@ -3,7 +3,8 @@
  * exclusion", IEEE TPDS 14(5), 2003, Sec. 3, Def. 1: quorums of different cartels intersect and
  * every cartel is minimal (no quorum contains another of its cartel).
  */
-import { isValidN, type ProcessId } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { intersects, nextClearBit, wordsFor } from './bitset.js';
 import { findDisjointPair, findNestedPair } from './check-coterie.js';
 import { dedupe } from './coterie.js';

@@ -5,7 +5,8 @@
  * (1..m in the paper). Validation (Def. 1) is in `group-check.ts`, degree (Def. 2) in
  * `group-degree.ts`, the surficial system (Fig. 3, Theorem 1) in `surficial.ts`.
  */
-import { ConfigurationError, CoterieError, isValidN, type ProcessId } from '@critsec/core';
+import { ConfigurationError, CoterieError, type ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { findDisjointPair } from './check-coterie.js';
 import { badProcess, type Coterie } from './coterie.js';
 import { formatSet } from './format.js';

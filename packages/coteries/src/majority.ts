@@ -2,7 +2,8 @@
  * Majority coterie — global-CS paper, Example 1 (after Garcia-Molina & Barbara [8]); for odd n
  * also the uniform 1-arbiter of the h-out-of-k paper, Sec. 2.3.
  */
-import { ConfigurationError, isValidN, type ProcessId } from '@critsec/core';
+import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { buildCoterie, type Coterie } from './coterie.js';
 import { checkConstructionSize } from './size-limit.js';
 

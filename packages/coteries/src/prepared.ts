@@ -2,7 +2,8 @@
  * Normalized, bitset-backed views of quorum lists, cached per quorum array. Every validator and
  * metric starts here. Internal to the package.
  */
-import { isValidN, type ProcessId } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { bitsetOf, wordsFor } from './bitset.js';
 import { formatSet } from './format.js';
 

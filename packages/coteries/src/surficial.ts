@@ -3,7 +3,8 @@
  * exclusion", IEEE TPDS 14(5), 2003, Sec. 3, Fig. 3 (the staircase construction 𝓕(P, m)) and
  * Theorem 1; plus fits for sizes the construction does not reach exactly.
  */
-import { ConfigurationError, isValidN, type ProcessId } from '@critsec/core';
+import { ConfigurationError, type ProcessId } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { dedupe, minimizeAssignment } from './coterie.js';
 import { buildGroup, type GroupQuorumSystem } from './group.js';
 import { checkConstructionSize } from './size-limit.js';

@@ -11,7 +11,8 @@
  *   3–4): messages per pair = lmin's + kmex's; waiting time 9 for both exit (lmin.Exit() 7 +
  *   kmex.Exit() 2) and entry (kmex.Entry() 7 + lmin.Entry() 2).
  */
-import { type AlgorithmDescriptor, defineAlgorithm, param, params, parseGivenLK } from '@critsec/core';
+import { type AlgorithmDescriptor, defineAlgorithm, param, params } from '@critsec/core';
+import { parseGivenLK } from '@critsec/core/kit';
 import { COTERIE_PARAM, GLOBAL_INIT_PARAM } from '@critsec/mutex';
 import { buildMutinComposite, fixedBound, MX_PARAM } from '@critsec/mutin';
 import { gcs, kMutex } from './gcs.js';

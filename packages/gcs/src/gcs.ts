@@ -5,7 +5,8 @@
  * Theorem 1): lmin = MUTIN(l), kmex = Co-MUTIN(n−k), (l,k)-GCS = compose(lmin, kmex).
  */
 import { complement } from '@critsec/complement';
-import { ConfigurationError, type CSFactory, countInCS, type ProcessContext } from '@critsec/core';
+import { ConfigurationError, type CSFactory, type ProcessContext } from '@critsec/core';
+import { countInCS } from '@critsec/core/kit';
 import type { Coterie } from '@critsec/coteries';
 import { mutin } from '@critsec/mutin';
 import { compose } from './compose.js';

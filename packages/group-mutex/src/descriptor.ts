@@ -9,14 +9,11 @@ import {
   type CSFactory,
   defineAlgorithm,
   type MemoryEstimate,
-  describeInitial,
   groupSpec,
   param,
   params,
-  parseAllOutCS,
-  parseChoice,
-  parseInteger,
 } from '@critsec/core';
+import { describeInitial, parseAllOutCS, parseChoice, parseInteger } from '@critsec/core/kit';
 import {
   coterieByName,
   type GroupQuorumSystem,

@@ -24,11 +24,11 @@
 import {
   CSObjectBase,
   type Endpoint,
-  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
 } from '@critsec/core';
+import { PendingCall } from '@critsec/core/kit';
 import { reach } from './rare-paths.js';
 import { tick, witness } from '@critsec/transport';
 import { MaekawaMNode, type MaekawaMNodeSnapshot, type MNodeClass, type Rules } from './maekawa-m-node.js';

@@ -1,4 +1,4 @@
-import { reachOf } from '@critsec/core';
+import { reachOf } from '@critsec/core/kit';
 
 /**
  * Coverage marks (`reach()` of `@critsec/core`) of Maekawa_M (Figs. 5–6) and Maekawa_S

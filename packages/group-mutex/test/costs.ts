@@ -3,7 +3,8 @@
  * Maekawa_M per exit+entry pair under the causal attribution, Maekawa_S per request by its tag
  * (every Maekawa_S message names its request: REQUEST(p, ·, sn), GRANT(sn) to p, UNLOCK(sn) from p).
  */
-import { collectReached, groupSpec } from '@critsec/core';
+import { groupSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import type { GroupQuorumSystem } from '@critsec/coteries';
 import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { drainToRest } from '@critsec/testing';

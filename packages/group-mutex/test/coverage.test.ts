@@ -4,7 +4,8 @@
  * Maekawa_M on surficial(12, 3) with max[g] = 2 (so E.11–E.16, a node at max[g] locks, happens),
  * Maekawa_S on surficial(12, 3).
  */
-import { collectReached, groupSpec } from '@critsec/core';
+import { groupSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { surficial } from '@critsec/coteries';
 import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay, uniformDelay, unitDelay } from '@critsec/transport-sim';

@@ -7,7 +7,8 @@
  * with req = 1000000 68 of the first 200 seeds locked up (1, 5 and 7 the first): the node ended
  * P4's request on the forged one, and P4's real request was lost.
  */
-import { collectReached, groupSpec } from '@critsec/core';
+import { groupSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { grid, groupFromCoterie } from '@critsec/coteries';
 import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';

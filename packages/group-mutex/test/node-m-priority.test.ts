@@ -5,7 +5,8 @@
  * so every first request carries t = 1 and priorities ⟨p, 1⟩ are decided by process id (P0 the
  * highest). Each test names the lines it pins.
  */
-import { collectReached, groupSpec, isAbortError, type ReachCollector } from '@critsec/core';
+import { groupSpec, isAbortError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { grid, groupFromCoterie } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, queuedList } from '@critsec/testing';

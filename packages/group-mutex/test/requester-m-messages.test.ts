@@ -5,7 +5,8 @@
  * and a REQUEST to a node outside the requester's quorum. surficial(4, 2), subgroup assignment:
  * P1's group-0 quorum is {2, 3}. Controlled mode.
  */
-import { collectReached, groupSpec, isAbortError, ProtocolError } from '@critsec/core';
+import { groupSpec, isAbortError, ProtocolError } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { surficial } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';

@@ -7,7 +7,8 @@
  * surficial(4, 2), subgroup assignment: P1's group-0 quorum is {2, 3}, its group-1 quorum {1, 3}.
  * Controlled mode.
  */
-import { collectReached, groupSpec, ProtocolError } from '@critsec/core';
+import { groupSpec, ProtocolError } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { surficial } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';

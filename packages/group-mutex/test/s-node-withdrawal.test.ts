@@ -7,7 +7,7 @@
  * re-sent, and no other process's. surficial(4, 2), subgroup assignment: P1 and P3 use {2, 3} for
  * group 0 and {1, 3} for group 1, so node 3 is last(Q) of all four.
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { surficial } from '@critsec/coteries';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MaekawaSNode } from '../src/maekawa-s-node.js';

@@ -4,7 +4,8 @@
  * Q = {0, 1}, P1, P3 use {2, 3}; group 1 — P0, P2 use {0, 2}, P1, P3 use {1, 3}; max[g] = 2.
  * First requests all carry t = 1, so priorities are decided by process id (P0 highest).
  */
-import { collectReached, groupSpec, isAbortError, type ReachCollector } from '@critsec/core';
+import { groupSpec, isAbortError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { surficial } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';

@@ -12,7 +12,8 @@
  * P0, P2 use {0, 2}, P1, P3 use {1, 3}. So P0's quorums cover {0, 1, 2} (P3 is a stranger to it)
  * and P1's cover {1, 2, 3} (node 0 is in none). Controlled mode.
  */
-import { collectReached, groupSpec, type Message, ProtocolError } from '@critsec/core';
+import { groupSpec, type Message, ProtocolError } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { surficial } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';

@@ -14,11 +14,8 @@ import {
   type RequestDraw,
   param,
   params,
-  parseAllOutCS,
-  describeInitial,
-  parseChoice,
-  parseInteger,
 } from '@critsec/core';
+import { parseAllOutCS, describeInitial, parseChoice, parseInteger } from '@critsec/core/kit';
 import {
   cubeHKArbiter,
   cubeKArbiter,

@@ -78,11 +78,11 @@ import {
   CSObjectBase,
   ConfigurationError,
   type Endpoint,
-  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
 } from '@critsec/core';
+import { PendingCall } from '@critsec/core/kit';
 import { reach } from './rare-paths.js';
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';

@@ -1,4 +1,4 @@
-import { reachOf } from '@critsec/core';
+import { reachOf } from '@critsec/core/kit';
 
 /**
  * The rare paths of the h-out-of-k algorithm, marked with `reach()` from `@critsec/core` so a

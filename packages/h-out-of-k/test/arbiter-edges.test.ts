@@ -4,7 +4,8 @@
  * `npm run test:mutation` (README, "Mutation score"). One arbiter P0 (every quorum {P0}), n = 4;
  * first requests all carry c = 1, so priority is decided by id (P1 before P2 before P3).
  */
-import { collectReached, isAbortError, ProtocolError, type ReachCollector } from '@critsec/core';
+import { isAbortError, ProtocolError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HOutOfKCS } from '../src/index.js';

@@ -5,7 +5,8 @@
  * per entry, a third of the runs with aborts. Asserts 0 violations and 0 stuck processes
  * (Theorems 5–6) and that every rare path was taken; prints the totals.
  */
-import { collectReached, hOutOfKSpec } from '@critsec/core';
+import { hOutOfKSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { cubeHKArbiter, type HKArbiter, uniformHKArbiter } from '@critsec/coteries';
 import { createCluster, runWorkload } from '@critsec/harness';
 import { exponentialDelay, formatDelay, uniformDelay } from '@critsec/transport-sim';

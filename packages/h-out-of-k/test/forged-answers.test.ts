@@ -6,7 +6,8 @@
  * the next OK), so only a forged message gets here. n = 4, k = 2, every quorum {P0, P1}; controlled
  * mode; first requests all carry c = 1, so priority is decided by id.
  */
-import { collectReached, ProtocolError, type ReachCollector } from '@critsec/core';
+import { ProtocolError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cycle, fixedCluster, inspectH } from './helpers.js';

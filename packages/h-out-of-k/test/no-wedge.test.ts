@@ -9,7 +9,8 @@
  * forged one was in `Que`, was dropped as "a second request"; on seeds 1–3 the forged request was
  * dropped and reported as such (the cluster finished).
  */
-import { collectReached, hOutOfKSpec } from '@critsec/core';
+import { hOutOfKSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { uniformHKArbiter } from '@critsec/coteries';
 import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,8 @@
  * with every quorum {P0, P1} (two arbiters; P2 only requests). First requests all carry c = 1,
  * so priority is decided by id: P0 beats P2.
  */
-import { collectReached, hOutOfKSpec, isAbortError, type ReachCollector } from '@critsec/core';
+import { hOutOfKSpec, isAbortError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

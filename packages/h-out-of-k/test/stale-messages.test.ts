@@ -7,7 +7,7 @@
  * so it must count exactly these messages and nothing else. One arbiter P0 (every quorum {P0}),
  * n = 4, k = 2; controlled mode; first requests all carry c = 1, so priority is decided by id.
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import type { SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

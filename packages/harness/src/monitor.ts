@@ -1,12 +1,12 @@
 import {
   type CSState,
   checkConfiguration,
-  describeSpec,
   type ProblemSpec,
   type ProcessId,
   type SafetyBound,
   type SpecViolation,
 } from '@critsec/core';
+import { describeSpec } from '@critsec/core/kit';
 
 /** A safety breach seen by a {@link SafetyMonitor}. */
 export interface Violation {

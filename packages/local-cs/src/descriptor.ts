@@ -16,17 +16,14 @@ import {
   type CSFactory,
   checkConfiguration,
   defineAlgorithm,
-  describeInitial,
   type Graph,
   type LocalSpec,
   type MemoryEstimate,
   type ParamValue,
   param,
   params,
-  parseChoice,
-  parseInit,
-  parseInteger,
 } from '@critsec/core';
+import { describeInitial, parseChoice, parseInit, parseInteger } from '@critsec/core/kit';
 import { localCsBounds } from './bounds.js';
 import { graphFromJson, parseGraph } from './graphs.js';
 import { localBounds, safeInitial } from './config.js';

@@ -23,14 +23,13 @@
 import {
   type CSFactory,
   CSObjectBase,
-  closedNeighborhood,
   ConfigurationError,
   type Endpoint,
-  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
 } from '@critsec/core';
+import { closedNeighborhood, PendingCall } from '@critsec/core/kit';
 import { reach } from './marks.js';
 import { tick, witness } from '@critsec/transport';
 import { Arbiter, type Entry, minOf } from './arbiter.js';

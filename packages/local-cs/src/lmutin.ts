@@ -23,13 +23,12 @@ import {
   ConfigurationError,
   type CSFactory,
   CSObjectBase,
-  closedNeighborhood,
   type Endpoint,
   type Graph,
-  PendingCall,
   type ProcessContext,
   type ProcessId,
 } from '@critsec/core';
+import { closedNeighborhood, PendingCall } from '@critsec/core/kit';
 import { type Mark, reach } from './marks.js';
 import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';

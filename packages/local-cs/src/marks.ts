@@ -4,7 +4,7 @@
  * LKCS's MUTIN and MUTEX arbiters), and LMUTIN's and LKCS's own. The rare-path lists the coverage
  * tests assert (`lmutinRarePaths`, `lkcsRarePaths`) are checked against {@link Mark}. Internal.
  */
-import { reach as coreReach } from '@critsec/core';
+import { reach as coreReach } from '@critsec/core/kit';
 
 /** The label an {@link Arbiter} marks under: LMUTIN's arbiter, or one of LKCS's two. */
 export type ArbiterLabel = 'lmutin' | 'lkcs-MUTIN' | 'lkcs-MUTEX';

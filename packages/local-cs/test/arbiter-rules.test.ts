@@ -8,7 +8,7 @@
  * the bound; the sidetrack's grant (ts 0) is given beyond the bound and never preempted. Requests
  * and grants are named by their tag (the `'tagged'` rules, README).
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Arbiter, type ArbiterRules } from '../src/arbiter.js';
 

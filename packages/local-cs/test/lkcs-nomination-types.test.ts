@@ -13,7 +13,7 @@
  */
 import type { CSFactory } from '@critsec/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { lkcs, lkcsWith } from '../src/lkcs.js';
 import { graph, inspect, leaderCluster, leaderWaits, sentTriggers, to0 } from './lkcs-candidate-scene.js';
 

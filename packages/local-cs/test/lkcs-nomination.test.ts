@@ -10,7 +10,8 @@
  * a process holding a sidetrack grant (ts 0) is never a candidate. And the leader nominates only
  * while it waits itself. Controlled mode.
  */
-import { type CSFactory, collectReached, type ReachCollector } from '@critsec/core';
+import type { CSFactory } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import type { SimCluster } from '@critsec/harness';
 import { deliver } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

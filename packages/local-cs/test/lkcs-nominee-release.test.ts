@@ -7,7 +7,7 @@
  * (complete(5), (l, k) = (0, 5), leader P0; one forged Release from P4 to reach it): P0 nominated
  * for MUTEX (its own entry), then P1 for MUTIN (its exit). Controlled mode.
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { deliver } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lkcs } from '../src/lkcs.js';

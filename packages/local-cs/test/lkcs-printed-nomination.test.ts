@@ -8,7 +8,7 @@
  * leader's first wait: if Waiting_LDR = |N_LDR| + 1 already when it first asks, it nominates at
  * once. Controlled mode.
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { deliver } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lkcsWith } from '../src/lkcs.js';

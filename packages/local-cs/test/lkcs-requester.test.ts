@@ -8,7 +8,7 @@
  * leader P0, (L, K) = (1, 4) everywhere, initially P0 OutCS and P1..P4 InCS. P1 exits (a MUTIN
  * request, tag 1); the other processes' messages to P1 are injected. Controlled mode.
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

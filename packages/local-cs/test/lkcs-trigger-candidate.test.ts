@@ -11,7 +11,7 @@
  * the protocol would not send) to reach that state; the leader's reaction is Algorithm 6's.
  * Controlled mode.
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lkcs } from '../src/lkcs.js';
 import { candidateScene, graph, inspect, to0, triggers } from './lkcs-candidate-scene.js';

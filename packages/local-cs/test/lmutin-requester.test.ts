@@ -8,7 +8,8 @@
  * only by a process whose grant it holds. star(2): the path P1 − P0 − P2, l = 0, everyone InCS.
  * Controlled mode.
  */
-import { collectReached, isAbortError, type ReachCollector } from '@critsec/core';
+import { isAbortError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

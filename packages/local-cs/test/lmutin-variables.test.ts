@@ -5,7 +5,7 @@
  * (ts, tag, P), nGrants ascending), with requests delivered against that order. star(3): P0 is the
  * centre, P1..P3 the leaves. Controlled mode.
  */
-import { collectReached } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { collectReached } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';

@@ -24,10 +24,8 @@ import {
   type PaperBounds,
   param,
   params,
-  parseChoice,
-  parseGlobalInitial,
-  parseInteger,
 } from '@critsec/core';
+import { parseChoice, parseGlobalInitial, parseInteger } from '@critsec/core/kit';
 import { COTERIE_NAMES, type Coterie, coterieByName, quorumSizes } from '@critsec/coteries';
 import { maekawa } from './maekawa.js';
 import { ricartAgrawala } from './ricart-agrawala.js';

@@ -58,11 +58,11 @@
 import {
   CSObjectBase,
   type Endpoint,
-  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
 } from '@critsec/core';
+import { PendingCall } from '@critsec/core/kit';
 import { reach } from './maekawa-protocol.js';
 import type { Coterie } from '@critsec/coteries';
 import { CLOCK_MAX, tick, witness } from '@critsec/transport';

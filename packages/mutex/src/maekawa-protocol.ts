@@ -4,7 +4,7 @@
  * the snapshot `inspect()` returns and the choice of conflict rules.
  */
 import type { ProcessId } from '@critsec/core';
-import { reachOf } from '@critsec/core';
+import { reachOf } from '@critsec/core/kit';
 import { defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 

@@ -39,12 +39,11 @@ import {
   type CSFactory,
   CSObjectBase,
   type Endpoint,
-  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reachOf,
 } from '@critsec/core';
+import { PendingCall, reachOf } from '@critsec/core/kit';
 import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { initialHolders } from './initial.js';

@@ -6,7 +6,8 @@
  * safe and live for everybody, and after it is driven to rest every arbiter must be unlocked with
  * an empty queue and every requester idle — no lock leaked, no queue entry left behind.
  */
-import { collectReached, mutexSpec } from '@critsec/core';
+import { mutexSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { type Coterie, grid, majority, projectivePlane, tree, wall } from '@critsec/coteries';
 import { createCluster, describeFailure, runWorkload } from '@critsec/harness';
 import { drainToRest } from '@critsec/testing';

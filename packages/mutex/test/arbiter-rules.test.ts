@@ -4,7 +4,7 @@
  * forged or stale RELINQUISH, a RELEASE carrying another tag. Each test names the rule it pins;
  * together they kill the arbiter's mutation-testing survivors listed in the README (issue 14).
  */
-import { collectReached, type ReachCollector } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MaekawaArbiter } from '../src/maekawa-arbiter.js';
 import type { MaekawaRules } from '../src/maekawa-protocol.js';

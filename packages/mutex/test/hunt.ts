@@ -13,7 +13,8 @@
  * Registered by `deadlock-hunt.test.ts` (1,000 seeds per configuration, with the test that the
  * hunt has teeth) and `deadlock-hunt.long.test.ts` (10,000 per configuration).
  */
-import { collectReached, mutexSpec } from '@critsec/core';
+import { mutexSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { type Coterie, grid, projectivePlane } from '@critsec/coteries';
 import { runWorkload, createCluster } from '@critsec/harness';
 import { type CSComplianceSetup, runSeed } from '@critsec/testing/cs';

@@ -10,7 +10,8 @@
  * grant, and P4 ignored the LOCKED for a tag it never issued. The long suite sweeps other tags,
  * instants, delays and coteries (`no-wedge.long.test.ts`).
  */
-import { collectReached, mutexSpec } from '@critsec/core';
+import { mutexSpec } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { majority } from '@critsec/coteries';
 import { createCluster, runWorkload, type WorkloadResult } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';

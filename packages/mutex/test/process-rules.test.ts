@@ -6,13 +6,8 @@
  * from outside Q_0, an abort that fires while the object closes. Each test names the rule it pins;
  * together they kill the process's mutation-testing survivors listed in the README (issue 14).
  */
-import {
-  type CSState,
-  collectReached,
-  isAbortError,
-  ProtocolError,
-  type ReachCollector,
-} from '@critsec/core';
+import { type CSState, isAbortError, ProtocolError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { grid } from '@critsec/coteries';
 import { CLOCK_MAX } from '@critsec/transport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -12,12 +12,11 @@ import {
   ConfigurationError,
   type CSObject,
   type CSState,
-  collectReached,
   type Endpoint,
   isAbortError,
   ProtocolError,
-  type ReachCollector,
 } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { CLOCK_MAX } from '@critsec/transport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RicartAgrawalaMessage, type RicartAgrawalaSnapshot, ricartAgrawala } from '../src/index.js';

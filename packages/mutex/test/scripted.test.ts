@@ -3,7 +3,8 @@
  * 2×2 grid: Q_0 = {0,1,2}, Q_1 = {0,1,3}, Q_2 = {0,2,3}, Q_3 = {1,2,3}. First requests all carry
  * sn = 1, so priorities are decided by process id (P0 highest).
  */
-import { collectReached, isAbortError, mutexSpec, type ReachCollector } from '@critsec/core';
+import { isAbortError, mutexSpec } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { grid } from '@critsec/coteries';
 import { createCluster, type SimCluster } from '@critsec/harness';
 import { deliver, deliverAll, queuedList } from '@critsec/testing';

@@ -13,7 +13,6 @@ import {
   type BuildContext,
   type BuiltAlgorithm,
   ConfigurationError,
-  checkGlobalLK,
   type CSFactory,
   defineAlgorithm,
   globalSpec,
@@ -21,10 +20,8 @@ import {
   type PaperBounds,
   type ParamValue,
   params,
-  parseChoice,
-  parseGivenLK,
-  parseGlobalInitial,
 } from '@critsec/core';
+import { checkGlobalLK, parseChoice, parseGivenLK, parseGlobalInitial } from '@critsec/core/kit';
 import type { Coterie } from '@critsec/coteries';
 import {
   COTERIE_PARAM,

@@ -5,13 +5,13 @@
 import {
   ConfigurationError,
   CoterieError,
-  countInCS,
   type CSFactory,
   initialConfiguration,
   type CSObject,
   type ProcessContext,
   type ProcessId,
 } from '@critsec/core';
+import { countInCS } from '@critsec/core/kit';
 import { type Coterie, checkCoterie, isCoterie } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
 import { MutinCS, type MutinQuorums, type Response2Rule } from './mutin.js';

@@ -36,12 +36,11 @@ import {
   type CSObject,
   CSObjectBase,
   type Endpoint,
-  PendingCall,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
-  reachOf,
 } from '@critsec/core';
+import { PendingCall, reachOf } from '@critsec/core/kit';
 import type { MutinProtocolMessage } from './protocol.js';
 import { mutinProtocol } from './protocol.js';
 

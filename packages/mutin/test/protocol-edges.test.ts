@@ -5,15 +5,8 @@
  * `npm run test:mutation` (README, "Tests"): the seeded suites never forge a message, nor read
  * `inspect()`, nor look at an error's text.
  */
-import {
-  AbortError,
-  ConfigurationError,
-  collectReached,
-  type CSState,
-  globalSpec,
-  ProtocolError,
-  type ReachCollector,
-} from '@critsec/core';
+import { AbortError, ConfigurationError, type CSState, globalSpec, ProtocolError } from '@critsec/core';
+import { collectReached, type ReachCollector } from '@critsec/core/kit';
 import { grid, majority } from '@critsec/coteries';
 import { createCluster } from '@critsec/harness';
 import { StubCS } from '@critsec/testing';

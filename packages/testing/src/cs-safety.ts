@@ -4,7 +4,7 @@
  * when a process never completes, so these runs check liveness under contention too); and the
  * coverage check that every declared rare path was taken across those seeds.
  */
-import { collectReached } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { formatDelay } from '@critsec/transport-sim';
 import { type CSComplianceContext, check } from './cs-setup.js';
 import { runSeed } from './cs-seed.js';

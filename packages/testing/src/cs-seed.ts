@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeSpec } from '@critsec/core';
+import { describeSpec } from '@critsec/core/kit';
 import { type DelayModel, formatDelay } from '@critsec/transport-sim';
 import { createCluster } from '@critsec/harness';
 import { type CSComplianceSetup, clusterOptions, workloadOptions } from './cs-setup.js';

@@ -4,15 +4,8 @@
  * {@link CSComplianceContext} that every concern's registrar (safety, liveness, determinism,
  * abort, close, usage errors, coverage) receives, and the small helpers they share.
  */
-import {
-  type CSFactory,
-  type CSObject,
-  type CSState,
-  describeSpec,
-  type ProblemSpec,
-  type ProcessId,
-  type ReachCollector,
-} from '@critsec/core';
+import type { CSFactory, CSObject, CSState, ProblemSpec, ProcessId } from '@critsec/core';
+import { describeSpec, type ReachCollector } from '@critsec/core/kit';
 import { type DelayModel, exponentialDelay, type Rng, uniformDelay, unitDelay } from '@critsec/transport-sim';
 import type { ClusterOptions, SimCluster } from '@critsec/harness';
 import type { WorkloadOptions } from '@critsec/harness';

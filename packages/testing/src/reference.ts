@@ -9,12 +9,11 @@ import {
   type CSFactory,
   CSObjectBase,
   type CSState,
-  Deferred,
   type Endpoint,
-  onAbort,
   type ProcessContext,
   type ProcessId,
 } from '@critsec/core';
+import { Deferred, onAbort } from '@critsec/core/kit';
 import { counterSchema, defineProtocol } from '@critsec/transport';
 import * as v from 'valibot';
 

@@ -29,11 +29,11 @@ import {
   ConfigurationError,
   createRng,
   type Endpoint,
-  isValidN,
   type ProcessId,
   type Rng,
   TransportError,
 } from '@critsec/core';
+import { isValidN } from '@critsec/core/kit';
 import { createEndpoint, type RootEndpoint } from '@critsec/transport';
 import { type FaultCounters, FrameCounters, MessageCounters, type SimCounters } from './counters.js';
 import { type DelayModel, unitDelay } from './delay.js';

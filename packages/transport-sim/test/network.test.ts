@@ -1,4 +1,5 @@
-import { ConfigurationError, Deferred, type Endpoint, type Message } from '@critsec/core';
+import { ConfigurationError, type Endpoint, type Message } from '@critsec/core';
+import { Deferred } from '@critsec/core/kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkSimSize } from '../src/size-limit.js';

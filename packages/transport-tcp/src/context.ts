@@ -3,7 +3,8 @@
  * reports refusals and errors, and the `change` signal that `ready()` and `flush()` wait on.
  */
 import { EventEmitter } from 'node:events';
-import { Emitter, type ProcessId } from '@critsec/core';
+import type { ProcessId } from '@critsec/core';
+import { Emitter } from '@critsec/core/kit';
 import type { ResolvedOptions, TcpLogger } from './options.js';
 import {
   createTransportStats,
