@@ -1,7 +1,7 @@
 /**
  * What a bench member does (the `workload` given to `runClusterNode` by `bench/member.ts`):
  * uncontended, only the driver member runs rounds while the others wait; contended, every member
- * starts together (a barrier on the workload channel) and runs rounds back to back, and a member that has finished keeps cycling, uncounted, until all
+ * starts together (the runtime's start barrier, `ctx.startTogether()`) and runs rounds back to back, and a member that has finished keeps cycling, uncounted, until all
  * have finished (then withdraws its call in flight). A round is entry + exit (exit + entry for a member that starts
  * InCS), called on the CS object directly — not through the runtime's logged `ctx.entry`, so
  * the figure is the protocol's and the transport's, without the shared-log appends and the
@@ -87,30 +87,6 @@ async function cycleUntil(cs: CSObject<unknown>, allFinished: Promise<void>): Pr
   if (engine.failure !== null) throw new Error(`bench-locks: ${engine.failure}`);
 }
 
-/** Resolves once every other member has also reached this point (a GO on the workload channel). */
-function startBarrier(ctx: ClusterWorkloadContext): Promise<void> {
-  const others = ctx.control.peers.filter((p) => p !== ctx.id);
-  return new Promise((resolve) => {
-    const seen = new Set<number>();
-    // GOs that arrived before this subscription are handed over inside `onMessage` itself, so
-    // the unsubscribe may be needed before `onMessage` has returned it.
-    let off: (() => void) | undefined;
-    let done = false;
-    off = ctx.control.onMessage((from, msg) => {
-      if (done || msg.type !== 'GO') return;
-      seen.add(from);
-      if (seen.size === others.length) {
-        done = true;
-        off?.();
-        resolve();
-      }
-    });
-    if (done) off();
-    for (const p of others) ctx.control.send(p, { type: 'GO' });
-    if (others.length === 0) resolve();
-  });
-}
-
 /**
  * The bench member workload (see the module comment); resolves to the number of timed rounds.
  * @throws ConfigurationError when `workload.settings` is not {@link BenchWorkloadSettings}.
@@ -124,7 +100,7 @@ export const benchWorkload: ClusterWorkload = async (ctx) => {
   }
   const runs = settings.mode === 'contended' || ctx.id === settings.driver;
   // Contended, the members start together (launch skew would otherwise leave some alone).
-  if (settings.mode === 'contended') await startBarrier(ctx);
+  if (settings.mode === 'contended') await ctx.startTogether();
   const round = csRound(ctx.cs);
   if (runs) await runRounds(round, { warmup: settings.warmup, rounds: 0 });
   const before = process.cpuUsage();

@@ -39,15 +39,16 @@ export interface Barrier {
 }
 
 /**
- * The barrier `type` (`DONE`: every member finished its counted work; `BYE`: every member's
- * workload returned, so nobody still needs anybody) among `n` members on `control`. It is
+ * The barrier `type` (`START`: every member's workload is ready to start; `DONE`: every member
+ * finished its counted work; `BYE`: every member's workload returned, so nobody still needs
+ * anybody) among `n` members on `control`. It is
  * re-announced to a peer that restarted (its new session lost the first announcement).
  */
 export function barrier(
   transport: TcpTransport,
   control: Endpoint,
   n: number,
-  type: 'DONE' | 'BYE',
+  type: 'START' | 'DONE' | 'BYE',
 ): Barrier {
   const from = new Set<ProcessId>();
   let announced = false;

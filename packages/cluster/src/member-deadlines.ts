@@ -89,6 +89,30 @@ export async function callWithDeadline<T>(
   }
 }
 
+/**
+ * `promise`, or a `TransportError` naming `what` and the configuration key `key` once `ms` have
+ * passed without it settling.
+ */
+export async function withinDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+  what: string,
+  key: string,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new TransportError(`${what} did not complete within ${ms} ms (${key})`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A peer went down or came back (what `runClusterNode` reports as progress). */
 export interface PeerChange {
   readonly event: 'peer-down' | 'peer-up';

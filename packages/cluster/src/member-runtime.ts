@@ -13,6 +13,7 @@ import { transportOptionsFor } from './config-transport.js';
 import { type Barrier, barrier, heldChannel } from './member-channels.js';
 import {
   callWithDeadline,
+  withinDeadline,
   type NodeDeadlines,
   NodeWatch,
   nodeDeadlines,
@@ -240,7 +241,7 @@ function loggedExit(m: Member, options: RunClusterNodeOptions): ClusterWorkloadC
 function workloadContext(
   m: Member,
   options: RunClusterNodeOptions,
-  done: Barrier,
+  { start, done }: { start: Barrier; done: Barrier },
   control: ClusterWorkloadChannel,
   waits: number[],
   watch: NodeWatch,
@@ -267,6 +268,15 @@ function workloadContext(
       return done.promise;
     },
     allFinished: done.promise,
+    startTogether() {
+      start.announce();
+      return withinDeadline(
+        start.promise,
+        m.deadlines.ready,
+        `P${m.id}: the start barrier`,
+        'readyTimeoutMs',
+      );
+    },
   };
 }
 
@@ -320,11 +330,11 @@ async function runMember(
   m: Member,
   options: RunClusterNodeOptions,
   workload: ClusterWorkload,
-  channels: { done: Barrier; bye: Barrier; workload: ClusterWorkloadChannel },
+  channels: { start: Barrier; done: Barrier; bye: Barrier; workload: ClusterWorkloadChannel },
   watch: NodeWatch,
 ): Promise<ClusterNodeReport> {
   const waits: number[] = [];
-  const ctx = workloadContext(m, options, channels.done, channels.workload, waits, watch);
+  const ctx = workloadContext(m, options, channels, channels.workload, waits, watch);
   const t0 = performance.now();
   await watch.race(workload(ctx));
   const durationMs = performance.now() - t0;
@@ -357,9 +367,10 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   const m = await createMember(options);
   const { transport, loaded } = m;
   const { config } = loaded;
-  // Two barriers on the control channel: DONE (every member finished its counted work) and BYE
-  // (every member's workload has returned, so nobody still needs anybody).
+  // Barriers on the control channel: START (the workload's own, `ctx.startTogether()`), DONE
+  // (every member finished its counted work) and BYE (every workload returned).
   const control = transport.endpoint.channel('__cluster');
+  const start = barrier(transport, control, config.n, 'START');
   const done = barrier(transport, control, config.n, 'DONE');
   const bye = barrier(transport, control, config.n, 'BYE');
   // The workload's own channel exists before the transport starts: nothing sent to it is lost.
@@ -371,7 +382,7 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
     await transport.ready({ timeoutMs: m.deadlines.ready });
     options.onProgress?.({ id: m.id, event: 'ready' });
     watch = new NodeWatch(transport, m.deadlines, (c) => options.onProgress?.({ id: m.id, ...c }));
-    return await runMember(m, options, workload, { done, bye, workload: workloadChannel }, watch);
+    return await runMember(m, options, workload, { start, done, bye, workload: workloadChannel }, watch);
   } finally {
     watch?.stop();
     await closeMember(m);

@@ -71,6 +71,12 @@ export interface ClusterWorkloadContext {
   finish(): Promise<void>;
   /** Resolves once every member has called `finish()`. */
   readonly allFinished: Promise<void>;
+  /**
+   * A start barrier: tells every member this one is ready to start and resolves once every
+   * member has said so (so a contended measurement does not begin with launch skew). Idempotent.
+   * @throws TransportError when not every member arrives within `readyTimeoutMs`.
+   */
+  startTogether(): Promise<void>;
 }
 
 /** A workload module's export: runs the work and returns the number of counted rounds. */

@@ -82,6 +82,43 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
   });
 });
 
+describe('ctx.startTogether(): the start barrier of a workload', () => {
+  it('resolves on a member only once every member has arrived, and twice is once', async () => {
+    const loaded = await createLocalCluster({
+      dir: tempDir(),
+      n: 3,
+      algorithm: 'coordinator',
+      workload: { rounds: 1 },
+      insecure: true,
+    });
+    const arrived = new Set<ProcessId>();
+    const sawAll: boolean[] = [];
+    const workload: ClusterWorkload = async (ctx) => {
+      if (ctx.id === 2) await sleep(150); // the last one to arrive
+      arrived.add(ctx.id);
+      await ctx.startTogether();
+      await ctx.startTogether(); // idempotent: no second barrier
+      sawAll[ctx.id] = arrived.size === 3;
+      await ctx.entry(1);
+      await ctx.exit(1);
+      await ctx.finish();
+      return 1;
+    };
+    await Promise.all(
+      [0, 1, 2].map((id) =>
+        runClusterNode({
+          configPath: loaded.path,
+          id,
+          algorithms: { coordinator: { createFactory: coordinatorMutex } },
+          workload,
+          logger: null,
+        }),
+      ),
+    );
+    expect(sawAll).toEqual([true, true, true]);
+  });
+});
+
 describe('createLocalCluster({ certificateDir })', () => {
   it('uses the certificates of a directory (by absolute path) instead of making new ones', async () => {
     const first = await createLocalCluster({ dir: tempDir(), n: 3, algorithm: 'x', workload: { rounds: 1 } });

@@ -34,6 +34,6 @@ describe('the public faces of @critsec/core (README "API")', () => {
   });
 
   it('an error thrown through the kit is the class the main entry exports', () => {
-    expect(() => kit.parseInteger('x', 'n')).toThrow(main.ConfigurationError);
+    expect(() => kit.parseInteger('n', 'x', 1)).toThrow(main.ConfigurationError);
   });
 });
