@@ -1,3 +1,4 @@
+import type { DurableCSObject, JsonValue } from './durable.js';
 import type { Endpoint } from './message.js';
 import type { CSState, ProcessId } from './process.js';
 
@@ -74,6 +75,13 @@ export interface ProcessContext {
   readonly endpoint: Endpoint;
   /** The whole initial configuration, known to every process (must be safe for the problem). */
   readonly initial: readonly CSState[];
+  /**
+   * Set when this process restarts after a crash: the protocol state its last committed step
+   * persisted ({@link DurableCSObject.durableState} of the object before the crash). The factory
+   * builds the object from it instead of from `initial[id]`; an algorithm without crash recovery
+   * throws `ConfigurationError` here. Absent on a first start.
+   */
+  readonly recovered?: JsonValue | undefined;
 }
 
 /**

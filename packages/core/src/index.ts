@@ -45,6 +45,7 @@ export {
   TransportError,
   throwIfAborted,
 } from './errors.js';
+export { type DurableCSObject, isDurableCSObject, type JsonValue } from './durable.js';
 export {
   type AlgorithmDescriptor,
   type BuildContext,

@@ -1,5 +1,6 @@
-/** A JSON value: what a record holds (bytes travel as base64 strings, chosen by the caller). */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from '@critsec/core';
+
+export type { JsonValue };
 
 /** One committed record: its value and its version. */
 export interface StoredRecord {
