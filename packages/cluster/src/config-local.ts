@@ -54,6 +54,15 @@ export interface LocalClusterOptions {
   readonly transport?: ClusterTransportConfig;
   /** Time a process waits for all its peers to connect, in ms (default 30 000). */
   readonly readyTimeoutMs?: number;
+  /**
+   * The members' other deadlines, in ms (`callTimeoutMs`, `peerDownTimeoutMs`, `finishTimeoutMs`,
+   * `shutdownTimeoutMs`; defaults as in the configuration file) — e.g. all of them long, for a
+   * run that must not fail only because the machine is busy.
+   */
+  readonly deadlines?: Pick<
+    ClusterConfig,
+    'callTimeoutMs' | 'peerDownTimeoutMs' | 'finishTimeoutMs' | 'shutdownTimeoutMs'
+  >;
 }
 
 /**
@@ -125,6 +134,7 @@ export async function createLocalCluster(options: LocalClusterOptions): Promise<
     log: 'shared.log',
     ...(options.transport === undefined ? {} : { transport: options.transport }),
     ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
+    ...options.deadlines,
   });
   const path = join(dir, 'cluster.json');
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);

@@ -69,6 +69,13 @@ export async function startOsCluster(o: OsClusterOptions): Promise<OsCluster> {
         ...(module === null ? {} : { module, settings: { seed: o.seed ?? 1 } }),
       },
       readyTimeoutMs: noProgressMs(),
+      // every member deadline long: the run may be slow on a busy machine, never failed by it
+      deadlines: {
+        callTimeoutMs: noProgressMs(),
+        peerDownTimeoutMs: noProgressMs(),
+        finishTimeoutMs: noProgressMs(),
+        shutdownTimeoutMs: noProgressMs(),
+      },
       ...(o.transport === undefined ? {} : { transport: o.transport }),
     });
     const stderr: string[] = [];
