@@ -3,7 +3,9 @@
  * processes on this machine (DESIGN.md 5). The run itself — certificates, `cluster.json`, the
  * member processes, the shared-log safety check — is `runLocalCluster` of @critsec/cluster; this
  * file turns its outcome into the `--json` summary of `simulate`, with wall-clock waiting times
- * in ms, and writes the replay command.
+ * in ms, the entries and exits completed counted from the shared log (so a run a member's death
+ * ended counts the survivors' work, and the dead member's up to its death), the members that
+ * died, and the replay command.
  */
 import {
   type ClusterHooks,
@@ -78,9 +80,12 @@ function messagesAndBounds(s: ClusterRunSettings, totals: MemberTotals) {
 function clusterSummary(s: ClusterRunSettings, o: LocalClusterOutcome): RunSummary {
   return {
     ...describeRun(s),
-    entries: o.totals.entries,
-    exits: o.totals.exits,
+    entries: o.logged.entries,
+    exits: o.logged.exits,
+    byProcess: { entries: o.logged.entriesByProcess, exits: o.logged.exitsByProcess },
+    deaths: o.logged.deaths,
     safetyViolations: o.result.check.violationCount,
+    sharedLogRecords: o.result.check.records,
     violation: o.violation,
     ok: o.failure === null,
     failure: o.failure,

@@ -2,7 +2,7 @@
  * The summary of a run — the stable `--json` shape and the human table beside the papers'
  * bounds (DESIGN.md 5).
  */
-import type { ResolvedCluster } from '@critsec/cluster';
+import type { MemberDeath, ResolvedCluster } from '@critsec/cluster';
 import { describeSpec } from '@critsec/core/kit';
 import Table from 'cli-table3';
 
@@ -72,12 +72,23 @@ export interface RunSummary {
     /** The initial configuration in words. */
     readonly description: string;
   };
-  /** Entries completed (n × rounds on success). */
+  /** Entries completed (n × rounds on success); a cluster counts them from its shared log, a member that died up to its death. */
   readonly entries: number;
-  /** Exits completed (n × rounds on success). */
+  /** Exits completed (n × rounds on success), counted as `entries`. */
   readonly exits: number;
+  /** Entries and exits completed, by process id (a cluster only: from its shared log). */
+  readonly byProcess?: {
+    /** Entries completed by each process. */
+    readonly entries: readonly number[];
+    /** Exits completed by each process. */
+    readonly exits: readonly number[];
+  };
+  /** The members that died during the run: which, how (signal or exit code) and when (a cluster only; empty when none). */
+  readonly deaths?: readonly MemberDeath[];
   /** Safety violations seen: 0 on a correct run. */
   readonly safetyViolations: number;
+  /** The shared-log records the safety check read, every member's up to the end or its death (a cluster only). */
+  readonly sharedLogRecords?: number;
   /** The first safety violation, or `null`. */
   readonly violation: {
     /** The state change (simulate) or shared-log record (cluster) number at which it was seen. */
@@ -346,6 +357,13 @@ function footerLines(s: RunSummary): string[] {
       '(waiting-time bounds assume unit delays; with this delay model they are shown for reference)',
     );
   }
+  for (const d of s.deaths ?? []) lines.push(deathLine(d));
+  if (s.deaths?.length) {
+    lines.push(
+      "entries / exits completed: every member's, from the shared log; messages and waiting times: from the members' reports only (a death ends the run before the others report)",
+      `shared-log safety check over the ${fmt(s.sharedLogRecords)} records logged: ${fmt(s.safetyViolations)} violation(s)`,
+    );
+  }
   if (!s.ok) {
     if (s.violation !== null) {
       lines.push(
@@ -356,4 +374,11 @@ function footerLines(s: RunSummary): string[] {
     lines.push(`replay with: ${s.replay}`);
   }
   return lines;
+}
+
+/** One member's death: who, how, and how far it and the cluster had got (entries are counted from the shared log). */
+function deathLine(d: MemberDeath): string {
+  const how = d.signal ?? `exit code ${d.code ?? '?'}`;
+  const where = d.step > 0 ? `shared-log record ${fmt(d.step)}, ` : '';
+  return `P${d.id} DIED (${how}) after ${fmt(d.entries)} of its entries, ${fmt(d.clusterEntries)} in the cluster (${where}${fmt(d.afterMs / 1000, 2)} s into the run)`;
 }

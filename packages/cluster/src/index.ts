@@ -70,6 +70,7 @@ export {
 } from './config-run.js';
 export { transportOptionsFor } from './config-transport.js';
 export {
+  type ClusterDeath,
   type ClusterExit,
   type ClusterRun,
   type ClusterRunResult,
@@ -83,6 +84,7 @@ export {
   type MemberTotals,
   runLocalCluster,
 } from './launcher-local-run.js';
+export type { LoggedWork, MemberDeath } from './launcher-logged-work.js';
 export { type ClusterRunInput, type ClusterRunSettings, resolveClusterRun } from './launcher-settings.js';
 export { type NodeReport, type RunNodeOptions, runNode } from './member-critsec.js';
 export {

@@ -4,7 +4,9 @@
  * certificates, `cluster.json` and the shared log; `launchCluster` spawns the members (this
  * package's member main with `--member critsec`, see member-critsec.ts), relays their progress
  * and runs the shared-log safety check (sound: every violation it reports happened). The outcome holds the members' reports
- * and their totals, the first violation located in the shared log, and why the run failed.
+ * and their totals, the entries and exits completed and the members that died (from the shared
+ * log, so a run a member's death ended still counts the work done), the first violation located
+ * in the shared log, and why the run failed.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +16,9 @@ import type { ClusterSpecConfig } from './config-cluster.js';
 import { createLocalCluster } from './config-local.js';
 import { type ClusterRun, type ClusterRunResult, launchCluster } from './launcher.js';
 import type { ClusterRunSettings } from './launcher-settings.js';
+import { type LoggedWork, loggedWork } from './launcher-logged-work.js';
 import type { NodeReport } from './member-critsec.js';
-import { readSharedLog } from './shared-log.js';
+import { readSharedLog, type SharedLogRecord } from './shared-log.js';
 
 /** Hooks of {@link runLocalCluster}. */
 export interface ClusterHooks {
@@ -23,6 +26,8 @@ export interface ClusterHooks {
   readonly onProgress?: (completed: number, total: number) => void;
   /** A line a member wrote to stderr (warnings, errors). */
   readonly onMemberOutput?: (id: ProcessId, line: string) => void;
+  /** The run, once its members are spawned (its members' progress, their process ids, `stop`). */
+  readonly onLaunch?: (run: ClusterRun) => void;
 }
 
 /** The first violation the shared-log check found, located in the log. */
@@ -61,8 +66,16 @@ export interface LocalClusterOutcome {
   readonly result: ClusterRunResult;
   /** The reports of the members that reported (as `critsec` members, with `cli`). */
   readonly reports: readonly NodeReport[];
-  /** The members' measurements summed over the cluster. */
+  /**
+   * The members' measurements summed over the cluster, from their reports: those of the members
+   * that reported (none when a member died: the launcher ends the others).
+   */
   readonly totals: MemberTotals;
+  /**
+   * The counted entries and exits every member completed, and the members that died, from the
+   * shared log: complete whether or not the members reported.
+   */
+  readonly logged: LoggedWork;
   /** The first violation of the shared-log check, `null` when none. */
   readonly violation: LocatedViolation | null;
   /** Why the run failed (a member's exit, a violation, missing reports), `null` when it did not. */
@@ -172,11 +185,13 @@ function memberTotals(reports: readonly NodeReport[], n: number, rounds: number)
   return { entries, exits, messages, entryWaitsMs, exitWaitsMs, byType: sortedTypes, pairs };
 }
 
-/** The first violation of the check, located in the shared log at `logPath`. */
-function locateViolation(result: ClusterRunResult, logPath: string): LocatedViolation | null {
+/** The first violation of the check, located in the shared log's `records`. */
+function locateViolation(
+  result: ClusterRunResult,
+  records: readonly SharedLogRecord[],
+): LocatedViolation | null {
   const first = result.check.violations[0];
   if (first === undefined) return null;
-  const records = existsSync(logPath) ? readSharedLog(logPath).records : [];
   const rec = records[first.index];
   const who = first.processes.length ? `P${first.processes.join(', P')}` : 'none';
   return {
@@ -204,11 +219,16 @@ export async function runLocalCluster(
   const temporary = s.dir === undefined;
   try {
     const configPath = await writeCluster(s, dir);
-    const result = await startMembers(s, configPath, hooks).done;
+    const run = startMembers(s, configPath, hooks);
+    hooks.onLaunch?.(run);
+    const result = await run.done;
     const wallMs = performance.now() - t0;
     const reports = result.reports.filter((r): r is NodeReport => r !== undefined && 'cli' in r);
     const totals = memberTotals(reports, n, s.rounds);
-    const violation = locateViolation(result, join(dir, 'shared.log'));
+    const logPath = join(dir, 'shared.log');
+    const records = existsSync(logPath) ? readSharedLog(logPath).records : [];
+    const logged = loggedWork(records, result.deaths, n, s.rounds);
+    const violation = locateViolation(result, records);
     const failure =
       result.ok && reports.length === n
         ? null
@@ -216,7 +236,7 @@ export async function runLocalCluster(
           (reports.length < n ? `${n - reports.length} member(s) did not report` : 'failed'));
     const errors = reports.flatMap((r) => r.errors.map((e) => `P${r.id}: ${e}`));
     for (const e of errors.slice(0, 10)) hooks.onMemberOutput?.(Number(e.slice(1, e.indexOf(':'))), e);
-    return { result, reports, totals, violation, failure, wallMs };
+    return { result, reports, totals, logged, violation, failure, wallMs };
   } finally {
     if (temporary) rmSync(dir, { recursive: true, force: true });
   }

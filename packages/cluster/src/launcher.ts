@@ -2,8 +2,8 @@
  * The launcher of a cluster of real OS processes on one machine (issue #6; used by
  * `critsec cluster`): spawns one Node process per member from a cluster configuration, relays
  * their progress, lets a caller kill (e.g. SIGKILL) and restart members, appends `crashed` to
- * the shared log when a member dies of a signal, gathers the reports, and runs the shared-log
- * safety check at the end.
+ * the shared log when a member dies (of a signal, or exits without its report or with a code
+ * other than 0), gathers the reports, and runs the shared-log safety check at the end.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -51,6 +51,17 @@ export interface ClusterExit {
   readonly signal: NodeJS.Signals | null;
 }
 
+/**
+ * A member incarnation that died during the run: it ended by a signal, or exited with a code
+ * other than 0 or without its report — whether the caller killed it ({@link ClusterRun.kill})
+ * or not; the members the launcher itself kills at the end of a run are not deaths. The launcher
+ * appended `crashed` to the shared log when it saw the exit.
+ */
+export interface ClusterDeath extends ClusterExit {
+  /** Wall-clock time from the launch to the launcher seeing the exit, ms. */
+  readonly afterMs: number;
+}
+
 /** The outcome of a cluster run. */
 export interface ClusterRunResult {
   /** Every member reported and exited 0, and the shared-log check found nothing. */
@@ -61,6 +72,8 @@ export interface ClusterRunResult {
   readonly reports: readonly (ClusterNodeReport | undefined)[];
   /** Every member exit, in order (killed incarnations included). */
   readonly exits: readonly ClusterExit[];
+  /** The member incarnations that died during the run, in order (each has a `crashed` line in the shared log). */
+  readonly deaths: readonly ClusterDeath[];
   /** The shared-log safety check (bounds from the configuration, default mutual exclusion). */
   readonly check: SharedLogCheck;
   /** Unreadable lines in the shared log. */
@@ -84,6 +97,14 @@ export interface ClusterRun {
   kill(id: ProcessId, signal?: NodeJS.Signals): Promise<ClusterExit>;
   /** Starts member `id` again (a new incarnation) after it was killed. */
   restart(id: ProcessId): void;
+  /**
+   * The operating-system process id of member `id`'s current incarnation, `undefined` before it
+   * was spawned or when the spawn failed. Signalling it from outside (`kill -9`) is a member
+   * dying as an operator sees it: the run ends, unlike {@link ClusterRun.kill}, which waits for
+   * a restart.
+   * @throws ConfigurationError when there is no member `id`.
+   */
+  pid(id: ProcessId): number | undefined;
   /** Kills every member and ends the run. */
   stop(): Promise<ClusterRunResult>;
 }
@@ -122,6 +143,7 @@ interface Launch {
   readonly memberArgs: readonly string[];
   readonly members: Member[];
   readonly exits: ClusterExit[];
+  readonly deaths: ClusterDeath[];
   readonly progress: Set<(p: ClusterNodeProgress) => void>;
   readonly t0: number;
   readonly resolveDone: (r: ClusterRunResult) => void;
@@ -129,31 +151,40 @@ interface Launch {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** Ends the run (once): kills what still runs, checks the shared log, and resolves `done`. */
+/** Ends the run (once): kills what still runs, checks the shared log once they are gone, and resolves `done`. */
 function finish(l: Launch, failure?: string): void {
   if (l.settled) return;
   l.settled = true;
   clearTimeout(l.timer);
-  for (const m of l.members)
-    if (m.child && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+  const durationMs = Date.now() - l.t0;
+  const gone = l.members.map(({ child }) => {
+    if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return undefined;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    return exited;
+  });
+  // the check reads the log once nobody can append to it any more
+  void Promise.all(gone).then(() => l.resolveDone(settle(l, failure, durationMs)));
+}
+
+/** The result of an ended run: the shared-log check over every record, and why it failed. */
+function settle(l: Launch, failure: string | undefined, durationMs: number): ClusterRunResult {
   const { records, malformed } = readSharedLog(l.logPath);
   const check = checkSharedLog(records, { n: l.config.config.n, spec: l.spec, initial: l.config.initial });
-  const reports = l.members.map((m) => m.report);
   let reason = failure;
   if (reason === undefined && !check.ok) {
     reason = `shared-log check failed: ${check.violationCount} violation(s), ${check.sequenceErrors.length} sequence error(s)`;
   }
-  const result: ClusterRunResult = {
+  return {
     ok: reason === undefined,
     ...(reason === undefined ? {} : { reason }),
-    reports,
+    reports: l.members.map((m) => m.report),
     exits: l.exits,
+    deaths: [...l.deaths],
     check,
     logMalformed: malformed,
-    durationMs: Date.now() - l.t0,
+    durationMs,
   };
-  // Give killed children a moment to be reaped before resolving.
-  setTimeout(() => l.resolveDone(result), 10);
 }
 
 /** Hands each line member `id` writes on `stream` to `onOutput`, keeping its last 20 stderr lines. */
@@ -186,9 +217,19 @@ function memberExited(
   const m = l.members[id]!;
   l.exits.push({ id, code, signal });
   if (m.child !== child || l.settled) return;
-  if (signal !== null) appendSharedLogRecord(l.logPath, { p: id, e: 'crashed', t: Date.now(), sig: signal });
+  const died = signal !== null || code !== 0 || m.report === undefined;
+  if (died) {
+    const t = Date.now();
+    l.deaths.push({ id, code, signal, afterMs: t - l.t0 });
+    appendSharedLogRecord(l.logPath, {
+      p: id,
+      e: 'crashed',
+      t,
+      ...(signal !== null ? { sig: signal } : code !== null ? { code } : {}),
+    });
+  }
   if (m.killed) return; // waits for restart()
-  if (code === 0 && m.report !== undefined) {
+  if (!died) {
     m.finished = true;
     if (l.members.every((x) => x.finished)) finish(l);
     return;
@@ -288,6 +329,7 @@ export function launchCluster(options: LaunchClusterOptions): ClusterRun {
       stderr: [],
     })),
     exits: [],
+    deaths: [],
     progress: new Set(),
     t0: Date.now(),
     resolveDone,
@@ -306,6 +348,11 @@ export function launchCluster(options: LaunchClusterOptions): ClusterRun {
     },
     kill: (id, signal = 'SIGKILL') => killMember(l, id, signal),
     restart: (id) => restartMember(l, id),
+    pid(id) {
+      const m = l.members[id];
+      if (m === undefined) throw new ConfigurationError(`launchCluster: no member ${id}`);
+      return m.child?.pid;
+    },
     stop() {
       finish(l, 'stopped');
       return done;

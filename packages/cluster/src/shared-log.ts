@@ -8,7 +8,8 @@
  * - `entry-aborted` / `exit-aborted` just after a call rejected with `AbortError` (the CS object
  *   contract: an aborted call leaves the state unchanged);
  * - `start` when an incarnation starts, `done` when it finished its rounds; the launcher appends
- *   `crashed` when it sees a process die of a signal.
+ *   `crashed` when it sees a process die (a signal, or an exit without its report or with a code
+ *   other than 0).
  *
  * Why one `O_APPEND` file gives a real-time order: on a local file system, `write(2)` on an
  * `O_APPEND` descriptor moves the offset to the end and writes as one atomic step, so each
@@ -61,8 +62,10 @@ export interface SharedLogRecord {
   readonly inc?: string;
   /** Wall-clock milliseconds (informational; the order of lines is what counts). */
   readonly t: number;
-  /** For `crashed`: the signal. */
+  /** For `crashed`: the signal that ended the process. */
   readonly sig?: string;
+  /** For `crashed` without a signal: the process's exit code. */
+  readonly code?: number;
   /** For `entry-called` of an object that takes a request: the request (units h, a group). */
   readonly q?: unknown;
 }

@@ -192,5 +192,13 @@ describe('clusters of real OS processes over mutual TLS, with the shared-log saf
     expect(result.reason).toMatch(
       /P\d exited with code 78 without a report: critsec member: cannot load algorithm/,
     );
+    // the death is named and logged: `crashed` with the exit code (the check then knows it is gone)
+    expect(result.deaths).toEqual([
+      { id: expect.any(Number), code: 78, signal: null, afterMs: expect.any(Number) },
+    ]);
+    const { records } = readSharedLog(loaded.resolve(loaded.config.log));
+    expect(records.filter((r) => r.e === 'crashed')).toEqual([
+      { p: result.deaths[0]!.id, e: 'crashed', t: expect.any(Number), code: 78 },
+    ]);
   });
 });
