@@ -1,4 +1,4 @@
-import type { DurableCSObject, JsonValue } from './durable.js';
+import type { JsonValue } from './json.js';
 import type { Endpoint } from './message.js';
 import type { CSState, ProcessId } from './process.js';
 
@@ -77,7 +77,7 @@ export interface ProcessContext {
   readonly initial: readonly CSState[];
   /**
    * Set when this process restarts after a crash: the protocol state its last committed step
-   * persisted ({@link DurableCSObject.durableState} of the object before the crash). The factory
+   * persisted (`durableState()` of the object before the crash; see `DurableCSObject`). The factory
    * builds the object from it instead of from `initial[id]`; an algorithm without crash recovery
    * throws `ConfigurationError` here. Absent on a first start.
    */

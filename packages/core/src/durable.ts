@@ -22,9 +22,7 @@
  * would forget the grants it gave.
  */
 import type { CSObject } from './cs-object.js';
-
-/** A JSON value: what durable protocol state is made of (numbers finite; no `undefined`). */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from './json.js';
 
 /**
  * A CS object whose protocol state survives a crash of its process (see the module comment for

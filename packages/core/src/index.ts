@@ -45,7 +45,7 @@ export {
   TransportError,
   throwIfAborted,
 } from './errors.js';
-export { type DurableCSObject, isDurableCSObject, type JsonValue } from './durable.js';
+export { type DurableCSObject, isDurableCSObject } from './durable.js';
 export {
   type AlgorithmDescriptor,
   type BuildContext,
@@ -56,6 +56,7 @@ export {
   type RequestDraw,
 } from './descriptor.js';
 export { type Graph, graphFromAdjacency, graphFromEdges } from './graph.js';
+export type { JsonValue } from './json.js';
 export { type CSLease, lease, withCS } from './lease.js';
 export type { Endpoint, Message } from './message.js';
 export {
