@@ -126,7 +126,7 @@ export const LINK_STATE_VERSION = 1;
  * receiver had buffered are not kept: the sender still holds them and resends them.
  */
 export interface LinkState<P = JsonValue> {
-  /** The format version, {@link LINK_STATE_VERSION}. */
+  /** The format version: 1. */
   readonly v: 1;
   /** This side's session (incarnation) id: a restored link keeps it, so its peer resumes. */
   readonly session: string;
@@ -139,7 +139,12 @@ export interface LinkState<P = JsonValue> {
   /** Sending half: every `seq ≤ ackedUpTo` is acknowledged by the peer. */
   readonly ackedUpTo: number;
   /** Sending half: the payloads `ackedUpTo + 1 … nextSeq − 1`, in `seq` order, for resending. */
-  readonly unacked: readonly { readonly seq: number; readonly p: P }[];
+  readonly unacked: readonly {
+    /** The payload's sequence number. */
+    readonly seq: number;
+    /** The payload. */
+    readonly p: P;
+  }[];
 }
 
 /**
@@ -199,7 +204,7 @@ export type HandshakeResult =
 
 export const DEFAULT_MAX_UNACKED = 10_000;
 export const DEFAULT_MAX_OUT_OF_ORDER = 1_024;
-export const MAX_SESSION_LENGTH = 64;
+const MAX_SESSION_LENGTH = 64;
 export const MALFORMED_HELLO = 'malformed session hello (expected {t, session, next, peer})';
 
 export function isSeq(x: unknown): x is number {

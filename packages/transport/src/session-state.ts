@@ -65,7 +65,7 @@ export function parseLinkState<P>(x: unknown, session?: string): LinkState<P> {
  * Checks a commit point handed back to `acknowledgeCommitted` against the link's state.
  * @throws TransportError for a point this link never produced.
  */
-export function checkCommitPoint(p: unknown, nextExpected: number, nextSeq: number): CommitPoint {
+function checkCommitPoint(p: unknown, nextExpected: number, nextSeq: number): CommitPoint {
   if (!isObject(p) || !isSeq(p.nextExpected) || !isSeq(p.nextSeq)) {
     throw new TransportError(
       'ReliableLink: a commit point is {nextExpected, nextSeq}, as commitPoint() returned it',

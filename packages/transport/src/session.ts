@@ -159,10 +159,10 @@ export class ReliableLink<P> {
   }
 
   /**
-   * The state to stage for crash recovery (issue 27; restore it with the `state` option), as
-   * JSON when the payloads are. With `ackOnCommit` it is the state *as of the last
-   * {@link ReliableLink.commitPoint}* (call that first): `nextExpected` and the window then end
-   * at the point. Ahead-of-order frames are not included (the sender resends them).
+   * The state to stage for crash recovery (issue 27; restore it with the `state` option). It is
+   * JSON only if the payloads `P` are JSON values (they are not copied: never mutate a payload
+   * after `send`). With `ackOnCommit`, as of the last {@link ReliableLink.commitPoint} (call that
+   * first); else as of now. Ahead-of-order frames are not included (the sender resends them).
    */
   durableState(): LinkState<P> {
     const end = this.#points.exportEnd(this.#now());

@@ -67,7 +67,7 @@ function draw(r: () => number) {
  * quiesces. Throws (with the seed) if a side ever acknowledges beyond its committed record, or if
  * a handshake after a restart is refused.
  */
-export function runRestartSchedule(seed: number, payloads: number): RestartRun {
+function runRestartSchedule(seed: number, payloads: number): RestartRun {
   const r = createRng(seed).next;
   const cfg = draw(r);
   const bags: [Frame[], Frame[]] = [[], []]; // bags[d]: frames on their way to side d
