@@ -106,7 +106,10 @@ export interface ReliableLinkOptions<P> {
    * ack or hello `next` ever covers a frame delivered after the last {@link CommitPoint} whose
    * commit the owner reported with `ReliableLink.acknowledgeCommitted` (a crash before the commit
    * must make the sender resend), and `retransmit`/`resume` resend only payloads sent before it
-   * (later ones are still in the owner's outbox). Default false (acks as soon as delivered).
+   * (later ones are still in the owner's outbox). `acknowledgeCommitted` sends the ack the
+   * commit earned; an ack frame sent on arrival (`autoAck`) or by `flushAck` only repeats the
+   * last committed one (which still tells a sender of duplicates what is durable), so
+   * `autoAck: false` saves frames. Default false (acks as soon as delivered).
    */
   ackOnCommit?: boolean;
   /**
