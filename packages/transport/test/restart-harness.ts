@@ -209,7 +209,14 @@ function quiesce(
     sides.every((s) => s.link.unacked === 0 && s.pending.length === 0 && s.staging.length === 0) &&
     bags[0].length + bags[1].length === 0;
   for (let round = 0; !settled(); round++) {
-    if (round > 1000) fail('did not quiesce');
+    if (round > 1000) {
+      const got = sides.map(
+        (s) => `side ${s.index} got ${s.app.got.length} of ${sides[1 - s.index]!.app.sent.length}`,
+      );
+      fail(
+        `did not quiesce (a payload acknowledged but never committed is lost for good): ${got.join(', ')}`,
+      );
+    }
     for (const s of sides) {
       s.link.retransmit();
       s.link.flushAck();
