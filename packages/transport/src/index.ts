@@ -29,7 +29,9 @@ export {
 } from './validate.js';
 export { ReliableLink } from './session.js';
 export type {
+  CommitPoint,
   HandshakeResult,
+  LinkState,
   ReliableLinkOptions,
   SessionFrame,
   SessionHello,

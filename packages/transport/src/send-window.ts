@@ -55,6 +55,22 @@ export class SendWindow<P> {
     }
   }
 
+  /** The window as it was when `nextSeq` was `end` (a durable snapshot): its ack and payloads, in `seq` order. */
+  snapshot(end: number): { ackedUpTo: number; unacked: { seq: number; p: P }[] } {
+    const unacked: { seq: number; p: P }[] = [];
+    for (let seq = this.#ackedUpTo + 1; seq < Math.min(end, this.#nextSeq); seq++)
+      unacked.push({ seq, p: this.at(seq) });
+    return { ackedUpTo: Math.min(this.#ackedUpTo, end - 1), unacked };
+  }
+
+  /** Replaces everything with a restored window: `payloads` are `seq` `ackedUpTo + 1 …` (checked by the caller). */
+  restore(ackedUpTo: number, payloads: readonly { readonly p: P }[]): void {
+    this.#buf = payloads.map((e) => e.p);
+    this.#head = 0;
+    this.#ackedUpTo = ackedUpTo;
+    this.#nextSeq = ackedUpTo + 1 + payloads.length;
+  }
+
   /** Forgets everything: the next `push` gets `seq` 1 again (a session reset). */
   reset(): void {
     this.#buf = [];

@@ -10,43 +10,38 @@
  * when to {@link ReliableLink.retransmit} (a timer, a reconnect) and when to run the
  * {@link ReliableLink.hello | resume handshake}.
  *
- * Session identity. Each side has a `session` id naming its *incarnation* (its in-memory
- * sequence state). On every (re)connection both sides exchange a {@link SessionHello}
- * (`session`, `next` = its `nextExpected`, `peer` = the peer session it holds state for) and
- * pass the peer's to {@link ReliableLink.handshake}:
- * - same peer session as before → **resume**: frames the peer already has (`seq < next`) are
- *   freed, the rest are resent; nothing is lost, duplicated or reordered above the layer;
- * - a *different* peer session → the peer restarted with fresh state (e.g. killed and started
- *   again). Its old sequence numbers mean nothing any more, so it is never silently
- *   mis-sequenced: by default (`onPeerRestart: 'refuse'`) the handshake is refused and nothing
- *   from the new incarnation is delivered; with `'reset'` both directions start over at seq 1,
- *   payloads still unacknowledged by the old incarnation are discarded (counted in
- *   `stats.discarded`) and `stats.resets` is incremented. The critsec algorithms assume no
- *   crashes (the papers' model), so a restarted process cannot in general rejoin a running
- *   protocol safely: `'reset'` is for applications that recover from restarts themselves.
+ * Session identity, the resume handshake and a restarted peer: see {@link SessionHello}; crash
+ * recovery (`durableState`, the `state` option, `ackOnCommit`): see `session-state.ts`.
  */
-import { ProtocolError, TransportError } from '@critsec/core';
+import { ProtocolError } from '@critsec/core';
 import {
+  type CommitPoint,
+  checkOnPeerRestart,
+  checkSession,
   DEFAULT_MAX_OUT_OF_ORDER,
   DEFAULT_MAX_UNACKED,
+  emptyStats,
   type HandshakeResult,
+  isHello,
   isObject,
   isSeq,
-  isSessionId,
-  MAX_SESSION_LENGTH,
+  MALFORMED_HELLO,
+  type LinkState,
   positiveInt,
   randomSessionId,
   type ReliableLinkOptions,
   type SessionFrame,
   type SessionHello,
   type SessionStats,
+  unackedBoundError,
 } from './session-frames.js';
 import { SendWindow } from './send-window.js';
+import { CommitPoints, parseLinkState, peerRestartedReason, toLinkState } from './session-state.js';
 
 /**
  * Reliable, FIFO, exactly-once delivery of payloads `P` over an unreliable frame path, with
  * cumulative acks, bounded buffers, resend on demand and a resume handshake that survives
- * reconnections and detects a restarted peer (see the module comment for the behaviour).
+ * reconnections and detects a restarted peer (see {@link SessionHello} for the behaviour).
  *
  * The layer's own guarantee, under any loss/duplication/reordering of frames below: every
  * payload passed to `deliver` was sent, in `send` order, at most once; and every payload sent
@@ -72,40 +67,34 @@ export class ReliableLink<P> {
   readonly #ahead = new Map<number, P>();
   #ackPending = false;
 
-  readonly #stats: SessionStats = {
-    sent: 0,
-    delivered: 0,
-    duplicates: 0,
-    outOfOrder: 0,
-    malformed: 0,
-    retransmitted: 0,
-    acksSent: 0,
-    overflow: 0,
-    discarded: 0,
-    resets: 0,
-  };
+  readonly #stats: SessionStats = emptyStats();
 
-  /** @throws TransportError for a non-positive bound or a bad session id. */
+  // Crash recovery (`session-state.ts`): the last commit point staged, and the last committed.
+  readonly #points: CommitPoints;
+
+  /**
+   * A fresh link, or with `opts.state` the one a crashed link had committed.
+   * @throws TransportError for a non-positive bound, a bad session id or a malformed `state`.
+   */
   constructor(opts: ReliableLinkOptions<P>) {
     this.#transmit = opts.transmit;
     this.#deliver = opts.deliver;
     this.#maxUnacked = positiveInt('maxUnacked', opts.maxUnacked, DEFAULT_MAX_UNACKED);
     this.#maxOutOfOrder = positiveInt('maxOutOfOrder', opts.maxOutOfOrder, DEFAULT_MAX_OUT_OF_ORDER);
-    this.#onPeerRestart = opts.onPeerRestart ?? 'refuse';
-    if (this.#onPeerRestart !== 'refuse' && this.#onPeerRestart !== 'reset') {
-      throw new TransportError(
-        `ReliableLink: onPeerRestart must be 'refuse' or 'reset', got ${JSON.stringify(opts.onPeerRestart)}`,
-      );
-    }
+    this.#onPeerRestart = checkOnPeerRestart(opts.onPeerRestart);
     this.#autoAck = opts.autoAck ?? true;
     this.#piggyback = opts.piggybackAcks ?? false;
-    const session = opts.session ?? randomSessionId();
-    if (!isSessionId(session)) {
-      throw new TransportError(
-        `ReliableLink: session must be a string of 1–${MAX_SESSION_LENGTH} characters, got ${JSON.stringify(session)}`,
-      );
-    }
-    this.#session = session;
+    const state = opts.state === undefined ? undefined : parseLinkState<P>(opts.state, opts.session);
+    this.#session = checkSession(opts.session ?? state?.session ?? randomSessionId());
+    this.#points = new CommitPoints(opts.ackOnCommit ?? false);
+    if (state !== undefined) this.#restore(state);
+  }
+
+  #restore(st: LinkState<P>): void {
+    this.#peerSession = st.peer ?? undefined;
+    this.#nextExpected = st.nextExpected;
+    this.#out.restore(st.ackedUpTo, st.unacked);
+    this.#points.restart({ nextExpected: st.nextExpected, nextSeq: st.nextSeq });
   }
 
   /** This side's session (incarnation) id. */
@@ -148,13 +137,7 @@ export class ReliableLink<P> {
    * @throws TransportError when `maxUnacked` payloads are already unacknowledged.
    */
   send(payload: P): void {
-    if (this.unacked >= this.#maxUnacked) {
-      throw new TransportError(
-        `ReliableLink: ${this.unacked} payloads sent to the peer are still unacknowledged, the bound ` +
-          `maxUnacked = ${this.#maxUnacked} is reached (the peer is unreachable or not keeping up); ` +
-          `wait for it to reconnect and acknowledge, or raise maxUnacked`,
-      );
-    }
+    if (this.unacked >= this.#maxUnacked) throw unackedBoundError(this.unacked, this.#maxUnacked);
     const seq = this.#out.push(payload);
     this.#stats.sent++;
     this.#transmit(this.#dataFrame(seq, payload));
@@ -168,7 +151,45 @@ export class ReliableLink<P> {
   #dataFrame(seq: number, p: P): SessionFrame<P> {
     if (!this.#piggyback) return { t: 'data', seq, p };
     this.#ackPending = false;
-    return { t: 'data', seq, p, ack: this.#nextExpected - 1 };
+    return { t: 'data', seq, p, ack: this.#points.ackLimit(this.#nextExpected) };
+  }
+
+  #now(): CommitPoint {
+    return { nextExpected: this.#nextExpected, nextSeq: this.#out.nextSeq };
+  }
+
+  /**
+   * The state to stage for crash recovery (issue 27; restore it with the `state` option). It is
+   * JSON only if the payloads `P` are JSON values (they are not copied: never mutate a payload
+   * after `send`). With `ackOnCommit`, as of the last {@link ReliableLink.commitPoint} (call that
+   * first); else as of now. Ahead-of-order frames are not included (the sender resends them).
+   */
+  durableState(): LinkState<P> {
+    const end = this.#points.exportEnd(this.#now());
+    return toLinkState(this.#session, this.#peerSession, end, this.#out.snapshot(end.nextSeq));
+  }
+
+  /**
+   * Captures what was delivered and sent so far, when the durable layer stages the turn's record
+   * (then take {@link ReliableLink.durableState}); hand the point back to
+   * {@link ReliableLink.acknowledgeCommitted} once the record is committed.
+   */
+  commitPoint(): CommitPoint {
+    this.#points.staged = this.#now();
+    return this.#points.staged;
+  }
+
+  /**
+   * Reports that the record staged at `point` is durable (with `ackOnCommit`): from now on the
+   * link acknowledges up to it, and sends one ack frame at once if that covers more than before.
+   * Points may be reported late or out of order (an older one changes nothing).
+   * @throws TransportError without `ackOnCommit`, or for a point this link never reached.
+   */
+  acknowledgeCommitted(point: CommitPoint): void {
+    if (!this.#points.commit(point, this.#now())) return;
+    if (this.#points.committed.nextExpected === this.#nextExpected) this.#ackPending = false;
+    this.#stats.acksSent++;
+    this.#transmit({ t: 'ack', ack: this.#points.ackLimit(this.#nextExpected) });
   }
 
   /**
@@ -225,7 +246,7 @@ export class ReliableLink<P> {
    */
   retransmit(fromSeq = 1): void {
     const first = Math.max(fromSeq, this.#out.ackedUpTo + 1);
-    for (let seq = first; seq < this.#out.nextSeq; seq++) {
+    for (let seq = first; seq < this.#points.resendEnd(this.#out.nextSeq); seq++) {
       // Re-read: a synchronous ack during transmit may have freed the head of the buffer.
       if (seq <= this.#out.ackedUpTo) continue;
       const p = this.#out.at(seq);
@@ -257,11 +278,12 @@ export class ReliableLink<P> {
 
   /** The {@link SessionHello} to send when a connection (re)opens, before any frame. */
   hello(): SessionHello {
-    return { t: 'hello', session: this.#session, next: this.#nextExpected, peer: this.#peerSession ?? null };
+    const next = this.#points.ackLimit(this.#nextExpected) + 1;
+    return { t: 'hello', session: this.#session, next, peer: this.#peerSession ?? null };
   }
 
   /**
-   * Runs the resume handshake with the peer's {@link SessionHello} (see the module comment):
+   * Runs the resume handshake with the peer's {@link SessionHello} (see its rules there):
    * on first contact adopts the peer's session; with the same session resumes; with a new one
    * (the peer restarted) refuses or resets according to `onPeerRestart`. On success every
    * payload the peer has not delivered is resent (returned as `resent`). Never throws:
@@ -276,19 +298,9 @@ export class ReliableLink<P> {
    * precedes the resent frames on the new connection).
    */
   handshake(hello: unknown, options: { resend?: boolean } = {}): HandshakeResult {
-    if (
-      !isObject(hello) ||
-      hello.t !== 'hello' ||
-      !isSessionId(hello.session) ||
-      !isSeq(hello.next) ||
-      !(hello.peer === null || isSessionId(hello.peer))
-    ) {
+    if (!isHello(hello)) {
       this.#stats.malformed++;
-      return {
-        ok: false,
-        kind: 'malformed',
-        reason: 'malformed session hello (expected {t, session, next, peer})',
-      };
+      return { ok: false, kind: 'malformed', reason: MALFORMED_HELLO };
     }
     const peerKnowsUs = hello.peer === this.#session;
     const next = peerKnowsUs ? hello.next : 1;
@@ -298,14 +310,8 @@ export class ReliableLink<P> {
     } else if (this.#peerSession === hello.session) {
       kind = 'resumed';
     } else if (this.#onPeerRestart === 'refuse') {
-      return {
-        ok: false,
-        kind: 'peer-restarted',
-        reason:
-          `the peer restarted (session ${this.#peerSession} is now ${hello.session}) and lost its state; ` +
-          `critsec algorithms assume no crashes, so its new session is refused (restart the whole cluster; ` +
-          `they have no crash recovery, so onPeerRestart: 'reset' would deadlock them)`,
-      };
+      const reason = peerRestartedReason(this.#peerSession, hello.session);
+      return { ok: false, kind: 'peer-restarted', reason };
     } else {
       this.#reset();
       kind = 'reset';
@@ -331,7 +337,7 @@ export class ReliableLink<P> {
     if (!this.#ackPending) return;
     this.#ackPending = false;
     this.#stats.acksSent++;
-    this.#transmit({ t: 'ack', ack: this.#nextExpected - 1 });
+    this.#transmit({ t: 'ack', ack: this.#points.ackLimit(this.#nextExpected) });
   }
 
   #receiveData(seq: number, p: P): void {
@@ -386,5 +392,6 @@ export class ReliableLink<P> {
     this.#nextExpected = 1;
     this.#ahead.clear();
     this.#ackPending = false;
+    this.#points.restart();
   }
 }

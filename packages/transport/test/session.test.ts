@@ -547,10 +547,14 @@ describe('ReliableLink resume handshake (reconnection) and session identity', ()
     const [r0, r1] = reconnect();
     expect(r0.ok).toBe(false);
     expect(!r0.ok && r0.kind).toBe('peer-restarted');
-    expect(!r0.ok && r0.reason).toMatch(/session B1 is now B2.*assume no crashes/);
-    // It must not send operators to 'reset', which deadlocks critsec's algorithms (no crash recovery).
+    expect(!r0.ok && r0.reason).toMatch(/session B1 is now B2.*assume no crashes without their state/);
+    // It must not send operators to 'reset', which deadlocks critsec's algorithms.
     expect(!r0.ok && r0.reason).not.toMatch(/use onPeerRestart: 'reset'/);
-    expect(!r0.ok && r0.reason).toMatch(/restart the whole cluster/);
+    // The way out: the member's store (the same session resumes), or a cluster restart if it is lost.
+    expect(!r0.ok && r0.reason).toMatch(
+      /restore the peer from its member's store \(the same session resumes\)/,
+    );
+    expect(!r0.ok && r0.reason).toMatch(/rejoins as new only after the whole cluster is restarted/);
     // A is unchanged: it still holds the old session's state.
     expect(links[0].peerSession).toBe('B1');
     expect(links[0].unacked).toBe(1);
