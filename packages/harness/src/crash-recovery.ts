@@ -70,7 +70,9 @@ export class ProcessCrashedError extends Error {
 
 /** How the recovery builds and watches a process's object (the cluster's side). */
 export interface RecoveryHost {
+  /** The cluster's simulated network. */
   readonly net: SimNetwork;
+  /** Number of processes. */
   readonly n: number;
   /** Builds process `id`'s object on `endpoint` from `recovered` (undefined: a first start) and wires it. */
   build(id: ProcessId, layer: DurableLayer, recovered: JsonValue | undefined): CSObject<unknown>;
@@ -229,7 +231,8 @@ export class CrashRecovery {
     const cs = this.#incarnation(id, layer, recovered) as DurableCSObject<unknown>;
     cs.recover().then(
       () => {
-        if (this.#layers[id] !== layer) return; // crashed again meanwhile
+        // crashed again meanwhile (restarted or not): the next recovery resolves the wait
+        if (this.#layers[id] !== layer || this.#host.net.isCrashed(id)) return;
         this.#recovering[id] = false;
         this.stats.recovered++;
         this.stats.lastRecovery = this.#host.net.now;

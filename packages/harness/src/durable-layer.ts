@@ -56,6 +56,7 @@ export class DurableLayer {
   onHandled: ((steps: number) => void) | undefined;
 
   /**
+   * The layer of process `id`'s current incarnation on `net`, persisting into `store`.
    * @param syncTime draws the simulated duration of one commit's sync (time units, ≥ 0).
    */
   constructor(net: SimNetwork, id: ProcessId, store: MemoryStore, syncTime: () => number) {
@@ -133,17 +134,23 @@ export class DurableLayer {
     this.#batches.push(batch);
     this.#store.stage(CS_RECORD, this.#cs.durableState());
     const sync = this.#syncTime();
-    if (sync === 0) this.#commit(batch.seq);
-    else this.#net.schedule(sync, () => this.#commit(batch.seq), `P${this.#id} sync`);
+    if (sync === 0) this.#commit();
+    else this.#net.schedule(sync, () => this.#commit(), `P${this.#id} sync`);
   }
 
-  /** Commits what is staged; once durable, releases every batch up to `seq`, in order. */
-  #commit(seq: number): void {
+  /**
+   * Commits what is staged. The store writes the latest staged state — that of every step staged
+   * so far, not only of the batch whose sync time ran out — so once it is durable, every batch
+   * staged before this call is released, in order: a durable state never waits for the sends it
+   * caused (a crash would drop them while the state that caused them survives).
+   */
+  #commit(): void {
     if (this.#dead) return;
+    const covered = this.#nextSeq - 1;
     this.#store.commit().then(
       () => {
         if (this.#dead) return;
-        while (this.#batches.length > 0 && this.#batches[0]!.seq <= seq) {
+        while (this.#batches.length > 0 && this.#batches[0]!.seq <= covered) {
           const b = this.#batches.shift()!;
           for (const send of b.sends) send();
           this.#net.acknowledge(this.#id, b.mark);

@@ -34,6 +34,8 @@ export interface CrashSweepOptions<Req = void> {
   readonly think?: number;
   /** Mean hold time of the workload, time units (default 1). */
   readonly hold?: number;
+  /** Event budget of one seed (default 200,000): a run past it fails as stuck. */
+  readonly maxEvents?: number;
   /** Delay model (default uniform in [0.5, 2] time units). */
   readonly delay?: DelayModel;
   /** Draws the request of each entry, for objects that take one. */
@@ -77,6 +79,7 @@ export async function runCrashSeed<Req>(
   try {
     return await runWorkload(cluster, {
       rounds: options.rounds ?? 4,
+      maxEvents: options.maxEvents ?? 200_000,
       ...(options.think === undefined ? {} : { think: options.think }),
       ...(options.hold === undefined ? {} : { hold: options.hold }),
       ...(options.request === undefined ? {} : { request: options.request }),
