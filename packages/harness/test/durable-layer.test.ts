@@ -8,16 +8,19 @@ import { CS_RECORD, DurableLayer } from '../src/index.js';
 function counterObject(state: { handled: number }): DurableCSObject {
   return {
     durableState: (): JsonValue => ({ handled: state.handled }),
-    on: <E extends keyof CSEvents>(_e: E, _fn: (v: CSEvents[E]) => void) => () => {},
+    on:
+      <E extends keyof CSEvents>(_e: E, _fn: (v: CSEvents[E]) => void) =>
+      () => {},
   } as unknown as DurableCSObject;
 }
 
-function setup(syncTime: number) {
+function setup(syncTime: number | number[]) {
   const net = new SimNetwork({ n: 2 });
   net.ackAfterCommit(1);
   const disk = memoryDisk();
   const store = memoryStore(disk, { cluster: 't', member: 1, mode: 'create' });
-  const layer = new DurableLayer(net, 1, store, () => syncTime);
+  const draws = Array.isArray(syncTime) ? [...syncTime] : undefined;
+  const layer = new DurableLayer(net, 1, store, () => draws?.shift() ?? (syncTime as number));
   const state = { handled: 0 };
   const ep = layer.endpoint(net.endpoint(1));
   const acks: number[] = [];
@@ -59,6 +62,18 @@ describe('the durable layer (transactional outbox)', () => {
     await net.run();
     expect(redelivered).toEqual([7]);
     expect(net.crashCounters().redelivered).toBe(1);
+  });
+
+  it('a commit releases the sends of every step staged before it, not only of the batch whose sync ran out', async () => {
+    const { net, layer, acks } = setup([3, 9]);
+    net.endpoint(0).send(1, { type: 'M', k: 1 }); // handled at t = 1, its sync ends at t = 4
+    await net.run({ until: 1.5 });
+    net.endpoint(0).send(1, { type: 'M', k: 2 }); // handled at t = 2.5, its own sync would end at 11.5
+    await net.run({ until: 4.5 });
+    // the commit at t = 4 wrote the state of both steps: both ACKs left with it
+    expect(layer.idle).toBe(true);
+    await net.run({ until: 6 });
+    expect(acks).toEqual([1, 2]);
   });
 
   it('with a sync time of 0 the commit is in the same instant; a crash after it loses nothing', async () => {
