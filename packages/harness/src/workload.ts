@@ -1,4 +1,10 @@
-import { type CSObject, type CSState, checkConfiguration, type ProcessId } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSObject,
+  type CSState,
+  checkConfiguration,
+  type ProcessId,
+} from '@critsec/core';
 import type { Rng, SimCounters } from '@critsec/transport-sim';
 import { simulatedClock } from './clock.js';
 import type { SimCluster } from './cluster.js';
@@ -148,12 +154,15 @@ function isMoveAllowed(
  * in flight), waiting times and message counts. It is the {@link WorkloadEngine} on the
  * network's virtual clock ({@link simulatedClock}). Never throws for an algorithm failure:
  * inspect `ok`, `violation`, `stuck` and `failure` (see {@link assertWorkloadOk}).
+ * @throws ConfigurationError (rejects) for the sequential workload on a cluster with crashes.
  */
 export async function runWorkload<Req>(
   cluster: SimCluster<Req>,
   options: WorkloadOptions<Req> = {},
 ): Promise<WorkloadResult> {
   const kind = options.kind ?? 'concurrent';
+  if (kind === 'sequential' && cluster.crash !== undefined)
+    throw new ConfigurationError('runWorkload: crashes need the concurrent workload');
   const net = cluster.net;
   const attribution = cluster.attribution;
   let current: InvocationRecord | undefined;

@@ -3,7 +3,7 @@ import { createCluster, runWorkload } from '@critsec/harness';
 import { unitDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { crashRecoverySuite, crashSweep } from '../src/cs.js';
-import { durableCentralMutex } from '../src/index.js';
+import { centralMutex, durableCentralMutex } from '../src/index.js';
 
 const spec = mutexSpec(5);
 
@@ -108,6 +108,15 @@ describe('crash mode of the compliance suite, on the durable central mutex', () 
       }
     }
     expect(seen).toBeGreaterThan(0);
+  });
+
+  it('crashes are refused for the sequential workload and for objects that are not durable', async () => {
+    const cluster = createCluster({ factory: durableCentralMutex(), spec, crashes: { count: 1 } });
+    await expect(runWorkload(cluster, { kind: 'sequential' })).rejects.toThrow(/concurrent workload/);
+    await cluster.close();
+    expect(() => createCluster({ factory: centralMutex(), spec, crashes: { count: 1 } })).toThrow(
+      /durable CS objects/,
+    );
   });
 
   it('a run with crashes replays exactly from its seed', async () => {
