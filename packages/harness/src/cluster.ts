@@ -4,10 +4,14 @@ import {
   type CSFactory,
   type CSObject,
   type CSState,
+  type Endpoint,
+  type JsonValue,
   type ProblemSpec,
+  type ProcessId,
 } from '@critsec/core';
 import { type DelayModel, SimNetwork, type SimNetworkOptions } from '@critsec/transport-sim';
 import { MessageAttribution } from './attribution.js';
+import { type CrashOptions, CrashRecovery } from './crash-recovery.js';
 import { SafetyMonitor, type Violation } from './monitor.js';
 
 /** Options of {@link createCluster}. */
@@ -43,6 +47,12 @@ export interface ClusterOptions<Req = void> {
    * some speed. Default false.
    */
   readonly attribution?: boolean;
+  /**
+   * Seeded crashes and restarts (issue 27; see `CrashOptions`): every process runs under a
+   * durable layer over a simulated disk, and the factory's objects must be `DurableCSObject`s
+   * that build from `ctx.recovered`. Timed mode. Default: no crash, no durable layer.
+   */
+  readonly crashes?: CrashOptions;
 }
 
 /**
@@ -67,8 +77,14 @@ export function defaultInitial(spec: ProblemSpec): CSState[] {
 export class SimCluster<Req = void> {
   /** The simulated network the objects talk over. */
   readonly net: SimNetwork;
-  /** The CS object of each process, by id. */
-  readonly objects: readonly CSObject<Req>[];
+  /** The CS object of each process, by id (after a restart: its recovered object). */
+  readonly objects: CSObject<Req>[] = [];
+  /** The crash machinery, when the cluster was made with `crashes`. */
+  readonly crash: CrashRecovery | undefined;
+  /** Recoveries that failed (`recover()` rejected), as messages. */
+  readonly recoveryFailures: string[] = [];
+  readonly #factory: CSFactory<Req>;
+  readonly #unwire: (() => void)[] = [];
   /** The safety monitor fed by every object's `statechange`. */
   readonly monitor: SafetyMonitor;
   /** The problem the monitor checks. */
@@ -123,30 +139,73 @@ export class SimCluster<Req = void> {
       context: attribution?.causalContext(),
     });
     this.monitor = new SafetyMonitor(spec, initial, options.initialRequests);
-    const objects: CSObject<Req>[] = [];
+    this.#factory = options.factory;
+    const crashes = options.crashes;
+    if (crashes !== undefined && options.mode === 'controlled')
+      throw new ConfigurationError('cluster: crashes need the timed mode');
+    this.crash =
+      crashes === undefined
+        ? undefined
+        : new CrashRecovery(
+            {
+              net: this.net,
+              n,
+              build: (id, layer, recovered) =>
+                this.#build(id, layer.endpoint(this.net.endpoint(id)), recovered),
+              unwire: (id) => this.#unwire[id]?.(),
+              recovered: (id) => this.#follow(id, this.objects[id]!.state),
+              failed: (message) => this.recoveryFailures.push(message),
+            },
+            crashes,
+          );
     for (let i = 0; i < n; i++) {
-      const root = this.net.endpoint(i);
-      const endpoint = attribution === undefined ? root : attribution.endpoint(root);
-      const cs = options.factory({ id: i, n, endpoint, initial: this.initial });
-      if (cs.id !== i)
-        throw new ConfigurationError(`factory made an object with id ${cs.id} for process ${i}`);
-      if (cs.state !== initial[i]) {
-        throw new ConfigurationError(
-          `factory made P${i} ${cs.state}, but the initial configuration says ${initial[i]}`,
-        );
-      }
-      cs.on('statechange', (s) => {
-        this.net.note({ p: i, s });
-        const v = this.monitor.change(i, s, this.net.now);
-        if (v !== null && this.firstViolation === null) {
-          this.firstViolation = v;
-          this.net.stop();
-        }
-      });
-      cs.on('error', (error) => this.errors.push({ process: i, error }));
-      objects.push(cs);
+      if (this.crash !== undefined) this.crash.start(i);
+      else this.#build(i, this.net.endpoint(i), undefined);
     }
-    this.objects = objects;
+  }
+
+  /** Makes process `id`'s object (a first start, or a restart from `recovered`) and wires it. */
+  #build(id: ProcessId, root: Endpoint, recovered: JsonValue | undefined): CSObject<Req> {
+    const attribution = this.attribution;
+    const endpoint = attribution === undefined ? root : attribution.endpoint(root);
+    const n = this.n;
+    const cs = this.#factory(
+      recovered === undefined
+        ? { id, n, endpoint, initial: this.initial }
+        : { id, n, endpoint, initial: this.initial, recovered },
+    );
+    if (cs.id !== id)
+      throw new ConfigurationError(`factory made an object with id ${cs.id} for process ${id}`);
+    const first = this.objects[id] === undefined;
+    if (first && cs.state !== this.initial[id]) {
+      throw new ConfigurationError(
+        `factory made P${id} ${cs.state}, but the initial configuration says ${this.initial[id]}`,
+      );
+    }
+    const offState = cs.on('statechange', (s) => {
+      // a crashed or recovering process that was InCS stays InCS until its recovered object leaves
+      if (s === 'OutCS' && this.crash?.recovering(id)) return;
+      this.#follow(id, s);
+    });
+    const offError = cs.on('error', (error) => this.errors.push({ process: id, error }));
+    this.#unwire[id] = () => {
+      offState();
+      offError();
+    };
+    this.objects[id] = cs;
+    if (!first && cs.state === 'InCS') this.#follow(id, 'InCS');
+    return cs;
+  }
+
+  /** The monitor (and the trace) follow process `id` into state `s`, when it differs. */
+  #follow(id: ProcessId, s: CSState): void {
+    if (this.crash !== undefined && this.monitor.states[id] === s) return;
+    this.net.note({ p: id, s });
+    const v = this.monitor.change(id, s, this.net.now);
+    if (v !== null && this.firstViolation === null) {
+      this.firstViolation = v;
+      this.net.stop();
+    }
   }
 
   /** Number of processes. */

@@ -37,6 +37,8 @@ export interface InvocationRecord {
    * by stopping InCS (mutual exclusion) or OutCS (mutual inclusion).
    */
   readonly extra: boolean;
+  /** Set (true) on a call cut by a crash of its process (see {@link EngineOptions.isCut}). */
+  cut?: true;
 }
 
 /** One process the engine drives. */
@@ -136,6 +138,13 @@ export interface EngineOptions<Req = unknown> {
    * every process finished (wall clock). Default false (the simulator just stops the network).
    */
   readonly withdraw?: boolean;
+  /**
+   * A process that may crash (the simulator's crash schedules): resolves once `id` is up and
+   * recovered, `undefined` when it is. The loop waits for it before each call's think or hold.
+   */
+  readonly ready?: (id: ProcessId) => Promise<void> | undefined;
+  /** True for a rejection that means the call was cut by a crash: counted, the loop goes on. */
+  readonly isCut?: (err: unknown) => boolean;
 }
 
 const drawTime = (rng: Rng, mean: number): number => (mean <= 0 ? 0 : rng.next() * 2 * mean);
@@ -159,6 +168,8 @@ export class WorkloadEngine<Req = unknown> {
   withdrawn = 0;
   /** Why the run failed, if it did. */
   failure: string | null = null;
+  /** Calls cut by a crash of their process. */
+  cut = 0;
   /** The processes the engine drives. */
   readonly processes: readonly WorkloadProcess[];
   /** The options it was made with. */
@@ -289,6 +300,11 @@ export class WorkloadEngine<Req = unknown> {
   async #loop(p: WorkloadProcess): Promise<void> {
     const o = this.options;
     while (!this.#allFinished && this.failure === null) {
+      const down = o.ready?.(p.id);
+      if (down !== undefined) {
+        await down;
+        continue;
+      }
       const op = p.state() === 'OutCS' ? 'entry' : 'exit';
       await o.clock.sleep(drawTime(p.rng, op === 'entry' ? (o.think ?? 2) : (o.hold ?? 1)), `P${p.id} ${op}`);
       if (o.halted?.() || this.failure !== null || this.#allFinished) return;
@@ -311,6 +327,11 @@ export class WorkloadEngine<Req = unknown> {
 
   /** After a rejection: true to go on (a workload abort), false to end the loop. */
   #retry(rec: InvocationRecord, err: unknown, abortSignal: AbortSignal | undefined): boolean {
+    if (this.options.isCut?.(err)) {
+      rec.cut = true;
+      this.cut++;
+      return true;
+    }
     if (isAbortError(err)) {
       if (this.options.withdraw && (this.#giveUp.signal.aborted || (rec.extra && this.#end.signal.aborted))) {
         this.withdrawn++;

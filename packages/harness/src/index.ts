@@ -62,3 +62,11 @@ export {
   type SequentialDriver,
   type SequentialMove,
 } from './sequential.js';
+export {
+  CrashRecovery,
+  type CrashOptions,
+  type CrashStats,
+  ProcessCrashedError,
+  type RecoveryHost,
+} from './crash-recovery.js';
+export { CS_RECORD, type CrashLoss, DurableLayer } from './durable-layer.js';

@@ -1,8 +1,21 @@
-import { type CSState, checkConfiguration, type ProcessId } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSObject,
+  type CSState,
+  checkConfiguration,
+  type ProcessId,
+} from '@critsec/core';
 import type { Rng, SimCounters } from '@critsec/transport-sim';
 import { simulatedClock } from './clock.js';
 import type { SimCluster } from './cluster.js';
-import { callObject, type InvocationRecord, objectProcess, WorkloadEngine } from './engine.js';
+import { type CrashRecovery, type CrashStats, ProcessCrashedError } from './crash-recovery.js';
+import {
+  callObject,
+  type EngineOptions,
+  type InvocationRecord,
+  WorkloadEngine,
+  type WorkloadProcess,
+} from './engine.js';
 import type { Violation } from './monitor.js';
 import { runSequential } from './sequential.js';
 import { type Distribution, distribution, perPairMessages } from './stats.js';
@@ -101,6 +114,16 @@ export interface WorkloadResult {
    * in flight when the run stops add their messages).
    */
   readonly perPair: Distribution;
+  /**
+   * With crashes (`createCluster({ crashes })`): what they did, and the calls they cut (a cut call
+   * is not counted; its process goes on with its rounds after its restart). Absent otherwise.
+   */
+  readonly crashes?: CrashStats & {
+    /** Calls cut by a crash of their process. */
+    readonly cutCalls: number;
+    /** Messages handed over, not acknowledged at a crash, and delivered again after the restart. */
+    readonly redelivered: number;
+  };
 }
 
 /**
@@ -131,12 +154,15 @@ function isMoveAllowed(
  * in flight), waiting times and message counts. It is the {@link WorkloadEngine} on the
  * network's virtual clock ({@link simulatedClock}). Never throws for an algorithm failure:
  * inspect `ok`, `violation`, `stuck` and `failure` (see {@link assertWorkloadOk}).
+ * @throws ConfigurationError (rejects) for the sequential workload on a cluster with crashes.
  */
 export async function runWorkload<Req>(
   cluster: SimCluster<Req>,
   options: WorkloadOptions<Req> = {},
 ): Promise<WorkloadResult> {
   const kind = options.kind ?? 'concurrent';
+  if (kind === 'sequential' && cluster.crash !== undefined)
+    throw new ConfigurationError('runWorkload: crashes need the concurrent workload');
   const net = cluster.net;
   const attribution = cluster.attribution;
   let current: InvocationRecord | undefined;
@@ -148,28 +174,30 @@ export async function runWorkload<Req>(
         })
       : undefined;
   const rngs = Array.from({ length: cluster.n }, (_, i) => net.rng(`workload/${i}`));
-  const objects = cluster.objects;
-  const engine: WorkloadEngine<Req> = new WorkloadEngine(
-    objects.map((o, i) => objectProcess(o, rngs[i]!)),
-    {
-      clock: simulatedClock(net),
-      rounds: options.rounds ?? 3,
-      think: options.think,
-      hold: options.hold,
-      request: options.request,
-      abort: options.abort && { probability: options.abort.probability, within: options.abort.within },
-      invoke: (rec, signal, index) => {
-        if (rec.op === 'entry') cluster.monitor.setRequest(rec.process, rec.request);
-        const call = () => callObject(objects[rec.process]!, rec, signal);
-        current = rec;
-        return attribution !== undefined ? attribution.run(index, call) : call();
-      },
-      onProgress: options.onProgress,
-      onAllFinished: () => net.stop(),
-      onFailure: () => net.stop(),
-      halted: () => cluster.firstViolation !== null,
+  const objects = cluster.objects; // the current incarnation of each process (a restart replaces it)
+  const crash = cluster.crash;
+  const engine: WorkloadEngine<Req> = new WorkloadEngine(currentProcesses(objects, rngs), {
+    clock: simulatedClock(net),
+    rounds: options.rounds ?? 3,
+    think: options.think,
+    hold: options.hold,
+    request: options.request,
+    abort: options.abort && { probability: options.abort.probability, within: options.abort.within },
+    invoke: (rec, signal, index) => {
+      if (rec.op === 'entry') cluster.monitor.setRequest(rec.process, rec.request);
+      const call =
+        crash === undefined
+          ? () => callObject(objects[rec.process]!, rec, signal)
+          : () => crash.guard(rec.process, () => callAfterCrash(objects[rec.process]!, rec, signal));
+      current = rec;
+      return attribution !== undefined ? attribution.run(index, call) : call();
     },
-  );
+    onProgress: options.onProgress,
+    onAllFinished: () => net.stop(),
+    onFailure: () => net.stop(),
+    halted: () => cluster.firstViolation !== null,
+    ...crashHooks(crash),
+  });
   const offCharge =
     kind === 'concurrent' ? attribution?.onCharge((index) => engine.records[index]!.messages++) : undefined;
   const maxEvents = options.maxEvents ?? 5_000_000;
@@ -204,6 +232,39 @@ export async function runWorkload<Req>(
   );
 }
 
+/** The engine's view of each process: its current incarnation's object (a restart replaces it). */
+function currentProcesses(objects: readonly CSObject<unknown>[], rngs: readonly Rng[]): WorkloadProcess[] {
+  return objects.map((_, i) => ({
+    id: i,
+    state: () => objects[i]!.state,
+    pending: () => objects[i]!.pending,
+    rng: rngs[i]!,
+  }));
+}
+
+/** With crashes: the engine waits for a crashed process's recovery and counts the calls cut. */
+function crashHooks(crash: CrashRecovery | undefined): Pick<EngineOptions, 'ready' | 'isCut'> {
+  if (crash === undefined) return {};
+  return {
+    ready: (id: ProcessId) => crash.ready(id),
+    isCut: (err: unknown) => err instanceof ProcessCrashedError,
+  };
+}
+
+/**
+ * A call of a process that may have crashed since the loop chose it: when the recovered object
+ * is no longer in the state the call starts from, the call counts as cut.
+ */
+function callAfterCrash<Req>(
+  object: SimCluster<Req>['objects'][number],
+  rec: InvocationRecord,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  if (object.state !== (rec.op === 'entry' ? 'OutCS' : 'InCS') || object.pending !== null)
+    return Promise.reject(new ProcessCrashedError(rec.process));
+  return callObject(object, rec, signal);
+}
+
 function summarize(
   cluster: SimCluster<unknown>,
   engine: WorkloadEngine<unknown>,
@@ -224,15 +285,21 @@ function summarize(
   const entriesDone = finished.filter((r) => r.op === 'entry');
   const exitsDone = finished.filter((r) => r.op === 'exit');
   const messages = cluster.net.counters();
+  const crash = cluster.crash;
   const failure =
     engine.failure ??
+    cluster.recoveryFailures[0] ??
     (stuck.length > 0
       ? `${stuck.length} process(es) did not finish their rounds (the network went quiet: deadlock or starvation)`
       : null);
   return {
     seed: cluster.seed,
     kind,
-    ok: violation === null && stuck.length === 0 && engine.failure === null,
+    ok:
+      violation === null &&
+      stuck.length === 0 &&
+      engine.failure === null &&
+      cluster.recoveryFailures.length === 0,
     violation,
     stuck,
     failure,
@@ -248,6 +315,15 @@ function summarize(
       exit: distribution(exitsDone.map((r) => r.end - r.start)),
     },
     perPair: perPairMessages(records, cluster.n, attributed ? undefined : messages.sent),
+    ...(crash === undefined
+      ? {}
+      : {
+          crashes: {
+            ...crash.stats,
+            cutCalls: engine.cut,
+            redelivered: cluster.net.crashCounters().redelivered,
+          },
+        }),
   };
 }
 

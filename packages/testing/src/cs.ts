@@ -47,6 +47,15 @@ export {
   defaultDelays,
   type TestFn,
 } from './cs-setup.js';
+export {
+  type CrashSuiteOptions,
+  type CrashSweepOptions,
+  type CrashSweepResult,
+  crashRecoverySuite,
+  crashSweep,
+  defaultCrashes,
+  runCrashSeed,
+} from './cs-crash.js';
 export { runWorkload, WorkloadFailure } from '@critsec/harness';
 
 /**

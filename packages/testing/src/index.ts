@@ -59,6 +59,7 @@ export {
   waitForProgress,
 } from './progress.js';
 export { centralMutex, leakyAbortMutex, neverGrantMutex, StubCS, unsafeMutex } from './reference.js';
+export { durableCentralMutex, type ForgottenVariable } from './reference-durable.js';
 export { deliver, deliverAll, drainToRest, pendingList, queuedList } from './scripting.js';
 export {
   type ExtremeValueOptions,

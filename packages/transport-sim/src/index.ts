@@ -28,6 +28,7 @@ export {
   unitDelay,
 } from './delay.js';
 export type { FaultCounters, SimCounters } from './counters.js';
+export type { CrashCounters } from './crash.js';
 export type { SimMessage } from './events.js';
 export type { FaultOptions } from './faulty-link.js';
 export { SimNetwork, type SimNetworkOptions } from './network.js';

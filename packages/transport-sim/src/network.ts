@@ -36,6 +36,7 @@ import {
 import { isValidN } from '@critsec/core/kit';
 import { createEndpoint, type RootEndpoint } from '@critsec/transport';
 import { type FaultCounters, FrameCounters, MessageCounters, type SimCounters } from './counters.js';
+import { type CrashCounters, CrashGate } from './crash.js';
 import { type DelayModel, unitDelay } from './delay.js';
 import type { SimMessage } from './events.js';
 import { checkFaults, type FaultOptions } from './faulty-link.js';
@@ -107,6 +108,8 @@ export class SimNetwork {
   readonly #stack: LinkStack;
   readonly #outbox: Outbox;
   readonly #endpoints: RootEndpoint[];
+  readonly #gate: CrashGate;
+  readonly #peers: readonly ProcessId[];
 
   /**
    * @throws ConfigurationError for a bad `n` (not a positive integer, or more than
@@ -130,7 +133,8 @@ export class SimNetwork {
     this.trace = this.#tracer.lines;
     const n = this.n;
     const common = { n, scheduler: this.#scheduler, counters: this.#counters, tracer: this.#tracer };
-    this.#inbox = new Inbox({ ...common, seed, context: this.#context });
+    this.#gate = new CrashGate(n, this.#counters, this.#tracer);
+    this.#inbox = new Inbox({ ...common, seed, context: this.#context, gate: this.#gate });
     this.#policy =
       mode === 'timed'
         ? new TimedPolicy(this.#scheduler, this.#inbox)
@@ -157,7 +161,10 @@ export class SimNetwork {
       stack: this.#stack.top,
     });
     const peers = Object.freeze(Array.from({ length: n }, (_, i) => i));
-    this.#endpoints = peers.map((i) => createEndpoint(processLink(i, peers, this.#outbox, this.#inbox)));
+    this.#peers = peers;
+    this.#endpoints = peers.map((i) =>
+      createEndpoint(processLink(i, peers, this.#outbox, this.#inbox, this.#gate)),
+    );
   }
 
   /** Current virtual time (time units; in controlled mode, the number of events delivered). */
@@ -171,7 +178,8 @@ export class SimNetwork {
   }
 
   /**
-   * The root endpoint of process `id` (always the same object).
+   * The root endpoint of process `id`'s current incarnation (the same object until a
+   * {@link restart} makes a fresh one).
    * @throws TransportError for an unknown id.
    */
   endpoint(id: ProcessId): RootEndpoint {
@@ -303,6 +311,65 @@ export class SimNetwork {
    */
   deliver(index: number): Promise<void> {
     return this.#policy.deliver(index);
+  }
+
+  /**
+   * Crashes process `p` (issue 27): its endpoint stops delivering (its subscriptions are
+   * dropped), messages to it wait in their links in order (a session layer's senders would
+   * retransmit them), its sends from now on are dropped, and the messages handed to it but not
+   * acknowledged ({@link ackAfterCommit}) go back to the head of their links. Traced as a note.
+   * @throws TransportError for an unknown or already crashed process.
+   */
+  crash(p: ProcessId): void {
+    this.#gate.crash(p);
+    this.#inbox.setReceiver(p, undefined);
+  }
+
+  /**
+   * Restarts the crashed process `p`: returns a fresh root endpoint (a new object subscribes on
+   * it); the messages waiting for `p` are then delivered, link by link in order, by a timer of
+   * delay 0 (label `P<p> restart`) — so the new object may subscribe first, in the same
+   * synchronous step as this call.
+   * @throws TransportError for an unknown process or one that is not crashed.
+   */
+  restart(p: ProcessId): RootEndpoint {
+    const flush = this.#gate.restart(p, (from, to, channel, msg, ctx) =>
+      this.#inbox.handOver(from, to, channel, msg, ctx),
+    );
+    const ep = createEndpoint(processLink(p, this.#peers, this.#outbox, this.#inbox, this.#gate));
+    this.#endpoints[p] = ep;
+    this.schedule(0, flush, `P${p} restart`);
+    return ep;
+  }
+
+  /** True while `p` is crashed. */
+  isCrashed(p: ProcessId): boolean {
+    return this.#gate.isDown(p);
+  }
+
+  /**
+   * The acknowledge-after-commit rule for `p` (a durable process): from now on a message handed
+   * to `p` counts as received only once {@link acknowledge} covers it; a crash before that sends
+   * it back to the head of its link, to be delivered again after the restart.
+   * @throws TransportError for an unknown process.
+   */
+  ackAfterCommit(p: ProcessId): void {
+    this.#gate.ackAfterCommit(p);
+  }
+
+  /** Messages handed to `p`'s current incarnation so far: the mark a commit {@link acknowledge}s up to. */
+  handedOver(p: ProcessId): number {
+    return this.#gate.handedOver(p);
+  }
+
+  /** `p`'s commit covers the first `mark` messages handed to its current incarnation ({@link handedOver}). */
+  acknowledge(p: ProcessId, mark: number): void {
+    this.#gate.acknowledge(p, mark);
+  }
+
+  /** Crashes, restarts, dropped sends, waiting and redelivered messages so far. */
+  crashCounters(): CrashCounters {
+    return this.#gate.counters();
   }
 
   /** Stops the network: pending events are discarded, later sends throw `TransportError`. */

@@ -8,6 +8,7 @@
 import { type Message, type ProcessId, TransportError } from '@critsec/core';
 import type { Link } from '@critsec/transport';
 import type { MessageCounters } from './counters.js';
+import type { CrashGate } from './crash.js';
 import type { Envelope, LinkTop, MsgEvent, SimMessage, TimerEvent } from './events.js';
 import type { Scheduler } from './scheduler.js';
 import type { Tracer } from './tracer.js';
@@ -124,6 +125,8 @@ export interface InboxOptions {
   readonly counters: MessageCounters;
   readonly tracer: Tracer;
   readonly context: CausalContext | undefined;
+  /** Crashes and acknowledgements: consulted on every delivery once active. */
+  readonly gate: CrashGate;
 }
 
 /** The receiving end of every process: deliveries and timer callbacks run here. */
@@ -133,6 +136,7 @@ export class Inbox {
   readonly #counters: MessageCounters;
   readonly #tracer: Tracer;
   readonly #context: CausalContext | undefined;
+  readonly #gate: CrashGate;
   /** The context's `delivered`, bound once (or undefined). */
   readonly #delivered: ((msg: unknown) => void) | undefined;
   readonly #receivers: (Receiver | undefined)[];
@@ -152,13 +156,14 @@ export class Inbox {
     this.#counters = o.counters;
     this.#tracer = o.tracer;
     this.#context = o.context;
+    this.#gate = o.gate;
     const context = o.context;
     this.#delivered = context?.delivered === undefined ? undefined : (msg) => context.delivered!(msg);
     this.#receivers = new Array(o.n);
   }
 
-  /** Installs process `id`'s receiver (replacing any earlier one). */
-  setReceiver(id: ProcessId, receive: Receiver): void {
+  /** Installs process `id`'s receiver (replacing any earlier one); `undefined` removes it (a crash). */
+  setReceiver(id: ProcessId, receive: Receiver | undefined): void {
     this.#receivers[id] = receive;
   }
 
@@ -169,6 +174,13 @@ export class Inbox {
 
   /** {@link deliver} of the envelope with these fields (the in-order lane has no object). */
   deliverMessage(from: ProcessId, to: ProcessId, channel: string, msg: Message, ctx: unknown): void {
+    // a crashed receiver (or older messages of the link waiting for it): the message waits in its link
+    if (this.#gate.active && this.#gate.intercept(from, to, channel, msg, ctx)) return;
+    this.handOver(from, to, channel, msg, ctx);
+  }
+
+  /** Hands a message to its receiver, past the crash gate (a waiting message after a restart). */
+  handOver(from: ProcessId, to: ProcessId, channel: string, msg: Message, ctx: unknown): void {
     this.#counters.delivered++;
     this.#tracer.deliver(from, to, channel, msg);
     const receive = this.#receivers[to];
@@ -229,17 +241,24 @@ export class Inbox {
 /**
  * The {@link Link} process `self`'s endpoint runs on (`createEndpoint` of `@critsec/transport`
  * multiplexes its channels over it): sends go into the outbox, deliveries come from the inbox.
+ * One link per incarnation of the process: after a crash, the old link's sends are dropped.
  */
 export function processLink(
   self: ProcessId,
   peers: readonly ProcessId[],
   outbox: Outbox,
   inbox: Inbox,
+  gate: CrashGate,
 ): Link {
+  // the incarnation this link belongs to: once it crashed, its sends are dropped
+  const incarnation = gate.incarnation(self);
   return {
     self,
     peers,
-    send: (to, channel, msg) => outbox.send(self, to, channel, msg),
+    send: (to, channel, msg) => {
+      if (gate.active && !gate.admits(self, incarnation)) return;
+      outbox.send(self, to, channel, msg);
+    },
     setReceiver: (receive) => inbox.setReceiver(self, receive),
   };
 }
