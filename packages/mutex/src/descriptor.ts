@@ -106,6 +106,7 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutex',
   title: "Maekawa's quorum mutual exclusion (Maekawa 1985, Sanders 1987)",
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({ coterie: param(COTERIE_PARAM), init: param(GLOBAL_INIT_PARAM) }),
   build(values, n = DEFAULT_N, ctx) {
     const coterie = coterieParam(values.coterie, n, ctx);

@@ -26,6 +26,8 @@
  * @packageDocumentation
  */
 export {
+  MAEKAWA_DURABLE_FORMAT,
+  type MaekawaDurableState,
   type MaekawaMessage,
   type MaekawaOptions,
   type MaekawaSnapshot,
