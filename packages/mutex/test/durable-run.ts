@@ -16,6 +16,7 @@ import {
   type CSState,
   type DurableCSObject,
   type Endpoint,
+  isAbortError,
   isDurableCSObject,
   mutexSpec,
   type ProcessContext,
@@ -30,7 +31,11 @@ export function durable(cs: CSObject): DurableCSObject {
   return cs;
 }
 
-/** Rebuilds `cs` from its durable state on a throw-away endpoint; the reason it differs, or null. */
+/**
+ * Rebuilds `cs` from its durable state (through JSON) on a throw-away endpoint; the reason the copy
+ * differs — in `durableState()`, in `inspect()` (every protocol variable, when the object has it)
+ * or in `state` — or null.
+ */
 export function roundTripMismatch(factory: CSFactory, ctx: ProcessContext, cs: CSObject): string | null {
   const saved = durable(cs).durableState();
   const json = JSON.parse(JSON.stringify(saved)) as typeof saved;
@@ -39,6 +44,11 @@ export function roundTripMismatch(factory: CSFactory, ctx: ProcessContext, cs: C
   const copy = durable(factory({ ...ctx, endpoint, recovered: json }));
   if (!isDeepStrictEqual(copy.durableState(), saved)) {
     return `P${cs.id}: the copy's state differs: ${JSON.stringify(copy.durableState())} vs ${JSON.stringify(saved)}`;
+  }
+  // and by the object's own account of every protocol variable, independent of the durable format
+  const inspect = (o: CSObject) => (o as unknown as { inspect?: () => unknown }).inspect?.();
+  if (!isDeepStrictEqual(inspect(copy), inspect(cs))) {
+    return `P${cs.id}: inspect() of the copy differs: ${JSON.stringify(inspect(copy))} vs ${JSON.stringify(inspect(cs))}`;
   }
   return copy.state === cs.state ? null : `P${cs.id}: the copy is ${copy.state}, the original ${cs.state}`;
 }
@@ -71,6 +81,12 @@ export function roundTripFactory(factory: CSFactory, found: string[], checks: { 
   };
 }
 
+/** A Maekawa arbiter's lock still held once every process is done, or null. */
+function maekawaLeftover(cs: CSObject): string | null {
+  const a = (cs as unknown as { inspect(): { arbiter: { grantedTo: number } } }).inspect().arbiter;
+  return a.grantedTo === -1 ? null : `P${cs.id}'s lock still held by P${a.grantedTo}`;
+}
+
 /** What {@link swapRestoreRun} saw. */
 export interface SwapRestoreResult {
   /** Safety violations the monitor saw. */
@@ -91,13 +107,20 @@ export interface SwapRestoreResult {
  * [0, 4·rounds·n] time units, a random process's object is closed and replaced by one the factory
  * builds from its `durableState()` (through JSON) on the same endpoint, then `recover()`ed. A
  * call cut by a swap counts as done when it was the exit (the recovered object leaves the CS), and
- * is made again on the new object when it was an entry. Budgeted by events (`maxEvents`).
+ * is made again on the new object when it was an entry. At the end, `leftover` checks each object
+ * (default: every Maekawa arbiter unlocked). Budgeted by events (`maxEvents`, default 100,000: an honest run takes a few thousand).
  */
 export async function swapRestoreRun(
   factory: CSFactory,
   n: number,
   seed: number,
-  opts: { rounds?: number; swaps?: number; maxEvents?: number } = {},
+  opts: {
+    rounds?: number;
+    swaps?: number;
+    maxEvents?: number;
+    /** What an object still holds once every process is done (default: Maekawa's lock), or null. */
+    leftover?: (cs: CSObject) => string | null;
+  } = {},
 ): Promise<SwapRestoreResult> {
   const rounds = opts.rounds ?? 3;
   const net = new SimNetwork({ n, seed, delay: uniformDelay(0.5, 1.5) });
@@ -148,8 +171,10 @@ export async function swapRestoreRun(
       const cs = objects[p]!;
       try {
         await cs.entry();
-      } catch {
-        continue; // cut by a swap: ask again, on the new object
+      } catch (err) {
+        if (isAbortError(err) && objects[p] !== cs) continue; // cut by a swap: ask again, on the new object
+        problems.push(`P${p}: entry() failed: ${err instanceof Error ? err.message : String(err)}`);
+        return;
       }
       done++;
       await net.sleep(r.next() * 2);
@@ -158,12 +183,12 @@ export async function swapRestoreRun(
     finished[p] = true;
   };
   const drivers = initial.map((_, p) => drive(p));
-  await net.run({ maxEvents: opts.maxEvents ?? 1_000_000 });
+  await net.run({ maxEvents: opts.maxEvents ?? 100_000 });
   const stuck = finished.flatMap((f, p) => (f ? [] : [p]));
+  const leftover = opts.leftover ?? maekawaLeftover;
   for (const cs of objects) {
-    const a = (cs as unknown as { inspect(): { arbiter: { grantedTo: number } } }).inspect().arbiter;
-    if (stuck.length === 0 && a.grantedTo !== -1)
-      problems.push(`P${cs.id}'s lock still held by P${a.grantedTo}`);
+    const left = stuck.length === 0 ? leftover(cs) : null;
+    if (left !== null) problems.push(left);
   }
   for (const cs of objects) await cs.close();
   net.close();
