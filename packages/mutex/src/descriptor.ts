@@ -139,6 +139,7 @@ export const ricartAgrawalaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'ricart-agrawala',
   title: 'Ricart–Agrawala mutual exclusion, the O(n) baseline (CACM 1981)',
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({ init: param(GLOBAL_INIT_PARAM) }),
   build(values, n = DEFAULT_N, ctx) {
     parseInteger('n', n, 1);

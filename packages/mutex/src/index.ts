@@ -37,6 +37,8 @@ export {
 } from './maekawa.js';
 export { beats } from './request-queue.js';
 export {
+  RICART_AGRAWALA_DURABLE_FORMAT,
+  type RicartAgrawalaDurableState,
   type RicartAgrawalaMessage,
   type RicartAgrawalaSnapshot,
   ricartAgrawala,

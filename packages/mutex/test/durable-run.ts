@@ -36,7 +36,7 @@ export function durable(cs: CSObject): DurableCSObject {
  * differs — in `durableState()`, in `inspect()` (every protocol variable, when the object has it)
  * or in `state` — or null.
  */
-export function roundTripMismatch(factory: CSFactory, ctx: ProcessContext, cs: CSObject): string | null {
+function roundTripMismatch(factory: CSFactory, ctx: ProcessContext, cs: CSObject): string | null {
   const saved = durable(cs).durableState();
   const json = JSON.parse(JSON.stringify(saved)) as typeof saved;
   if (!isDeepStrictEqual(json, saved)) return `P${cs.id}: durableState() does not survive JSON`;
