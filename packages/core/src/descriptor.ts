@@ -145,6 +145,13 @@ export interface AlgorithmDescriptor<E extends ParamEntries = ParamEntries> {
   readonly title: string;
   /** The n a run takes when none is given, or `null` when the parameters say it (a graph's). */
   readonly defaultN: number | null;
+  /**
+   * `true` when the algorithm supports crash recovery (issue 27): its factory's objects implement
+   * `DurableCSObject` (`durable.ts`) and its factory builds an object from
+   * `ProcessContext.recovered`. Absent: its processes cannot resume after a crash, and must not be
+   * restarted with a recovered state.
+   */
+  readonly crashRecovery?: true;
   /** Its parameters, one described entry each (the flag `--<name>`); see `param` and `params`. */
   readonly params: ParamsSchema<E>;
   /**

@@ -106,6 +106,7 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutex',
   title: "Maekawa's quorum mutual exclusion (Maekawa 1985, Sanders 1987)",
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({ coterie: param(COTERIE_PARAM), init: param(GLOBAL_INIT_PARAM) }),
   build(values, n = DEFAULT_N, ctx) {
     const coterie = coterieParam(values.coterie, n, ctx);
@@ -138,6 +139,7 @@ export const ricartAgrawalaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'ricart-agrawala',
   title: 'Ricart–Agrawala mutual exclusion, the O(n) baseline (CACM 1981)',
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({ init: param(GLOBAL_INIT_PARAM) }),
   build(values, n = DEFAULT_N, ctx) {
     parseInteger('n', n, 1);

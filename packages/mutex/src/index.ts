@@ -26,6 +26,8 @@
  * @packageDocumentation
  */
 export {
+  MAEKAWA_DURABLE_FORMAT,
+  type MaekawaDurableState,
   type MaekawaMessage,
   type MaekawaOptions,
   type MaekawaSnapshot,
@@ -35,6 +37,8 @@ export {
 } from './maekawa.js';
 export { beats } from './request-queue.js';
 export {
+  RICART_AGRAWALA_DURABLE_FORMAT,
+  type RicartAgrawalaDurableState,
   type RicartAgrawalaMessage,
   type RicartAgrawalaSnapshot,
   ricartAgrawala,

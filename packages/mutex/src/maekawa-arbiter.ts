@@ -50,6 +50,7 @@
 import type { ProcessId } from '@critsec/core';
 import { reach } from './maekawa-protocol.js';
 import { IdIndex } from './id-index.js';
+import type { MaekawaDurableState } from './maekawa-durable.js';
 import type { MaekawaMessage, MaekawaRules, MaekawaSnapshot } from './maekawa-protocol.js';
 import { beats, RequestQueue } from './request-queue.js';
 
@@ -126,6 +127,23 @@ export class MaekawaArbiter {
         this.#aside[ix] === NONE ? [] : [[p, this.#aside[ix]!]],
       ),
     };
+  }
+
+  /** A4's `done(p)` of every reporter with a nonzero one, `[p, tag]` (durable, with {@link snapshot}). */
+  doneList(): [ProcessId, number][] {
+    return this.#reporters.flatMap((p, ix): [ProcessId, number][] =>
+      this.#done[ix] === 0 ? [] : [[p, this.#done[ix]!]],
+    );
+  }
+
+  /** Resumes from a recovered state (checked by `parseMaekawaDurable`), replacing the initial one. */
+  restore(a: MaekawaDurableState['arbiter']): void {
+    this.#grantedTo = a.grantedTo;
+    this.#grantedReq = a.grantedReq;
+    this.#inquired = a.inquired;
+    for (const [p, req, failed] of a.queue) this.#queue.push(p, req, failed);
+    for (const [p, req] of a.aside) this.#aside[this.#reporter.indexOf(p)] = req;
+    for (const [p, req] of a.done) this.#done[this.#reporter.indexOf(p)] = req;
   }
 
   /**

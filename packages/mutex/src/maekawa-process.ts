@@ -56,7 +56,9 @@
  * already), and R4 defers only when unmarked.
  */
 import {
+  CSMICError,
   CSObjectBase,
+  type DurableCSObject,
   type Endpoint,
   type ProcessContext,
   type ProcessId,
@@ -68,6 +70,7 @@ import type { Coterie } from '@critsec/coteries';
 import { CLOCK_MAX, tick, witness } from '@critsec/transport';
 import { IdIndex } from './id-index.js';
 import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
+import { type MaekawaDurableState, maekawaDurable, restoreMarks } from './maekawa-durable.js';
 import {
   type MaekawaMessage,
   type MaekawaRules,
@@ -77,9 +80,13 @@ import {
 
 const NONE = -1;
 
-/** One process of Maekawa's algorithm: the requester (R1–R7) and its arbiter (A1–A4). */
-export class MaekawaMutex extends CSObjectBase {
+/**
+ * One process of Maekawa's algorithm: the requester (R1–R7) and its arbiter (A1–A4); durable
+ * (issue 27: `durableState()`, `recover()`, the format in `maekawa-durable.ts`).
+ */
+export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   readonly #endpoint: Endpoint;
+  readonly #n: number;
   /** `Q_i`: the arbiters this process asks. */
   readonly #quorum: readonly ProcessId[];
   /** Arbiter id → its index in `Q_i`, −1 if not in `Q_i`. */
@@ -106,15 +113,21 @@ export class MaekawaMutex extends CSObjectBase {
   /** `inquiredBy[x] = 1`: an INQUIRE from `Q_i[x]` is deferred. */
   readonly #inquiredBy: Uint8Array;
   #deferredCount = 0;
+  /** Recovered with a waiting request and no caller (a crash cut its `entry()`): `recover()` withdraws it. */
+  #orphan = false;
+  /** Recovered InCS (the crashed application's CS): `recover()` leaves it by the exit protocol. */
+  #recoveredInCS = false;
 
   /** The arbiter role (group-mutex paper Fig. 6 with one lock; `maekawa-arbiter.ts`). */
   readonly #arbiter: MaekawaArbiter;
 
-  constructor(ctx: ProcessContext, coterie: Coterie, rules: MaekawaRules) {
-    super(ctx.id, ctx.initial[ctx.id]!);
+  /** @param restored a recovered state, checked by `parseMaekawaDurable`: the object resumes there. */
+  constructor(ctx: ProcessContext, coterie: Coterie, rules: MaekawaRules, restored?: MaekawaDurableState) {
+    super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.#call = new PendingCall(PendingCall.messages('Maekawa', ctx.id, 'entry'));
     const { id, n } = ctx;
     this.#endpoint = ctx.endpoint;
+    this.#n = n;
     this.#quorum = coterie.quorumOf(id);
     this.#qIndex = new IdIndex(this.#quorum);
     const q = this.#quorum.length;
@@ -124,7 +137,8 @@ export class MaekawaMutex extends CSObjectBase {
     this.#inquiredBy = new Uint8Array(q);
     // the initial holder owns every lock of its quorum with request tag 0 (requests use ts ≥ 1)
     const holder = ctx.initial.indexOf('InCS');
-    if (holder === id) {
+    if (restored !== undefined) this.#restore(restored);
+    else if (holder === id) {
       this.#request = 0;
       this.#locks.fill(1);
       this.#lockCount = q;
@@ -137,6 +151,7 @@ export class MaekawaMutex extends CSObjectBase {
       send: (to, msg) => this.#endpoint.send(to, msg),
     };
     this.#arbiter = new MaekawaArbiter(arbiter, rules, holder);
+    if (restored !== undefined) this.#arbiter.restore(restored.arbiter);
     this.listen(maekawaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
@@ -147,7 +162,7 @@ export class MaekawaMutex extends CSObjectBase {
       sn: this.#clock.sn,
       requester: {
         request: this.#request,
-        waiting: this.#call.waiting,
+        waiting: this.#call.waiting || this.#orphan,
         locks: pick(this.#locks),
         failed: pick(this.#failed),
         yielded: pick(this.#yielded),
@@ -157,11 +172,41 @@ export class MaekawaMutex extends CSObjectBase {
     };
   }
 
+  /** Every protocol variable of both roles as JSON (see {@link MaekawaDurableState}). */
+  durableState(): MaekawaDurableState {
+    const where = { id: this.id, n: this.#n, quorum: this.#quorum, state: this.state };
+    return maekawaDurable(where, this.inspect(), this.#lastTag, this.#arbiter.doneList());
+  }
+
+  /**
+   * Completes a recovery (issue 27): a recovered waiting request is withdrawn as an aborted entry
+   * is (R6: RELEASE to every arbiter of `Q_i`, locks held or in flight given back); a recovered CS
+   * is left by the exit protocol (R5). Resolves once OutCS; at once on a fresh object.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(`Maekawa: recover() called on P${this.id} while ${this.pending}() is in flight`);
+    }
+    if (this.#orphan) this.#withdraw();
+    else if (this.#recoveredInCS && this.state === 'InCS') await this.exit();
+  }
+
+  /** Resumes the requester (and the clock) where a recovered state left it. */
+  #restore(s: MaekawaDurableState): void {
+    const r = s.requester;
+    [this.#clock.sn, this.#request, this.#lastTag] = [s.sn, r.request, r.lastTag];
+    [this.#orphan, this.#recoveredInCS] = [r.waiting, s.state === 'InCS'];
+    const marks = [this.#locks, this.#failed, this.#yielded, this.#inquiredBy] as const;
+    [this.#lockCount, this.#blocked, this.#deferredCount] = restoreMarks(r, this.#qIndex, ...marks);
+  }
+
   // ---------------------------------------------------------------- requester
 
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
     // A.5 `sn := sn + 1`, saturating at CLOCK_MAX (a forged clock must not push it out of range);
     // the tag is the stamp, or at the ceiling the next of this process's own tags
+    if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     const ts = tick(this.#clock.sn);
     this.#clock.sn = ts;
     const req = ts < CLOCK_MAX ? ts : tick(this.#lastTag);
@@ -177,6 +222,7 @@ export class MaekawaMutex extends CSObjectBase {
     // R5: fire and forget
     const req = this.#request;
     this.#request = NONE;
+    this.#recoveredInCS = false;
     this.#resetRequester();
     this.setState('OutCS');
     this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
@@ -190,6 +236,7 @@ export class MaekawaMutex extends CSObjectBase {
   #withdraw(): void {
     const req = this.#request;
     this.#request = NONE;
+    this.#orphan = false;
     this.#resetRequester();
     if (!this.closed) this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
   }
@@ -206,7 +253,7 @@ export class MaekawaMutex extends CSObjectBase {
 
   /** `x` (the sender's index in `Q_i`, found by the dispatch) for a message of the current request, or −1 (stale). */
   #current(x: number, msg: MaekawaMessage): number {
-    if (msg.req !== this.#request || !this.#call.waiting) {
+    if (msg.req !== this.#request || !(this.#call.waiting || this.#orphan)) {
       if (msg.req === this.#request && msg.type === 'INQUIRE') reach('maekawa:inquire-after-entry');
       else if (msg.req > this.#lastTag && msg.type !== 'FAILED') this.#releaseUnused(x, msg.req);
       else reach('maekawa:stale-ignored');

@@ -104,7 +104,7 @@ export interface MaekawaSnapshot {
   readonly requester: {
     /** Tag (timestamp) of the current request, −1 when none. */
     readonly request: number;
-    /** True while `entry` waits. */
+    /** True while a request waits for locks: `entry` in flight, or a recovered request until `recover()`. */
     readonly waiting: boolean;
     /** Arbiters whose lock is held. */
     readonly locks: readonly ProcessId[];

@@ -41,9 +41,11 @@
 import { ConfigurationError, type CSFactory } from '@critsec/core';
 import { type Coterie, isCoterie } from '@critsec/coteries';
 import { initialHolders } from './initial.js';
+import { parseMaekawaDurable } from './maekawa-durable.js';
 import { MaekawaMutex } from './maekawa-process.js';
 import type { MaekawaRules } from './maekawa-protocol.js';
 
+export { MAEKAWA_DURABLE_FORMAT, type MaekawaDurableState } from './maekawa-durable.js';
 export {
   type MaekawaMessage,
   type MaekawaRules,
@@ -81,11 +83,21 @@ export interface MaekawaOptions {
  * promise rejects with `AbortError`. `exit` completes at once. The objects expose `inspect()`
  * (every protocol variable, see {@link MaekawaSnapshot}).
  *
+ * **Crash recovery** (issue 27): the objects are `DurableCSObject`s of `@critsec/core`
+ * (`isDurableCSObject` tells). `durableState()` returns every protocol variable of both roles as
+ * JSON ({@link MaekawaDurableState}); given it as `ctx.recovered`, the factory builds the object
+ * exactly there — its `state` is the recovered one, a waiting request ("Trying") counting as
+ * OutCS with the request still standing at the arbiters — and `recover()` then withdraws that
+ * request (RELEASE to every arbiter of `Q_i`, as an abort) or, when the state was InCS, runs the
+ * exit protocol; it resolves once OutCS (at once on a fresh object).
+ *
  * @param options `{ coterie }`.
  * @returns a factory; the coterie's quorums are looked up once per process.
  * @throws ConfigurationError (from the factory) if `coterie` is not a coterie, if `coterie.n`
  *   differs from the cluster's `n`, if the initial configuration does not have `n` states each
- *   `'InCS'` or `'OutCS'`, or if more than one process starts InCS.
+ *   `'InCS'` or `'OutCS'`, if more than one process starts InCS, or if `ctx.recovered` is not
+ *   a state of this process under this coterie (malformed, another algorithm's, another
+ *   process's or cluster's, or one the rules cannot reach).
  */
 export function maekawa(options: MaekawaOptions): CSFactory {
   return maekawaWithRules(options, 'sanders');
@@ -115,6 +127,11 @@ export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): 
         `maekawa: mutual exclusion allows at most one process InCS initially, got ${holders.map((h) => `P${h}`).join(', ')}`,
       );
     }
-    return new MaekawaMutex(ctx, coterie, rules);
+    // issue 27: a restarted process resumes from its recovered state, checked first
+    const recovered =
+      ctx.recovered === undefined
+        ? undefined
+        : parseMaekawaDurable(ctx.recovered, ctx, coterie.quorumOf(ctx.id), coterie.reportersOf(ctx.id));
+    return new MaekawaMutex(ctx, coterie, rules, recovered);
   };
 }

@@ -37,7 +37,9 @@
 import {
   ConfigurationError,
   type CSFactory,
+  CSMICError,
   CSObjectBase,
+  type DurableCSObject,
   type Endpoint,
   type ProcessContext,
   type ProcessId,
@@ -48,6 +50,16 @@ import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@
 import * as v from 'valibot';
 import { initialHolders } from './initial.js';
 import { beats } from './request-queue.js';
+import {
+  parseRicartAgrawalaDurable,
+  RICART_AGRAWALA_DURABLE_FORMAT,
+  type RicartAgrawalaDurableState,
+} from './ricart-agrawala-durable.js';
+
+export {
+  RICART_AGRAWALA_DURABLE_FORMAT,
+  type RicartAgrawalaDurableState,
+} from './ricart-agrawala-durable.js';
 
 /** `reach()` typed against Ricart–Agrawala's marks (a typo fails `tsc`). */
 const reach = reachOf(['ricart-agrawala:duplicate-reply', 'ricart-agrawala:stale-ignored'] as const);
@@ -92,7 +104,7 @@ export interface RicartAgrawalaSnapshot {
   readonly highest: number;
   /** Timestamp of the current request (−1 when none). */
   readonly request: number;
-  /** True while `entry` waits for replies. */
+  /** True while a request waits for replies: `entry` in flight, or a recovered request until `recover()`. */
   readonly requesting: boolean;
   /** Processes whose REPLY for the current request arrived (none when there is no request). */
   readonly replies: readonly ProcessId[];
@@ -102,7 +114,8 @@ export interface RicartAgrawalaSnapshot {
 
 const NONE = -1;
 
-class RicartAgrawalaMutex extends CSObjectBase {
+/** One process of Ricart–Agrawala; durable (issue 27: `durableState()`, `recover()`). */
+class RicartAgrawalaMutex extends CSObjectBase implements DurableCSObject {
   readonly #endpoint: Endpoint;
   readonly #n: number;
   /** Highest_Sequence_Number. */
@@ -115,15 +128,27 @@ class RicartAgrawalaMutex extends CSObjectBase {
   /** `deferred[j]`: timestamp of `j`'s deferred request, −1 when none. */
   readonly #deferred: Float64Array;
   #deferredCount = 0;
+  /** Recovered with a waiting request and no caller: `recover()` withdraws it. */
+  #orphan = false;
+  /** Recovered InCS (the crashed application's CS): `recover()` leaves it by the exit rule. */
+  #recoveredInCS = false;
 
-  constructor(ctx: ProcessContext) {
-    super(ctx.id, ctx.initial[ctx.id]!);
+  /** @param restored a recovered state, checked by `parseRicartAgrawalaDurable`: the object resumes there. */
+  constructor(ctx: ProcessContext, restored?: RicartAgrawalaDurableState) {
+    super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.#call = new PendingCall(PendingCall.messages('Ricart–Agrawala', ctx.id, 'entry'));
     this.#endpoint = ctx.endpoint;
     this.#n = ctx.n;
     this.#replies = new Uint8Array(ctx.n);
     this.#deferred = new Float64Array(ctx.n).fill(NONE);
-    if (this.state === 'InCS') this.#request = 0;
+    if (restored !== undefined) {
+      [this.#highest, this.#request, this.#orphan] = [restored.highest, restored.request, restored.waiting];
+      this.#recoveredInCS = restored.state === 'InCS';
+      for (const j of restored.replies) this.#replies[j] = 1;
+      this.#replyCount = restored.replies.length;
+      for (const [j, ts] of restored.deferred) this.#deferred[j] = ts;
+      this.#deferredCount = restored.deferred.length;
+    } else if (this.state === 'InCS') this.#request = 0;
     this.listen(ricartAgrawalaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
@@ -140,13 +165,54 @@ class RicartAgrawalaMutex extends CSObjectBase {
     return {
       highest: this.#highest,
       request: this.#request,
-      requesting: this.#call.waiting,
+      requesting: this.#call.waiting || this.#orphan,
       replies,
       deferred,
     };
   }
 
+  /** Every protocol variable as JSON (see {@link RicartAgrawalaDurableState}). */
+  durableState(): RicartAgrawalaDurableState {
+    const s = this.inspect();
+    return {
+      format: RICART_AGRAWALA_DURABLE_FORMAT,
+      id: this.id,
+      n: this.#n,
+      state: this.state,
+      highest: s.highest,
+      request: s.request,
+      waiting: s.requesting,
+      replies: [...s.replies],
+      deferred: s.deferred.map(([j, ts]): [ProcessId, number] => [j, ts]),
+    };
+  }
+
+  /**
+   * Completes a recovery (issue 27): a recovered waiting request is withdrawn as an aborted entry
+   * is (the deferred replies are sent; replies still coming carry its tag and are ignored); a
+   * recovered CS is left by the exit rule (the deferred replies are sent). Resolves once OutCS; at
+   * once on a fresh object.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(
+        `Ricart–Agrawala: recover() called on P${this.id} while ${this.pending}() is in flight`,
+      );
+    }
+    if (this.#orphan) this.#withdraw();
+    else if (this.#recoveredInCS && this.state === 'InCS') await this.exit();
+  }
+
+  /** Withdraws the waiting request: stop requesting and send the deferred replies. */
+  #withdraw(): void {
+    this.#request = NONE;
+    this.#orphan = false;
+    if (!this.closed) this.#flushDeferred();
+  }
+
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
+    if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     // Our_Sequence_Number := Highest + 1, saturating at CLOCK_MAX (issue 15: a forged REQUEST
     // must not push this process's own requests out of the validated range)
     const ts = tick(this.#highest);
@@ -161,15 +227,12 @@ class RicartAgrawalaMutex extends CSObjectBase {
     this.#call.begin();
     const msg: RicartAgrawalaMessage = { type: 'REQUEST', ts };
     for (let j = 0; j < this.#n; j++) if (j !== this.id) this.#endpoint.send(j, msg);
-    return this.#call.wait(signal, () => {
-      // withdraw: stop requesting and send the deferred replies
-      this.#request = NONE;
-      if (!this.closed) this.#flushDeferred();
-    });
+    return this.#call.wait(signal, () => this.#withdraw());
   }
 
   protected async doExit(): Promise<void> {
     this.#request = NONE;
+    this.#recoveredInCS = false;
     this.setState('OutCS');
     this.#flushDeferred();
   }
@@ -205,7 +268,8 @@ class RicartAgrawalaMutex extends CSObjectBase {
       // ceiling CLOCK_MAX, where stamps tie and only this keeps the two from both entering.
       const defer =
         this.state === 'InCS' ||
-        (this.#call.waiting && (beats(this.#request, this.id, msg.ts, from) || this.#replies[from] === 1));
+        ((this.#call.waiting || this.#orphan) &&
+          (beats(this.#request, this.id, msg.ts, from) || this.#replies[from] === 1));
       if (defer) {
         // at most one deferred request per process: the newest (an older one was withdrawn)
         const prev = this.#deferred[from]!;
@@ -217,7 +281,7 @@ class RicartAgrawalaMutex extends CSObjectBase {
       return;
     }
     // REPLY
-    if (!this.#call.waiting || msg.req !== this.#request) {
+    if (!(this.#call.waiting || this.#orphan) || msg.req !== this.#request) {
       reach('ricart-agrawala:stale-ignored');
       return;
     }
@@ -238,8 +302,16 @@ class RicartAgrawalaMutex extends CSObjectBase {
  * `entry({ signal })` can be aborted while waiting (the deferred replies are sent; nothing else is
  * held) and rejects with `AbortError`. Objects expose `inspect()` (see {@link RicartAgrawalaSnapshot}).
  *
+ * **Crash recovery** (issue 27): the objects are `DurableCSObject`s of `@critsec/core`.
+ * `durableState()` returns the paper's variables and the CS state as JSON
+ * ({@link RicartAgrawalaDurableState}); given it as `ctx.recovered`, the factory builds the object
+ * exactly there (a waiting request counts as OutCS), and `recover()` withdraws that request or,
+ * when the state was InCS, runs the exit rule; it resolves once OutCS (at once on a fresh object).
+ *
  * @throws ConfigurationError (from the factory) if the initial configuration does not have `n`
- *   states each `'InCS'` or `'OutCS'`, or if more than one process starts InCS.
+ *   states each `'InCS'` or `'OutCS'`, if more than one process starts InCS, or if `ctx.recovered`
+ *   is not a state of this process (malformed, another algorithm's, process's or cluster's, or one
+ *   the rules cannot reach).
  */
 export function ricartAgrawala(): CSFactory {
   return (ctx) => {
@@ -249,6 +321,8 @@ export function ricartAgrawala(): CSFactory {
         `ricartAgrawala: mutual exclusion allows at most one process InCS initially, got ${holders.map((h) => `P${h}`).join(', ')}`,
       );
     }
-    return new RicartAgrawalaMutex(ctx);
+    // issue 27: a restarted process resumes from its recovered state, checked first
+    const restored = ctx.recovered === undefined ? undefined : parseRicartAgrawalaDurable(ctx.recovered, ctx);
+    return new RicartAgrawalaMutex(ctx, restored);
   };
 }
