@@ -23,6 +23,14 @@ export interface ResponseAgainEntry {
   spent: boolean;
 }
 
+/** A leaver owed a Response2 and the reqCnt that Response2 carries. */
+export interface ResponseAgainTarget {
+  /** The leaver. */
+  readonly to: ProcessId;
+  /** The reqCnt of its latest Query here. */
+  readonly reqCnt: number;
+}
+
 /** The per-process responseAgainTo_i of one MUTIN quorum member (see the file header). */
 export class ResponseAgain {
   /** Leaver → its entry, in the order their latest Query arrived (oldest first). */
@@ -43,8 +51,8 @@ export class ResponseAgain {
    * The leavers to answer with a Response2 at a Release, oldest first: each unspent entry. With
    * `once`, each is spent by this answer (the paper's rule).
    */
-  answer(once: boolean): { to: ProcessId; reqCnt: number }[] {
-    const out: { to: ProcessId; reqCnt: number }[] = [];
+  answer(once: boolean): ResponseAgainTarget[] {
+    const out: ResponseAgainTarget[] = [];
     for (const [to, e] of this.#entries) {
       if (e.spent) continue;
       out.push({ to, reqCnt: e.reqCnt });
@@ -66,8 +74,8 @@ export class ResponseAgain {
   }
 
   /** The newest unspent entry — the paper's single responseAgainTo_i / respAgainReqCnt_i — or null. */
-  newest(): { to: ProcessId; reqCnt: number } | null {
-    let last: { to: ProcessId; reqCnt: number } | null = null;
+  newest(): ResponseAgainTarget | null {
+    let last: ResponseAgainTarget | null = null;
     for (const [to, e] of this.#entries) if (!e.spent) last = { to, reqCnt: e.reqCnt };
     return last;
   }
