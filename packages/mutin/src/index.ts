@@ -22,6 +22,7 @@
 export { type Mutin, type MutinOptions, mutin, validateMutin } from './factory.js';
 export { MutinCS, type MutinQuorums, type MutinSettings, type Response2Rule } from './mutin.js';
 export { type MutinProtocolMessage, mutinMessages, mutinProtocol } from './protocol.js';
+export { ResponseAgain, type ResponseAgainEntry, type ResponseAgainTarget } from './response-again.js';
 export {
   buildMutinComposite,
   fixedBound,

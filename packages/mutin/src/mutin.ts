@@ -28,6 +28,11 @@
  * Acquire (or the next Query) replaces it, so every Release that reaches a quorum member of a
  * waiting leaver is reported. Each Release still triggers at most one Response2, so Lemma 3's
  * count (≤ |Q_i| Response2 per Entry()) is unchanged. `response2: 'once'` keeps the paper's rule.
+ *
+ * DEVIATION (issue 27 §3, no message a validator accepts may wedge its receiver): responseAgainTo_i
+ * is kept one entry per process and an Acquire from a process with no entry is ignored
+ * (`response-again.ts`); the requester's answers to responses and Acks naming what it did not
+ * send are at `#onResponse` and `#onUnaskedAck`.
  */
 import {
   AbortError,
@@ -43,6 +48,7 @@ import {
 import { PendingCall, reachOf } from '@critsec/core/kit';
 import type { MutinProtocolMessage } from './protocol.js';
 import { mutinProtocol } from './protocol.js';
+import { ResponseAgain } from './response-again.js';
 
 /** `reach()` typed against MUTIN's marks (a typo fails `tsc`). */
 const reach = reachOf([
@@ -50,6 +56,11 @@ const reach = reachOf([
   'mutin:response2-sent',
   'mutin:response2-unblocks',
   'mutin:stale-response',
+  'mutin:unasked-acquire-ignored',
+  'mutin:unknown-query-withdrawn',
+  'mutin:withdrawn',
+  'mutin:query-renewed',
+  'mutin:unasked-ack',
 ] as const);
 
 /** Where an Exit() is, for `inspect()` (the explorer must tell these states apart). */
@@ -116,10 +127,19 @@ export class MutinCS extends CSObjectBase {
   currentInCS = new Set<ProcessId>();
   /** ackFrom_i: the processes of Q_i that acknowledged the current Acquire. */
   ackFrom = new Set<ProcessId>();
-  /** responseAgainTo_i: the waiting leaver that gets a Response2 at a Release (nil = null). */
-  responseAgainTo: ProcessId | null = null;
-  /** respAgainReqCnt_i: the reqCnt of responseAgainTo_i's Query. */
-  respAgainReqCnt = 0;
+  /**
+   * responseAgainTo_i, one entry per process (issue 27 §3, `response-again.ts`): the leavers that
+   * get a Response2 at a Release, each with the reqCnt of its latest Query here.
+   */
+  readonly responseAgain = new ResponseAgain();
+  /** responseAgainTo_i as the paper has it: the newest leaver owed a Response2 (nil = null). */
+  get responseAgainTo(): ProcessId | null {
+    return this.responseAgain.newest()?.to ?? null;
+  }
+  /** respAgainReqCnt_i: the reqCnt of responseAgainTo_i's Query (0 when nil). */
+  get respAgainReqCnt(): number {
+    return this.responseAgain.newest()?.reqCnt ?? 0;
+  }
 
   /** See {@link Response2Rule}. */
   readonly response2: Response2Rule;
@@ -128,6 +148,10 @@ export class MutinCS extends CSObjectBase {
   readonly #inQ: ReadonlySet<ProcessId>;
   readonly #inR: ReadonlySet<ProcessId>;
   readonly #n: number;
+  /** The members of Q_i whose Response1 to the current Query has arrived. */
+  #answered = new Set<ProcessId>();
+  /** Whether the Exit() of the current reqCnt was aborted (its Query is withdrawn at responses). */
+  #queryAborted = false;
   /** wait until (|currentInCS_i| ≥ l + 1) — abortable. */
   readonly #enough = new PendingCall({
     aborted: 'MUTIN Exit() was aborted',
@@ -181,6 +205,7 @@ export class MutinCS extends CSObjectBase {
         ackFrom: sorted(this.ackFrom),
         responseAgainTo: this.responseAgainTo,
         respAgainReqCnt: this.respAgainReqCnt,
+        responseAgain: this.responseAgain.snapshot(),
         mx: (mxInspect as () => unknown).call(mx),
       });
     }
@@ -207,6 +232,8 @@ export class MutinCS extends CSObjectBase {
     this.#phase = 'query';
     this.reqCnt++;
     this.currentInCS = new Set();
+    this.#answered = new Set();
+    this.#queryAborted = false;
     this.#enough.begin();
     for (const j of this.Q) this.#send(j, { type: 'Query', reqCnt: this.reqCnt });
     // wait until (|currentInCS_i| ≥ l + 1);
@@ -216,6 +243,7 @@ export class MutinCS extends CSObjectBase {
       if (!this.closed) {
         // give back the serialization lock: nothing was retracted, we are still InCS
         reach('mutin:exit-aborted');
+        this.#queryAborted = true;
         this.#phase = 'mx.Exit';
         await this.mx.exit();
         this.#phase = 'idle';
@@ -274,6 +302,7 @@ export class MutinCS extends CSObjectBase {
       case 'Query':
       case 'Acquire':
       case 'Release':
+      case 'Withdraw':
         return this.#inR.has(from) ? null : `${msg.type} from P${from}, which is not in R_${this.id}`;
       case 'Ack':
         return this.#inQ.has(from) ? null : `Ack from P${from}, which is not in Q_${this.id}`;
@@ -297,45 +326,76 @@ export class MutinCS extends CSObjectBase {
       case 'Query':
         // send ⟨Response1, procsInCS_i, reqCnt, P_i⟩ to P_j; remember P_j for a Response2
         this.#send(from, { type: 'Response1', procsInCS: sorted(this.procsInCS), reqCnt: msg.reqCnt });
-        this.responseAgainTo = from;
-        this.respAgainReqCnt = msg.reqCnt;
+        this.responseAgain.query(from, msg.reqCnt);
         return;
       case 'Response1':
       case 'Response2':
-        // currentInCS_i := currentInCS_i ∪ procsInCS, for the current Query only
-        if (this.reqCnt === msg.reqCnt) {
-          for (const p of msg.procsInCS) this.currentInCS.add(p);
-          this.#checkEnough(msg.type);
-        } else reach('mutin:stale-response');
+        this.#onResponse(from, msg.type, msg.procsInCS, msg.reqCnt);
         return;
       case 'Acquire':
+        // an Acquire from a process that never asked here does not match: it touches nothing
+        if (!this.responseAgain.has(from)) {
+          reach('mutin:unasked-acquire-ignored');
+          return;
+        }
         // procsInCS_i := procsInCS_i \ {P_j}; send ⟨Ack, P_i⟩ to P_j
         this.procsInCS.delete(from);
         this.#send(from, { type: 'Ack' });
-        this.responseAgainTo = null;
-        this.respAgainReqCnt = 0;
+        this.responseAgain.acquire(from);
         return;
       case 'Ack':
-        this.ackFrom.add(from);
-        if (this.#acked.waiting && this.ackFrom.size === this.Q.length) this.#acked.resolve();
+        if (!this.#acked.waiting) this.#onUnaskedAck(from);
+        else if (this.ackFrom.add(from).size === this.Q.length) this.#acked.resolve();
         return;
       case 'Release':
-        // procsInCS_i := procsInCS_i ∪ {P_j}; answer the pending Query again
+        // procsInCS_i := procsInCS_i ∪ {P_j}; answer the pending Queries again
         this.procsInCS.add(from);
-        if (this.responseAgainTo !== null) {
+        for (const { to, reqCnt } of this.responseAgain.answer(this.response2 === 'once')) {
           reach('mutin:response2-sent');
-          this.#send(this.responseAgainTo, {
-            type: 'Response2',
-            procsInCS: sorted(this.procsInCS),
-            reqCnt: this.respAgainReqCnt,
-          });
-          if (this.response2 === 'once') {
-            // the paper's rule: responseAgainTo_i := nil; respAgainReqCnt_i := 0 (see the header)
-            this.responseAgainTo = null;
-            this.respAgainReqCnt = 0;
-          }
+          this.#send(to, { type: 'Response2', procsInCS: sorted(this.procsInCS), reqCnt });
         }
         return;
+      case 'Withdraw':
+        if (this.responseAgain.withdraw(from, msg.reqCnt)) reach('mutin:withdrawn');
+        return;
     }
+  }
+
+  /**
+   * Response1/Response2: currentInCS_i := currentInCS_i ∪ procsInCS, for the current Query only.
+   * A response naming another Query (issue 27 §3): one above reqCnt_i was never made here and is
+   * withdrawn; one from a member that already answered the current Query, while it is awaited,
+   * means that member's entry was replaced, and the current Query is sent to it again.
+   */
+  #onResponse(from: ProcessId, type: 'Response1' | 'Response2', procsInCS: number[], reqCnt: number): void {
+    if (this.reqCnt === reqCnt) {
+      if (type === 'Response1') this.#answered.add(from);
+      for (const p of procsInCS) this.currentInCS.add(p);
+      this.#checkEnough(type);
+      return;
+    }
+    reach('mutin:stale-response');
+    if (this.#enough.waiting && this.#answered.has(from)) {
+      reach('mutin:query-renewed');
+      this.#answered.delete(from);
+      this.#send(from, { type: 'Query', reqCnt: this.reqCnt });
+    } else if (reqCnt > this.reqCnt || (reqCnt === this.reqCnt && this.#queryAborted)) {
+      reach('mutin:unknown-query-withdrawn');
+      this.#send(from, { type: 'Withdraw', reqCnt });
+    }
+  }
+
+  /**
+   * An Ack outside the wait for Acks (issue 27 §3): `from` took an Acquire this process never sent.
+   * While InCS and not retracting, tell it again (Release) and, if waiting, re-send the current
+   * Query (that Acquire ended its entry there). Honest runs never get such an Ack.
+   */
+  #onUnaskedAck(from: ProcessId): void {
+    reach('mutin:unasked-ack');
+    if (this.state !== 'InCS' || this.#phase === 'acquire' || this.#phase === 'mx.Exit') return;
+    this.#send(from, { type: 'Release' });
+    if (!this.#enough.waiting) return;
+    this.#answered.delete(from);
+    this.#send(from, { type: 'Query', reqCnt: this.reqCnt });
   }
 }

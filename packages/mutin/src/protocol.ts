@@ -2,7 +2,7 @@
  * The messages of MUTIN(l) — Kamei & Kakugawa, IJNC 9(2), 2019, Section 4, Algorithms 1–2:
  * ⟨Query, reqCnt⟩, ⟨Response1, procsInCS, reqCnt⟩, ⟨Acquire⟩, ⟨Ack⟩, ⟨Release⟩,
  * ⟨Response2, procsInCS, reqCnt⟩. The sender P_j the paper writes into every message is the
- * transport's `from`.
+ * transport's `from`. ⟨Withdraw, reqCnt⟩ is not in the paper (issue 27 §3, `response-again.ts`).
  */
 import {
   counterSchema,
@@ -22,6 +22,7 @@ const schema = v.variant('type', [
   v.object({ type: v.literal('Ack') }),
   v.object({ type: v.literal('Release') }),
   v.object({ type: v.literal('Response2'), procsInCS, reqCnt: counterSchema }),
+  v.object({ type: v.literal('Withdraw'), reqCnt: counterSchema }),
 ]);
 
 /**
@@ -62,6 +63,16 @@ export type MutinProtocolMessage =
       /** The processes the responder knows to be InCS. */
       procsInCS: number[];
       /** The Query's request counter, echoed. */
+      reqCnt: number;
+    }
+  | {
+      /**
+       * ⟨Withdraw, reqCnt⟩ (not in the paper, issue 27 §3): the requester's answer to a response
+       * for a Query it never made (a reqCnt above its own) — the quorum member forgets the entry
+       * that Query left in its responseAgainTo, if it still names it.
+       */
+      type: 'Withdraw';
+      /** The reqCnt of the response being answered. */
       reqCnt: number;
     };
 

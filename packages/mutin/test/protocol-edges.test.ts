@@ -90,18 +90,26 @@ describe('messages no correct peer sends are dropped and reported', () => {
     expect(c.errors[0]!.error.message).toMatch(/^mutin: dropped invalid message from P\d+ on /);
   });
 
-  it('stale replies are ignored and marked; an unexpected Ack is only recorded', async () => {
+  it('replies to a Query never made are withdrawn; an unasked Ack is answered with a Release (issue 27 §3)', async () => {
     const c = make();
     const p0 = c.objects[0] as MutinCS;
     c.net.endpoint(member).send(0, { type: 'Response1', procsInCS: [1, 2], reqCnt: 5 });
     c.net.endpoint(member).send(0, { type: 'Response2', procsInCS: [1, 2], reqCnt: 5 });
     for (const q of Q0) c.net.endpoint(q).send(0, { type: 'Ack' }); // a whole quorum of Acks, unasked
+    const sent: string[] = []; // what P0 sends in answer
+    c.net.onSend((m) => {
+      if (m.from === 0) sent.push(`${JSON.stringify(m.msg)}>P${m.to}`);
+    });
     await c.net.run();
     expect(c.errors).toEqual([]);
     expect(p0.currentInCS.size).toBe(0);
     expect(reached.counts.get('mutin:stale-response')).toBe(2);
-    expect([...p0.ackFrom].sort((a, b) => a - b)).toEqual([...Q0].sort((a, b) => a - b));
+    expect(p0.ackFrom.size).toBe(0);
     expect(p0.state).toBe('InCS');
+    // reqCnt 5 > P0's 0: never made; each Ack: a member took an Acquire P0 (InCS, idle) never sent
+    const release = Q0.map((q) => `{"type":"Release"}>P${q}`);
+    const withdraw = `{"type":"Withdraw","reqCnt":5}>P${member}`;
+    expect(sent.sort()).toEqual([withdraw, withdraw, ...release].sort());
   });
 });
 
@@ -124,6 +132,7 @@ describe('inspect() and the rare-path marks along an Exit()', () => {
         'procsInCS',
         'reqCnt',
         'respAgainReqCnt',
+        'responseAgain',
         'responseAgainTo',
         'state',
       ].sort(),
