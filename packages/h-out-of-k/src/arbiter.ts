@@ -18,6 +18,20 @@
  * request, and ignores it otherwise (`h-out-of-k.ts`); when the entry ends, the request set aside
  * is admitted as if it had just arrived and probed in turn. Units return to `x` only on a
  * `release` or `cancelled` from their owner, as before: safety is untouched.
+ *
+ * **A release before the OK is asked about too (issue 27 §3).** In Fig. 1 a `release` follows
+ * the CS, so it always finds its entry granted (status ok, or cancel when a `cancel` crossed it).
+ * Here an abort also sends one, and so does a forged message in p's name while p still waits —
+ * which used to wedge the cluster: the arbiter dropped the entry, and p waited for its OK for ever
+ * while holding other arbiters' units. The arbiter cannot tell the two apart, so a `release` of an
+ * entry still waiting for its OK ends it as before and sends `probe(seq)`; a `cancelled(seq)`
+ * for a request a `release` already ended here (never honest: p sends `cancelled` only while it
+ * waits, before any `release` of that request) is probed likewise. The requester answers
+ * `probe(seq)` for the request it still waits on, when it holds no OK of that arbiter, by sending
+ * the same `request(h, c, seq)` again; the arbiter admits it (a `seq` at or below `done`: in
+ * doubt, probed once more and ignored). After an abort the requester answers `release(seq)`, which
+ * the arbiter ignores. A `release` of an entry whose OK was given still ends it without a question:
+ * that is every honest exit.
  */
 import type { ProcessId } from '@critsec/core';
 import { reach } from './rare-paths.js';
@@ -142,10 +156,15 @@ export class HOutOfKArbiter {
       return;
     }
     const e = this.#Que.removeAt(j);
-    if (e.status === 'wait') reach('h-out-of-k:release-waiting');
-    else this.#x += e.units;
+    if (e.status !== 'wait') this.#x += e.units;
     this.#newChance();
     if (seq > this.#done[p]!) this.#done[p] = seq;
+    if (e.status === 'wait') {
+      // Fig. 1 has no release before every OK (the CS comes first); here it is an abort's, or a
+      // forged one while p still waits for this OK — ask p (the file header, "a release …")
+      reach('h-out-of-k:release-waiting');
+      this.#probe(p, seq);
+    }
     const wasSuspect = this.#suspect.delete(p);
     const aside = this.#aside.get(p);
     if (aside === undefined) return;
@@ -166,7 +185,16 @@ export class HOutOfKArbiter {
   /** Fig. 1 "When cancelled is arrived from p'" (p' asks this arbiter). */
   onCancelled(p: ProcessId, seq: number): void {
     const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status !== 'cancel') {
+    if (j === NONE || this.#Que.at(j).seq !== seq) {
+      // an honest `cancelled` finds its entry (p sends it while waiting, before any release of
+      // that request); none left means a forged release ended it while p waits: ask p
+      if (seq <= this.#done[p]! && this.#aside.get(p)?.seq !== seq) {
+        reach('h-out-of-k:cancelled-after-release');
+        this.#probe(p, seq);
+      } else reach('h-out-of-k:stale-ignored');
+      return;
+    }
+    if (this.#Que.at(j).status !== 'cancel') {
       reach('h-out-of-k:stale-ignored');
       return;
     }
