@@ -30,10 +30,16 @@
  * `probe(seq)` for the request it still waits on, when it holds no OK of that arbiter, by sending
  * the same `request(h, c, seq)` again; the arbiter admits it (a `seq` at or below `done`: in
  * doubt, probed once more and ignored). After an abort the requester answers `release(seq)`, which
- * the arbiter ignores. A `release` of an entry whose OK was given still ends it without a question:
- * that is every honest exit.
+ * the arbiter ignores. A `release` of an entry whose OK was given ends it without a question when
+ * it causally follows that OK — every honest exit does: the requester's clock passed the OK's on
+ * receipt (Sec. 4.1), and its `release` carries it. One stamped at or below the latest OK's clock
+ * (below the ceiling `CLOCK_MAX`, where clocks stop growing) was sent before the OK arrived: an
+ * abort's, or a forged one while p waits or is InCS. Then the units stay taken and p is probed:
+ * after an abort it answers `release` (now with a later clock), while still using the request it
+ * ignores the probe, and its exit's `release` ends the entry.
  */
 import type { ProcessId } from '@critsec/core';
+import { CLOCK_MAX } from '@critsec/transport';
 import { reach } from './rare-paths.js';
 import type { HOutOfKMessage } from './messages.js';
 import { type Priority, Que } from './que.js';
@@ -147,12 +153,21 @@ export class HOutOfKArbiter {
   }
 
   /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request; p' asks this arbiter). */
-  onRelease(p: ProcessId, seq: number): void {
+  onRelease(p: ProcessId, seq: number, ts: number): void {
     const j = this.#Que.indexOf(p);
     if (j === NONE || this.#Que.at(j).seq !== seq) {
       if (this.#aside.get(p)?.seq === seq)
         this.#aside.delete(p); // the request set aside, withdrawn
       else reach('h-out-of-k:stale-ignored');
+      return;
+    }
+    const okTs = this.#Que.at(j).okTs;
+    if (okTs !== undefined && ts <= okTs && ts < CLOCK_MAX) {
+      // sent before p got this arbiter's OK (p's clock passes okTs on receipt, Sec. 4.1): an
+      // abort's, or forged while p waits — keep the units taken and ask p (the file header)
+      reach('h-out-of-k:release-before-ok');
+      this.#suspect.add(p);
+      this.#probe(p, seq);
       return;
     }
     const e = this.#Que.removeAt(j);
@@ -221,6 +236,7 @@ export class HOutOfKArbiter {
     const e = this.#Que.at(j);
     e.status = 'ok';
     this.#x -= e.units;
-    this.#send(e.process, { type: 'OK', seq: e.seq, ts: this.#stamp() });
+    e.okTs = this.#stamp();
+    this.#send(e.process, { type: 'OK', seq: e.seq, ts: e.okTs });
   }
 }

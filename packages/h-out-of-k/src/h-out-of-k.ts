@@ -361,7 +361,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         this.#arb.onRequest(from, msg.h, msg.c, msg.seq);
         return;
       case 'release':
-        this.#arb.onRelease(from, msg.seq);
+        this.#arb.onRelease(from, msg.seq, msg.ts);
         return;
       case 'cancelled':
         this.#arb.onCancelled(from, msg.seq);

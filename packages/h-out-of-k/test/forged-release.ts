@@ -24,21 +24,26 @@ export interface ForgedReleaseRun {
 /**
  * n = 5, k = 2 (`uniformHKArbiter(5, 2)`), h drawn in 1..2, three rounds per process. From time
  * `at` (20 unless told), every half time unit until it happens, the first instant P4 waits in
- * `entry()`: `release(seq, ts 1)` for P4's current request `seq`, sent by P4 to P0 and P1 — what
+ * `entry()`: `release(seq, ts)` (`ts` 1 unless told) for P4's current request `seq`, sent by P4 to P0 and P1 — what
  * P4's own abort would send them, while P4 goes on waiting.
  */
-export async function forgedRelease(seed: number, at = 20, delay?: DelayModel): Promise<ForgedReleaseRun> {
+export async function forgedRelease(
+  seed: number,
+  at = 20,
+  delay?: DelayModel,
+  ts = 1,
+): Promise<ForgedReleaseRun> {
   const k = 2;
   let released: number | undefined;
   let granted = false;
   /** The arbiter of Fig. 1, noting whether the forged release ends an entry that had its OK. */
   class Watching extends HOutOfKArbiter {
-    override onRelease(p: number, seq: number): void {
+    override onRelease(p: number, seq: number, ts: number): void {
       // P4's own release of that request comes after its exit: one before it is the forged one
       // (P4 may have entered since it was sent)
       if (p === 4 && seq === released && inspectH(cluster, 4).requester.request === seq)
         granted ||= this.snapshot().Que.some(([q, , , status, s]) => q === 4 && s === seq && status === 'ok');
-      super.onRelease(p, seq);
+      super.onRelease(p, seq, ts);
     }
   }
   const cluster = createCluster({
@@ -51,7 +56,7 @@ export async function forgedRelease(seed: number, at = 20, delay?: DelayModel): 
     const { requester } = inspectH(cluster, 4);
     if (requester.waiting) {
       released = requester.request;
-      for (const to of [0, 1]) cluster.net.endpoint(4).send(to, { type: 'release', seq: released, ts: 1 });
+      for (const to of [0, 1]) cluster.net.endpoint(4).send(to, { type: 'release', seq: released, ts });
     } else if (left > 0) cluster.net.schedule(0.5, () => attempt(left - 1));
   };
   cluster.net.schedule(at, () => attempt(200));
