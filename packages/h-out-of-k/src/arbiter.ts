@@ -161,10 +161,10 @@ export class HOutOfKArbiter {
       else reach('h-out-of-k:stale-ignored');
       return;
     }
-    const okTs = this.#Que.at(j).okTs;
-    if (okTs !== undefined && ts <= okTs && ts < CLOCK_MAX) {
-      // sent before p got this arbiter's OK (p's clock passes okTs on receipt, Sec. 4.1): an
-      // abort's, or forged while p waits — keep the units taken and ask p (the file header)
+    const { okTs, status } = this.#Que.at(j);
+    if (status !== 'wait' && okTs !== undefined && ts <= okTs && ts < CLOCK_MAX) {
+      // units taken, and sent before p got this arbiter's OK (p's clock passes okTs on receipt,
+      // Sec. 4.1): an abort's, or forged while p waits — keep them and ask p (the file header)
       reach('h-out-of-k:release-before-ok');
       this.#suspect.add(p);
       this.#probe(p, seq);
