@@ -12,9 +12,7 @@
  *   request wherever it is (held, deferred, early) or, if it has not arrived yet, drops it on
  *   arrival (`maekawa-s-node.ts`);
  * - a GRANT for another request than the one waiting (withdrawn, or forged) is answered by
- *   UNLOCK to every node of that request's quorum, so no node stays locked for nobody — also a
- *   GRANT naming the current `sn` with another group, or the `sn` of a request that already left
- *   the CS (issue 27 §3, a forged REQUEST under p's own `sn`; see `#onGrant`);
+ *   UNLOCK to every node of that request's quorum, so no node stays locked for nobody;
  * - an UNLOCK is taken only from a process one of whose quorums holds this node (else reported
  *   and dropped: it would withdraw or remember a request of a stranger).
  *
@@ -67,8 +65,6 @@ export class MaekawaS extends CSObjectBase<number> {
   #Q: readonly ProcessId[] = [];
   #sn = 0;
   #locked_nodes: readonly ProcessId[] = [];
-  /** The request `sn` was withdrawn (abort): a GRANT for it may still come, and is ignored. */
-  #withdrawn = false;
   /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
   readonly #call: PendingCall;
 
@@ -99,7 +95,6 @@ export class MaekawaS extends CSObjectBase<number> {
     this.#group = g; // A.3
     this.#Q = this.#plan.quorumOf(this.id, g); // A.4
     this.#sn++; // C.2 of the previous request, done here so sn tags the new one
-    this.#withdrawn = false;
     this.#call.begin(); // A.2: state := trying
     this.#endpoint.send(this.#Q[0]!, { type: 'REQUEST', p: this.id, g, sn: this.#sn }); // A.5
     return this.#call.wait(signal, () => this.#withdraw());
@@ -119,7 +114,6 @@ export class MaekawaS extends CSObjectBase<number> {
   /** Abort of a waiting entry: UNLOCK(p, sn) to every node of Q. */
   #withdraw(): void {
     reach('group-mutex-s:abort');
-    this.#withdrawn = true;
     if (!this.closed) this.#unlock(this.#Q, this.#sn);
   }
 
@@ -128,19 +122,7 @@ export class MaekawaS extends CSObjectBase<number> {
     for (const i of Q) this.#endpoint.send(i, msg);
   }
 
-  /**
-   * B.1–B.3: receive GRANT(i) — quorum Q acquired.
-   *
-   * A GRANT(g, sn) from last(Q_g) that is not for the request waiting means every node of Q_g
-   * holds a lock for a request (p, g, sn) that nobody will release: it is handed back with
-   * UNLOCK(sn) to Q_g (README deviation 2), unless it is the GRANT of this very request after its
-   * abort (its nodes already have the UNLOCK) or this process is InCS (a lock of Q_g for another
-   * request of p cannot be complete then: at a node of Q_g ∩ Q that request waits behind p's held
-   * lock, D.10 — and an UNLOCK(sn) there would free the lock p is using). Issue 27 §3: a forged
-   * REQUEST(p, g, sn) naming p's current `sn` with the other group, or the `sn` of a request p has
-   * already left, was granted under that `sn` and used to be ignored here — the nodes of Q_g stayed
-   * locked for nobody, and p's real request waited behind it at a node of both quorums.
-   */
+  /** B.1–B.3: receive GRANT(i) — quorum Q acquired. */
   #onGrant(i: ProcessId, g: number, sn: number): void {
     const Q = this.#plan.quorumOf(this.id, g);
     if (i !== Q[Q.length - 1]) {
@@ -157,16 +139,10 @@ export class MaekawaS extends CSObjectBase<number> {
       this.#unlock(Q, sn);
       return;
     }
-    if (this.#call.waiting && g === this.#group) {
-      this.#locked_nodes = this.#Q; // B.2
-      this.#call.resolve(() => this.setState('InCS')); // B.3
-      return;
-    }
-    // the GRANT of the withdrawn request (its nodes already have the UNLOCK), or a duplicate
-    if (this.state === 'InCS' || (this.#withdrawn && g === this.#group)) return;
-    // issue 27 §3: a request (p, g, sn) p never made, or one it has left: hand its locks back
-    reach('group-mutex-s:foreign-grant-returned');
-    this.#unlock(Q, sn);
+    // a duplicate, or the GRANT of a withdrawn request (its nodes already have the UNLOCK)
+    if (!this.#call.waiting || g !== this.#group) return;
+    this.#locked_nodes = this.#Q; // B.2
+    this.#call.resolve(() => this.setState('InCS')); // B.3
   }
 
   #onMessage(from: ProcessId, msg: MaekawaSMessage): void {

@@ -16,8 +16,7 @@ import { reachOf } from '@critsec/core/kit';
  * Maekawa_S — `joined-reference` D.2 granted a request besides the reference; `early-request`
  * D.10–D.11; `deferred` D.12; `new-reference` E.5–E.6; `abort`; `deferred-withdrawn`,
  * `early-withdrawn`, `unlock-before-request`, `cancelled-request-dropped` (abort paths);
- * `stale-grant-returned`; `foreign-grant-returned` a GRANT under the current or a finished `sn` for a
- * request p never made (issue 27 §3).
+ * `stale-grant-returned`.
  */
 export const groupMutexRarePaths = {
   /** Maekawa_M's rare paths. */
@@ -63,7 +62,6 @@ const otherMarks = [
   'group-mutex-s:deferred-withdrawn',
   'group-mutex-s:early-several',
   'group-mutex-s:early-withdrawn',
-  'group-mutex-s:foreign-grant-returned',
   'group-mutex-s:stale-grant-returned',
 ] as const;
 
