@@ -18,8 +18,28 @@
  * request, and ignores it otherwise (`h-out-of-k.ts`); when the entry ends, the request set aside
  * is admitted as if it had just arrived and probed in turn. Units return to `x` only on a
  * `release` or `cancelled` from their owner, as before: safety is untouched.
+ *
+ * **A release before the OK is asked about too (issue 27 §3).** In Fig. 1 a `release` follows
+ * the CS, so it always finds its entry granted (status ok, or cancel when a `cancel` crossed it).
+ * Here an abort also sends one, and so does a forged message in p's name while p still waits —
+ * which used to wedge the cluster: the arbiter dropped the entry, and p waited for its OK for ever
+ * while holding other arbiters' units. The arbiter cannot tell the two apart, so a `release` of an
+ * entry still waiting for its OK ends it as before and sends `probe(seq)`; a `cancelled(seq)`
+ * for a request a `release` already ended here (never honest: p sends `cancelled` only while it
+ * waits, before any `release` of that request) is probed likewise. The requester answers
+ * `probe(seq)` for the request it still waits on, when it holds no OK of that arbiter, by sending
+ * the same `request(h, c, seq)` again; the arbiter admits it (a `seq` at or below `done`: in
+ * doubt, probed once more and ignored). After an abort the requester answers `release(seq)`, which
+ * the arbiter ignores. A `release` of an entry whose OK was given ends it without a question when
+ * it causally follows that OK — every honest exit does: the requester's clock passed the OK's on
+ * receipt (Sec. 4.1), and its `release` carries it. One stamped at or below the latest OK's clock
+ * (below the ceiling `CLOCK_MAX`, where clocks stop growing) was sent before the OK arrived: an
+ * abort's, or a forged one while p waits or is InCS. Then the units stay taken and p is probed:
+ * after an abort it answers `release` (now with a later clock), while still using the request it
+ * ignores the probe, and its exit's `release` ends the entry.
  */
 import type { ProcessId } from '@critsec/core';
+import { CLOCK_MAX } from '@critsec/transport';
 import { reach } from './rare-paths.js';
 import type { HOutOfKMessage } from './messages.js';
 import { type Priority, Que } from './que.js';
@@ -133,7 +153,7 @@ export class HOutOfKArbiter {
   }
 
   /** Fig. 1 "When release is arrived from p'" (also the withdrawal of an aborted request; p' asks this arbiter). */
-  onRelease(p: ProcessId, seq: number): void {
+  onRelease(p: ProcessId, seq: number, ts: number): void {
     const j = this.#Que.indexOf(p);
     if (j === NONE || this.#Que.at(j).seq !== seq) {
       if (this.#aside.get(p)?.seq === seq)
@@ -141,11 +161,25 @@ export class HOutOfKArbiter {
       else reach('h-out-of-k:stale-ignored');
       return;
     }
+    const { okTs, status } = this.#Que.at(j);
+    if (status !== 'wait' && okTs !== undefined && ts <= okTs && ts < CLOCK_MAX) {
+      // units taken, and sent before p got this arbiter's OK (p's clock passes okTs on receipt,
+      // Sec. 4.1): an abort's, or forged while p waits — keep them and ask p (the file header)
+      reach('h-out-of-k:release-before-ok');
+      this.#suspect.add(p);
+      this.#probe(p, seq);
+      return;
+    }
     const e = this.#Que.removeAt(j);
-    if (e.status === 'wait') reach('h-out-of-k:release-waiting');
-    else this.#x += e.units;
+    if (e.status !== 'wait') this.#x += e.units;
     this.#newChance();
     if (seq > this.#done[p]!) this.#done[p] = seq;
+    if (e.status === 'wait') {
+      // Fig. 1 has no release before every OK (the CS comes first); here it is an abort's, or a
+      // forged one while p still waits for this OK — ask p (the file header, "a release …")
+      reach('h-out-of-k:release-waiting');
+      this.#probe(p, seq);
+    }
     const wasSuspect = this.#suspect.delete(p);
     const aside = this.#aside.get(p);
     if (aside === undefined) return;
@@ -166,7 +200,16 @@ export class HOutOfKArbiter {
   /** Fig. 1 "When cancelled is arrived from p'" (p' asks this arbiter). */
   onCancelled(p: ProcessId, seq: number): void {
     const j = this.#Que.indexOf(p);
-    if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status !== 'cancel') {
+    if (j === NONE || this.#Que.at(j).seq !== seq) {
+      // an honest `cancelled` finds its entry (p sends it while waiting, before any release of
+      // that request); none left means a forged release ended it while p waits: ask p
+      if (seq <= this.#done[p]! && this.#aside.get(p)?.seq !== seq) {
+        reach('h-out-of-k:cancelled-after-release');
+        this.#probe(p, seq);
+      } else reach('h-out-of-k:stale-ignored');
+      return;
+    }
+    if (this.#Que.at(j).status !== 'cancel') {
       reach('h-out-of-k:stale-ignored');
       return;
     }
@@ -193,6 +236,7 @@ export class HOutOfKArbiter {
     const e = this.#Que.at(j);
     e.status = 'ok';
     this.#x -= e.units;
-    this.#send(e.process, { type: 'OK', seq: e.seq, ts: this.#stamp() });
+    e.okTs = this.#stamp();
+    this.#send(e.process, { type: 'OK', seq: e.seq, ts: e.okTs });
   }
 }

@@ -20,7 +20,10 @@
  *   answered with `release(s)` when `s` is not the current request, and ignored when it is; an
  *   `OK(s)` or `cancel(s)` naming a request never made (`s ≥ seq`) is answered with `release(s)`
  *   too. Safe — the units of a request this process is not using are given back — and never on an
- *   honest run (no `probe` is sent there, and every answer names a request that was made).
+ *   honest run without aborts (no `probe` is sent there, and every answer names a request that was
+ *   made). A `probe(s)` for the request it still waits on, from an arbiter whose OK it does not
+ *   hold, is answered with the same `request(h, c, s)` again: the arbiter asks after a `release`
+ *   that came before its OK (an abort's, or a forged one), and an abort answers `release(s)`.
  *
  * Arbiter r (initially `x = k`, `Que` empty):
  * - "When request(h', p', c') is arrived": insert `(c', p', h', wait)` in `Que` by priority; if
@@ -128,6 +131,8 @@ export class HOutOfKCS extends CSObjectBase<number> {
   readonly #gaveBack: Uint8Array;
   /** `seq` of the current request (−1: none). */
   #request = NONE;
+  /** `c` the current request was sent with (its priority; sent again on a `probe`). */
+  #requestC = 0;
   /** Requests made so far: the next request's `seq` (never raised by a received value). */
   #seq = 0;
   /** The waiting `entry(h)`. */
@@ -208,6 +213,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
     for (const r of this.#Q) this.#inQ[r] = 1;
     const seq = this.#seq++;
     this.#request = seq;
+    this.#requestC = c;
     this.#call.begin();
     for (const r of this.#Q) this.#endpoint.send(r, { type: 'request', h, c, seq });
     return this.#call.wait(signal, () => this.#withdraw());
@@ -260,10 +266,22 @@ export class HOutOfKCS extends CSObjectBase<number> {
     return true;
   }
 
-  /** `probe(seq)` from arbiter `r` (issue 27 §3): `release` it unless it is the current request. */
+  /**
+   * `probe(seq)` from arbiter `r` (issue 27 §3): `release` it unless it is the current request;
+   * for the current one, while waiting without r's OK, the request again (r may have ended it on a
+   * `release` p never sent — `arbiter.ts`, "a release before the OK").
+   */
   #onProbe(r: ProcessId, seq: number): void {
-    if (seq === this.#request) reach('h-out-of-k:probe-current');
-    else this.#releaseUnused(r, seq);
+    if (seq !== this.#request) {
+      this.#releaseUnused(r, seq);
+      return;
+    }
+    if (!this.#call.waiting || this.#K[r] === 1) {
+      reach('h-out-of-k:probe-current');
+      return;
+    }
+    reach('h-out-of-k:request-again');
+    this.#endpoint.send(r, { type: 'request', h: this.#h, c: this.#requestC, seq });
   }
 
   /** Arbiter `r` holds an entry for request `seq`, which this process is not using: end it. */
@@ -343,7 +361,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         this.#arb.onRequest(from, msg.h, msg.c, msg.seq);
         return;
       case 'release':
-        this.#arb.onRelease(from, msg.seq);
+        this.#arb.onRelease(from, msg.seq, msg.ts);
         return;
       case 'cancelled':
         this.#arb.onCancelled(from, msg.seq);

@@ -80,9 +80,11 @@ export type HOutOfKMessage =
   | {
       /**
        * `probe` arbiter → requester: is `seq` your current request? Answered with `release` when it
-       * is not. Not in the paper (issue 27 §3): sent only for a request that cannot be honest — a
-       * second one while the first is in `Que`, or one naming a request already released — so
-       * never on an honest run (README, "Deviations").
+       * is not, and with the `request` again when it is still waited on without this arbiter's
+       * `OK`. Not in the paper (issue 27 §3): sent for a request that cannot be honest — a second
+       * one while the first is in `Que`, or one naming a request already released — and after a
+       * `release` that came before the `OK` (an abort's, or a forged one), so on an honest run
+       * only after an abort (README, second and third deviations).
        */
       type: 'probe';
       /** The request asked about. */

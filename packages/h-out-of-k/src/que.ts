@@ -31,6 +31,8 @@ export interface QueEntry {
   readonly seq: number;
   /** `Que[j].status`. */
   status: QueStatus;
+  /** The clock the arbiter's latest `OK` for this entry carried (unset before the first OK). */
+  okTs?: number;
 }
 
 /**

@@ -11,7 +11,8 @@ import { reachOf } from '@critsec/core/kit';
  * - `h-out-of-k:cancel-after-entry` a `cancel` arrived InCS and was ignored (released at exit);
  * - `h-out-of-k:grant-bypass` a request was granted at arrival while a higher one waited;
  * - `h-out-of-k:newchance-blocked` `NewChance` stopped at a waiting request that did not fit;
- * - `h-out-of-k:release-waiting` `release` withdrew a request never granted (an abort);
+ * - `h-out-of-k:release-waiting` `release` withdrew a request never granted (an abort), and the
+ *   requester was asked with `probe` (issue 27 §3);
  * - `h-out-of-k:stale-ignored` a message about another request was ignored.
  */
 export const hOutOfKRarePaths = [
@@ -33,8 +34,11 @@ export const hOutOfKRarePaths = [
 const otherMarks = [
   'h-out-of-k:aside-admitted',
   'h-out-of-k:aside-dropped',
+  'h-out-of-k:cancelled-after-release',
   'h-out-of-k:probe',
   'h-out-of-k:probe-current',
+  'h-out-of-k:release-before-ok',
+  'h-out-of-k:request-again',
   'h-out-of-k:request-set-aside',
   'h-out-of-k:unused-released',
 ] as const;

@@ -139,12 +139,18 @@ describe('h-out-of-k OK/cancel crossings, scripted (controlled mode)', () => {
     ac.abort();
     expect(await outcome).toBe('aborted');
     expect(queuedList(c.net).filter((m) => m === '2→0 release' || m === '2→1 release')).toHaveLength(2);
-    await deliver(c.net, 2, 0, 'release'); // the granted unit comes back
-    expect(inspectH(c, 0).arbiter).toEqual({ x: k, Que: [] });
-    await deliver(c.net, 2, 1, 'release'); // the waiting request is withdrawn
+    // sent before P0's OK arrived (its clock is not above the OK's): P0 keeps the unit and asks
+    // P2 (issue 27 §3, README third deviation)
+    await deliver(c.net, 2, 0, 'release');
+    expect(inspectH(c, 0).arbiter).toEqual({ x: 1, Que: [[2, 1, 1, 'ok', 0]] });
+    expect(reached.counts.get('h-out-of-k:release-before-ok')).toBe(1);
+    await deliver(c.net, 2, 1, 'release'); // the waiting request is withdrawn (and P2 asked)
     expect(reached.counts.get('h-out-of-k:release-waiting')).toBe(1);
     await deliver(c.net, 0, 2, 'OK'); // the OK that was in flight is stale
     expect(reached.counts.get('h-out-of-k:stale-ignored')).toBe(1);
+    await deliver(c.net, 0, 2, 'probe'); // P2 has no request: it answers release
+    await deliver(c.net, 2, 0, 'release'); // stamped after the OK: the granted unit comes back
+    expect(inspectH(c, 0).arbiter).toEqual({ x: k, Que: [] });
     await deliverAll(c.net);
     await p1;
     expect(order).toEqual([1]);
