@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClusterWorkload, ClusterWorkloadContext } from '@critsec/cluster';
+import type { ClusterWorkload } from '@critsec/cluster';
 import { ConfigurationError, type CSCallOptions, type CSObject, createRng } from '@critsec/core';
 import { callObject, objectProcess, WorkloadEngine, wallClock } from '@critsec/harness';
 import { runRounds } from './drive.js';
