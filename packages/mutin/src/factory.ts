@@ -14,7 +14,8 @@ import {
 import { countInCS } from '@critsec/core/kit';
 import { type Coterie, checkCoterie, isCoterie } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
-import { MutinCS, type MutinQuorums, type Response2Rule } from './mutin.js';
+import { MutinCS } from './mutin.js';
+import type { MutinQuorums, Response2Rule } from './settings.js';
 
 /** Settings of {@link mutin}. */
 export interface MutinOptions {

@@ -20,7 +20,8 @@
  * @packageDocumentation
  */
 export { type Mutin, type MutinOptions, mutin, validateMutin } from './factory.js';
-export { MutinCS, type MutinQuorums, type MutinSettings, type Response2Rule } from './mutin.js';
+export { MutinCS } from './mutin.js';
+export type { MutinQuorums, MutinSettings, Response2Rule } from './settings.js';
 export { type MutinProtocolMessage, mutinMessages, mutinProtocol } from './protocol.js';
 export { ResponseAgain, type ResponseAgainEntry, type ResponseAgainTarget } from './response-again.js';
 export {
