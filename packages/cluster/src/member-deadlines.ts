@@ -73,38 +73,35 @@ export async function callWithDeadline<T>(
   const forward = () => controller.abort(signal?.reason);
   if (signal?.aborted) forward();
   else signal?.addEventListener('abort', forward, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new TransportError(`${what} did not complete within ${ms} ms (callTimeoutMs)`);
-      reject(err);
-      controller.abort(err);
-    }, ms);
-  });
   try {
-    return await Promise.race([call(controller.signal), expired]);
+    // on expiry the call is withdrawn (aborted with the deadline's error) as the result rejects
+    return await withinDeadline(call(controller.signal), ms, what, 'callTimeoutMs', (err) =>
+      controller.abort(err),
+    );
   } finally {
-    clearTimeout(timer);
     signal?.removeEventListener('abort', forward);
   }
 }
 
 /**
  * `promise`, or a `TransportError` naming `what` and the configuration key `key` once `ms` have
- * passed without it settling.
+ * passed without it settling (`onExpired` is then called with that error, e.g. to withdraw the
+ * call behind `promise`).
  */
 export async function withinDeadline<T>(
   promise: Promise<T>,
   ms: number,
   what: string,
   key: string,
+  onExpired?: (err: TransportError) => void,
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new TransportError(`${what} did not complete within ${ms} ms (${key})`)),
-      ms,
-    );
+    timer = setTimeout(() => {
+      const err = new TransportError(`${what} did not complete within ${ms} ms (${key})`);
+      reject(err);
+      onExpired?.(err);
+    }, ms);
   });
   try {
     return await Promise.race([promise, expired]);
