@@ -37,6 +37,9 @@ import { type MaekawaSMessage, maekawaSProtocol } from './protocol-s.js';
 
 const NONE = -1;
 
+/** Handed-back future tags remembered (the nodes remember at most 64 withdrawn requests per process). */
+const HANDED_BACK_MAX = 64;
+
 /** Every variable of one Maekawa_S process (`inspect()`; JSON-serializable). */
 export interface MaekawaSSnapshot {
   /** Fig. 7. */
@@ -65,6 +68,10 @@ export class MaekawaS extends CSObjectBase<number> {
   #Q: readonly ProcessId[] = [];
   #sn = 0;
   #locked_nodes: readonly ProcessId[] = [];
+  /** The GRANT of request (group, sn) has not come yet (set at A.5, cleared at B.1 or on its late arrival after an abort). */
+  #grantOwed = false;
+  /** Requests (g, sn), sn above `sn`, whose GRANT was handed back: a later request skips their tag. */
+  #handedBack: { g: number; sn: number }[] = [];
   /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
   readonly #call: PendingCall;
 
@@ -94,7 +101,8 @@ export class MaekawaS extends CSObjectBase<number> {
     checkGroup(g, this.#plan.m);
     this.#group = g; // A.3
     this.#Q = this.#plan.quorumOf(this.id, g); // A.4
-    this.#sn++; // C.2 of the previous request, done here so sn tags the new one
+    this.#sn = this.#nextSn(g); // C.2 of the previous request, done here so sn tags the new one
+    this.#grantOwed = true;
     this.#call.begin(); // A.2: state := trying
     this.#endpoint.send(this.#Q[0]!, { type: 'REQUEST', p: this.id, g, sn: this.#sn }); // A.5
     return this.#call.wait(signal, () => this.#withdraw());
@@ -117,9 +125,20 @@ export class MaekawaS extends CSObjectBase<number> {
     if (!this.closed) this.#unlock(this.#Q, this.#sn);
   }
 
-  #unlock(Q: readonly ProcessId[], sn: number): void {
-    const msg: MaekawaSMessage = { type: 'UNLOCK', sn };
+  #unlock(Q: readonly ProcessId[], sn: number, g = this.#group): void {
+    const msg: MaekawaSMessage = { type: 'UNLOCK', g, sn };
     for (const i of Q) this.#endpoint.send(i, msg);
+  }
+
+  /**
+   * C.2: the next request's tag, `sn + 1` — past any (g, sn) whose GRANT this process handed back
+   * unasked (its UNLOCK may be remembered at a node as withdrawn, which would drop the REQUEST).
+   */
+  #nextSn(g: number): number {
+    let sn = this.#sn + 1;
+    while (this.#handedBack.some((r) => r.g === g && r.sn === sn)) sn++;
+    this.#handedBack = this.#handedBack.filter((r) => r.sn > sn);
+    return sn;
   }
 
   /** B.1–B.3: receive GRANT(i) — quorum Q acquired. */
@@ -133,20 +152,38 @@ export class MaekawaS extends CSObjectBase<number> {
       );
       return;
     }
-    if (sn !== this.#sn) {
-      // every node of Q holds a lock for a request that is not this one (forged): hand them back
-      reach('group-mutex-s:stale-grant-returned');
-      this.#unlock(Q, sn);
-      return;
+    if (sn === this.#sn && g === this.#group) {
+      if (this.#call.waiting) {
+        this.#grantOwed = false;
+        this.#locked_nodes = this.#Q; // B.2
+        this.#call.resolve(() => this.setState('InCS')); // B.3
+        return;
+      }
+      // InCS: a copy (forged) — the locks are this request's, C.4 frees them; after an abort: the
+      // withdrawn request's own GRANT, once (its nodes already have the UNLOCK)
+      if (this.state === 'InCS' || this.#grantOwed) {
+        this.#grantOwed = false;
+        return;
+      }
     }
-    // a duplicate, or the GRANT of a withdrawn request (its nodes already have the UNLOCK)
-    if (!this.#call.waiting || g !== this.#group) return;
-    this.#locked_nodes = this.#Q; // B.2
-    this.#call.resolve(() => this.setState('InCS')); // B.3
+    this.#handBack(Q, g, sn);
+  }
+
+  /**
+   * A GRANT for a request (g, sn) that is not the one waiting — an earlier one, another group
+   * under this `sn`, one never made, or a second GRANT of the one that ended: every node of its
+   * quorum holds a lock for it (forged or duplicated REQUESTs), so UNLOCK(g, sn) goes to each.
+   * The UNLOCK names the group, so it never touches this process's real request (README
+   * deviation 7).
+   */
+  #handBack(Q: readonly ProcessId[], g: number, sn: number): void {
+    reach('group-mutex-s:stale-grant-returned');
+    if (sn > this.#sn && this.#handedBack.length < HANDED_BACK_MAX) this.#handedBack.push({ g, sn });
+    this.#unlock(Q, sn, g);
   }
 
   #onMessage(from: ProcessId, msg: MaekawaSMessage): void {
-    if (msg.type !== 'UNLOCK' && msg.g >= this.#plan.m) {
+    if (msg.g >= this.#plan.m) {
       this.reportError(
         new ProtocolError(`Maekawa_S: P${this.id} got ${msg.type} for unknown group ${msg.g}`, { from }),
       );
@@ -176,7 +213,7 @@ export class MaekawaS extends CSObjectBase<number> {
         this.#node.onRequest({ p: msg.p, g: msg.g, sn: msg.sn });
         return;
       case 'UNLOCK':
-        this.#node.onUnlock(from, msg.sn);
+        this.#node.onUnlock(from, msg.g, msg.sn);
         return;
       case 'GRANT':
         this.#onGrant(from, msg.g, msg.sn);
