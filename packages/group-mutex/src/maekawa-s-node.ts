@@ -16,6 +16,7 @@
  *   dropped when it arrives (it travels node to node, so it may come after the UNLOCK).
  */
 import type { ProcessId } from '@critsec/core';
+import type { MaekawaSDurableState, SRequestTuple } from './durable-s.js';
 import { reach } from './rare-paths.js';
 import type { Rules } from './maekawa-m-node.js';
 import type { QuorumPlan } from './plan.js';
@@ -96,6 +97,33 @@ export class MaekawaSNode {
       reference: this.reference === null ? NONE : this.reference.p,
       cancelled: [...this.#cancelled.values()].flatMap((set) => [...set.values()].map(tuple)),
     };
+  }
+
+  /** Every variable, in the order kept (issue 27: the durable state's `node`). */
+  durable(): MaekawaSDurableState['node'] {
+    return {
+      lock_ps: [...this.lock_ps.values()].map(tuple),
+      deferred_req: this.deferred_req.map(tuple),
+      early_requests: this.early_requests.map(tuple),
+      lock_group: this.lock_group,
+      reference: this.reference === null ? null : tuple(this.reference),
+      cancelled: [...this.#cancelled.values()].flatMap((set) => [...set.values()].map(tuple)),
+    };
+  }
+
+  /** Resumes from a recovered state (checked by `parseMaekawaSDurable`). */
+  restore(d: MaekawaSDurableState['node']): void {
+    const req = ([p, g, sn]: SRequestTuple): Req => ({ p, g, sn });
+    for (const t of d.lock_ps) this.lock_ps.set(key(req(t)), req(t));
+    this.deferred_req = d.deferred_req.map(req);
+    this.early_requests = d.early_requests.map(req);
+    this.lock_group = d.lock_group;
+    this.reference = d.reference === null ? null : this.lock_ps.get(key(req(d.reference)))!;
+    for (const t of d.cancelled) {
+      const r = req(t);
+      const set = this.#cancelled.get(r.p) ?? new Map<string, Req>();
+      this.#cancelled.set(r.p, set.set(key(r), r));
+    }
   }
 
   /** The sender a REQUEST(p, g, ·, ·) may come from: p for first(Q), else the previous node (or i itself, E.18). */

@@ -22,13 +22,16 @@
  * (E.17–E.19), at most 3c in all (`groupMutexBounds`, README). No clocks.
  */
 import {
+  CSMICError,
   CSObjectBase,
+  type DurableCSObject,
   type Endpoint,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
+import { MAEKAWA_S_DURABLE_FORMAT, type MaekawaSDurableState } from './durable-s.js';
 import { reach } from './rare-paths.js';
 import type { Rules } from './maekawa-m-node.js';
 import { MaekawaSNode, type MaekawaSNodeSnapshot, type SNodeClass } from './maekawa-s-node.js';
@@ -48,7 +51,7 @@ export interface MaekawaSSnapshot {
     readonly group: number;
     /** Sequence number of the current (or last) request; 0 before the first. */
     readonly sn: number;
-    /** Whether an entry is in flight. */
+    /** Whether an entry is in flight (or a recovered request waits for `recover()`). */
     readonly waiting: boolean;
     /** The quorum nodes it has locked (set at GRANT), ascending. */
     readonly locked_nodes: readonly ProcessId[];
@@ -58,7 +61,7 @@ export interface MaekawaSSnapshot {
 }
 
 /** One process of Maekawa_S (Figs. 7–8). @internal */
-export class MaekawaS extends CSObjectBase<number> {
+export class MaekawaS extends CSObjectBase<number> implements DurableCSObject<number> {
   readonly #endpoint: Endpoint;
   readonly #plan: QuorumPlan;
   readonly #node: MaekawaSNode;
@@ -74,14 +77,69 @@ export class MaekawaS extends CSObjectBase<number> {
   #handedBack: { g: number; sn: number }[] = [];
   /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
   readonly #call: PendingCall;
+  /** Recovered with a waiting request and no caller (a crash cut its `entry()`): `recover()` withdraws it. */
+  #orphan = false;
+  readonly #n: number;
 
-  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules, Node: SNodeClass = MaekawaSNode) {
-    super(ctx.id, 'OutCS', { takesRequest: true });
+  /** @param restored a recovered state, checked by `parseMaekawaSDurable`: the object resumes there. */
+  constructor(
+    ctx: ProcessContext,
+    plan: QuorumPlan,
+    rule: Rules,
+    Node: SNodeClass = MaekawaSNode,
+    restored?: MaekawaSDurableState,
+  ) {
+    super(ctx.id, restored?.state ?? 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('Maekawa_S', ctx.id, 'entry'));
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
+    this.#n = ctx.n;
     this.#node = new Node(ctx.id, plan, (to, msg) => ctx.endpoint.send(to, msg), rule);
+    if (restored !== undefined) this.#restore(restored);
     this.listen(maekawaSProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
+  }
+
+  /** Every protocol variable of both roles as JSON (issue 27; see {@link MaekawaSDurableState}). */
+  durableState(): MaekawaSDurableState {
+    return {
+      format: MAEKAWA_S_DURABLE_FORMAT,
+      id: this.id,
+      n: this.#n,
+      m: this.#plan.m,
+      state: this.state,
+      process: {
+        group: this.#group,
+        sn: this.#sn,
+        waiting: this.#call.waiting || this.#orphan,
+        locked_nodes: [...this.#locked_nodes],
+        grantOwed: this.#grantOwed,
+        handedBack: this.#handedBack.map((r): [number, number] => [r.g, r.sn]),
+      },
+      node: this.#node.durable(),
+    };
+  }
+
+  /**
+   * Completes a recovery (issue 27): a recovered waiting request is withdrawn as an aborted entry
+   * is (UNLOCK(g, sn) to every node of Q; its late GRANT is then ignored once); a recovered CS is
+   * left by C.1–C.6. Resolves once OutCS; at once on a fresh object.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(`Maekawa_S: recover() called on P${this.id} while ${this.pending}() is in flight`);
+    }
+    if (this.#orphan) this.#withdraw();
+    else if (this.state === 'InCS') await this.exit();
+  }
+
+  #restore(s: MaekawaSDurableState): void {
+    const r = s.process;
+    [this.#group, this.#sn, this.#orphan, this.#grantOwed] = [r.group, r.sn, r.waiting, r.grantOwed];
+    this.#Q = r.group === NONE ? [] : this.#plan.quorumOf(this.id, r.group);
+    this.#locked_nodes = [...r.locked_nodes];
+    this.#handedBack = r.handedBack.map(([g, sn]) => ({ g, sn }));
+    this.#node.restore(s.node);
   }
 
   inspect(): MaekawaSSnapshot {
@@ -89,7 +147,7 @@ export class MaekawaS extends CSObjectBase<number> {
       process: {
         group: this.#group,
         sn: this.#sn,
-        waiting: this.#call.waiting,
+        waiting: this.#call.waiting || this.#orphan,
         locked_nodes: this.#locked_nodes,
       },
       node: this.#node.snapshot(),
@@ -99,6 +157,7 @@ export class MaekawaS extends CSObjectBase<number> {
   /** A.1–A.5: wish to enter CS as a member of group g. */
   protected doEntry(g: number, signal: AbortSignal | undefined): Promise<void> {
     checkGroup(g, this.#plan.m);
+    if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     this.#group = g; // A.3
     this.#Q = this.#plan.quorumOf(this.id, g); // A.4
     this.#sn = this.#nextSn(g); // C.2 of the previous request, done here so sn tags the new one
@@ -122,6 +181,7 @@ export class MaekawaS extends CSObjectBase<number> {
   /** Abort of a waiting entry: UNLOCK(p, sn) to every node of Q. */
   #withdraw(): void {
     reach('group-mutex-s:abort');
+    this.#orphan = false;
     if (!this.closed) this.#unlock(this.#Q, this.#sn);
   }
 
