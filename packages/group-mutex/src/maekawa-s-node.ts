@@ -11,7 +11,7 @@
  *
  * Additions for abort (named in the README), none changing a run without aborts:
  * - requests carry their sequence number `sn` (Fig. 7 uses it only in the proof) and UNLOCK
- *   names it; an UNLOCK for a request that is deferred or early withdraws it; an UNLOCK for a
+ *   names the request by (g, sn) — a node knows a request by (p, g, sn); an UNLOCK for a request that is deferred or early withdraws it; an UNLOCK for a
  *   request that has not reached i yet is remembered (`cancelled[p]`) and that REQUEST is
  *   dropped when it arrives (it travels node to node, so it may come after the UNLOCK).
  */

@@ -8,11 +8,15 @@
  * `Q`, `locked_nodes` (auxiliary); `first(Q)`, `next(k, Q)`, `last(Q)` as in the figure.
  *
  * Additions for abort and bad input (named in the README):
- * - abort of a waiting entry sends UNLOCK(p, sn) to every node of Q; each node withdraws the
+ * - abort of a waiting entry sends UNLOCK(p, g, sn) to every node of Q; each node withdraws the
  *   request wherever it is (held, deferred, early) or, if it has not arrived yet, drops it on
  *   arrival (`maekawa-s-node.ts`);
- * - a GRANT for another request than the one waiting (withdrawn, or forged) is answered by
- *   UNLOCK to every node of that request's quorum, so no node stays locked for nobody;
+ * - a GRANT for another request than the one waiting (withdrawn, forged, or a second GRANT of one
+ *   that ended) is answered by UNLOCK(g, sn) to every node of that request's quorum, so no node
+ *   stays locked for nobody; the UNLOCK names the group, so it never touches the request waiting
+ *   under the same `sn` (issue 27 §3, README deviation 7);
+ * - crash recovery (issue 27): `durableState()`, a restore from `ctx.recovered`
+ *   (`durable-s.ts`), `recover()`;
  * - an UNLOCK is taken only from a process one of whose quorums holds this node (else reported
  *   and dropped: it would withdraw or remember a request of a stranger).
  *
