@@ -16,6 +16,8 @@
  * - the sender is checked first (`#outOfRole`): a message no honest process could send to this one
  *   is reported and dropped before the clock witnesses it (B.2, C.2, E.2, F.2) and before any
  *   reply, so a forged `ts` from a stranger cannot move `sn` nor make this process answer it.
+ * - crash recovery (issue 27): `durableState()`, a restore from `ctx.recovered` (`durable-m.ts`),
+ *   `recover()`.
  *
  * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry as the paper counts, at most
  * c·(2 + 6·max[g]) per exit+entry pair under causal attribution (README); 3c without contention
