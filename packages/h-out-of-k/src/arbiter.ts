@@ -41,6 +41,7 @@
 import type { ProcessId } from '@critsec/core';
 import { CLOCK_MAX } from '@critsec/transport';
 import { reach } from './rare-paths.js';
+import type { HOutOfKDurableState } from './durable.js';
 import type { HOutOfKMessage } from './messages.js';
 import { type Priority, Que } from './que.js';
 import type { HOutOfKSnapshot } from './types.js';
@@ -95,6 +96,42 @@ export class HOutOfKArbiter {
       .map(([p, r]): [ProcessId, number] => [p, r.seq])
       .sort((a, b) => a[0] - b[0]);
     return { ...snap, aside };
+  }
+
+  /** Every variable of the arbiter role as JSON (`arbiter` of {@link HOutOfKDurableState}). */
+  durable(): HOutOfKDurableState['arbiter'] {
+    const Que = this.#Que
+      .entries()
+      .map((e): HOutOfKDurableState['arbiter']['Que'][number] => [
+        e.process,
+        e.clock,
+        e.units,
+        e.status,
+        e.seq,
+        e.okTs ?? NONE,
+      ]);
+    const done: [ProcessId, number][] = [];
+    this.#done.forEach((seq, p) => {
+      if (seq !== NONE) done.push([p, seq]);
+    });
+    return {
+      x: this.#x,
+      Que,
+      aside: [...this.#aside].map(([p, r]): [ProcessId, number, number, number] => [p, r.h, r.c, r.seq]),
+      suspect: [...this.#suspect],
+      done,
+    };
+  }
+
+  /** Resumes from a recovered state (checked by `parseHOutOfKDurable`), replacing the initial one. */
+  restore(a: HOutOfKDurableState['arbiter']): void {
+    this.#x = a.x;
+    for (const [process, clock, units, status, seq, okTs] of a.Que) {
+      this.#Que.insert({ process, clock, units, status, seq, ...(okTs === NONE ? {} : { okTs }) });
+    }
+    for (const [p, h, c, seq] of a.aside) this.#aside.set(p, { h, c, seq });
+    for (const p of a.suspect) this.#suspect.add(p);
+    for (const [p, seq] of a.done) this.#done[p] = seq;
   }
 
   /**
