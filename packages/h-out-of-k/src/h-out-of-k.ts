@@ -294,8 +294,7 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
 
   #forget(): void {
     this.#clearK();
-    this.#request = NONE;
-    this.#h = 0;
+    [this.#request, this.#h, this.#requestC] = [NONE, 0, 0];
     this.#Q = [];
   }
 
