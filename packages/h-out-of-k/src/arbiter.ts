@@ -37,6 +37,12 @@
  * abort's, or a forged one while p waits or is InCS. Then the units stay taken and p is probed:
  * after an abort it answers `release` (now with a later clock), while still using the request it
  * ignores the probe, and its exit's `release` ends the entry.
+ *
+ * **A `cancelled` for an OK still given is answered with the OK (issue 27 §3).** A `cancel` goes
+ * only from status ok, which it turns to cancel, and `cancelled` answers it: one that finds its
+ * entry in status ok means a `cancel` forged in this arbiter's name reached p, and p, waiting,
+ * gave the OK back. The units stay taken (the `cancelled` itself may be forged while p is InCS)
+ * and the `OK` goes again; before, p waited for it for ever.
  */
 import type { ProcessId } from '@critsec/core';
 import { CLOCK_MAX } from '@critsec/transport';
@@ -246,11 +252,20 @@ export class HOutOfKArbiter {
       } else reach('h-out-of-k:stale-ignored');
       return;
     }
-    if (this.#Que.at(j).status !== 'cancel') {
+    const e = this.#Que.at(j);
+    if (e.status === 'ok') {
+      // never honest (p answers a cancel, sent in status cancel): p gave back an OK this arbiter
+      // still counts as given — a cancel forged in its name reached p. The units stay taken (p may
+      // be InCS, if the cancelled is forged); the OK goes again, so a waiting p is not wedged
+      reach('h-out-of-k:ok-again');
+      e.okTs = this.#stamp();
+      this.#send(p, { type: 'OK', seq, ts: e.okTs });
+      return;
+    }
+    if (e.status !== 'cancel') {
       reach('h-out-of-k:stale-ignored');
       return;
     }
-    const e = this.#Que.at(j);
     e.status = 'wait';
     this.#x += e.units;
     this.#newChance();
