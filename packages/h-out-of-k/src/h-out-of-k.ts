@@ -143,6 +143,8 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   readonly #call: PendingCall;
   /** Recovered with a waiting request and no caller (a crash cut its `entry()`): `recover()` withdraws it. */
   #orphan = false;
+  /** Recovered InCS (the crashed application's CS): `recover()` leaves it by the exit. */
+  #recoveredInCS = false;
 
   /** The arbiter role (Fig. 1: `x`, `Que`, `Quelength`; `arbiter.ts`). */
   readonly #arb: HOutOfKArbiter;
@@ -218,7 +220,7 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
       throw new CSMICError(`hOutOfK: recover() called on P${this.id} while ${this.pending}() is in flight`);
     }
     if (this.#orphan) this.#withdraw();
-    else if (this.state === 'InCS') await this.exit();
+    else if (this.#recoveredInCS && this.state === 'InCS') await this.exit();
   }
 
   /** True while a request waits for OKs: `entry` in flight, or a recovered request until `recover()`. */
@@ -230,7 +232,8 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   #restore(s: HOutOfKDurableState): void {
     const r = s.requester;
     [this.#c, this.#request, this.#seq, this.#h, this.#requestC] = [s.c, r.request, r.seq, r.h, r.c];
-    [this.#In, this.#orphan, this.#Q] = [s.state === 'InCS', r.waiting, r.Q];
+    this.#In = this.#recoveredInCS = s.state === 'InCS';
+    [this.#orphan, this.#Q] = [r.waiting, r.Q];
     for (const q of r.Q) this.#inQ[q] = 1;
     for (const q of r.K) this.#K[q] = 1;
     for (const q of r.gaveBack) this.#gaveBack[q] = 1;
@@ -264,7 +267,7 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   protected async doExit(): Promise<void> {
     const seq = this.#request;
     const Q = this.#Q;
-    this.#In = false;
+    [this.#In, this.#recoveredInCS] = [false, false];
     this.#forget();
     this.setState('OutCS');
     for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });

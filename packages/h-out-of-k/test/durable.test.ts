@@ -179,6 +179,16 @@ describe('recover()', () => {
     expect(r.sent).toEqual(['0:release(0)', '1:release(0)', '0:request(1)', '1:request(1)']);
   });
 
+  it("recover() on an object that entered by itself leaves its application's CS alone", async () => {
+    const r = rig();
+    const entered = r.cs.entry(2);
+    for (const from of [0, 1]) r.send(from, { type: 'OK', seq: 0 });
+    await entered;
+    await r.cs.recover();
+    expect(r.cs.state).toBe('InCS');
+    expect(r.sent).toEqual(['0:request(0)', '1:request(0)']);
+  });
+
   it('rejects with CSMICError while a call is in flight', async () => {
     const r = rig();
     void r.cs.entry(1);
