@@ -5,7 +5,6 @@
  * (each checked by its own factory), and how a recovered one is checked.
  */
 import { ConfigurationError, type CSState, type JsonValue, type ProcessId } from '@critsec/core';
-import * as v from 'valibot';
 
 /** The format tag of {@link ComposeDurableState} (a state of another algorithm or version is refused). */
 export const COMPOSE_DURABLE_FORMAT = 'critsec/compose@1';
@@ -35,15 +34,22 @@ export type ComposeDurableState = {
   b: JsonValue;
 };
 
-const json = (what: string) => v.custom<JsonValue>((x) => x !== undefined, `the state of ${what} is missing`);
-const schema = v.strictObject({
-  format: v.literal(COMPOSE_DURABLE_FORMAT),
-  id: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  state: v.picklist(['InCS', 'OutCS']),
-  phase: v.picklist(['idle', 'a.Exit', 'b.Exit', 'b.Entry', 'a.Entry']),
-  a: json('a'),
-  b: json('b'),
-});
+const PHASES: readonly ComposePhase[] = ['idle', 'a.Exit', 'b.Exit', 'b.Entry', 'a.Entry'];
+const KEYS = ['format', 'id', 'state', 'phase', 'a', 'b'];
+
+/** The first reason `x` is not shaped as a {@link ComposeDurableState}, or null (`a`, `b` are their factories' to check). */
+function shapeError(x: unknown): string | null {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return 'not an object';
+  const r = x as Record<string, unknown>;
+  const extra = Object.keys(r).find((k) => !KEYS.includes(k));
+  if (extra !== undefined) return `unknown field ${extra}`;
+  if (r.format !== COMPOSE_DURABLE_FORMAT) return `format is ${JSON.stringify(r.format)}`;
+  if (typeof r.id !== 'number' || !Number.isSafeInteger(r.id) || r.id < 0) return 'id is not a process id';
+  if (r.state !== 'InCS' && r.state !== 'OutCS') return `state is ${JSON.stringify(r.state)}`;
+  if (!PHASES.includes(r.phase as ComposePhase)) return `phase is ${JSON.stringify(r.phase)}`;
+  const missing = (['a', 'b'] as const).find((k) => r[k] === undefined);
+  return missing === undefined ? null : `the state of ${missing} is missing`;
+}
 
 function refuse(id: ProcessId, why: string): never {
   throw new ConfigurationError(
@@ -57,15 +63,9 @@ function refuse(id: ProcessId, why: string): never {
  * @throws ConfigurationError when it is malformed, of another algorithm, version or process.
  */
 export function parseComposeDurable(recovered: unknown, id: ProcessId): ComposeDurableState {
-  const parsed = v.safeParse(schema, recovered);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    refuse(
-      id,
-      `not a ${COMPOSE_DURABLE_FORMAT} state (${v.getDotPath(issue) ?? '(root)'}: ${issue.message})`,
-    );
-  }
-  const s = parsed.output as ComposeDurableState;
+  const bad = shapeError(recovered);
+  if (bad !== null) refuse(id, `not a ${COMPOSE_DURABLE_FORMAT} state (${bad})`);
+  const s = recovered as ComposeDurableState;
   if (s.id !== id) refuse(id, `it is P${s.id}'s`);
   return s;
 }
