@@ -6,6 +6,7 @@
  */
 import {
   ConfigurationError,
+  type CSFactory,
   type CSState,
   complementSpec,
   isDurableCSObject,
