@@ -229,7 +229,7 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
     restored,
     maxUnacked: o.maxUnacked,
     maxOutOfOrder: o.maxOutOfOrder,
-    session: checkSession(o.session ?? restored?.session),
+    session: checkSession(o.session === undefined ? restored?.session : o.session),
     logger: o.logger === undefined ? console : o.logger,
     onUndeliverable: o.onUndeliverable,
     maxHeldMessages: o.maxHeldMessages,
