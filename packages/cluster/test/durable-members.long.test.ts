@@ -64,7 +64,7 @@ async function killAndRestart(rounds: number, kills: number, gap: number, seed: 
 
 describe('durable members: SIGKILL and restart with --recover', () => {
   it('Maekawa over majority(5): 7 kills of holders and arbiters, each restarted; entries after every restart, no violation', async () => {
-    const { result, victims, afterRestart } = await killAndRestart(40, 7, 6, 27);
+    const { result, victims, afterRestart } = await killAndRestart(12, 7, 4, 27);
     expect(result.reason).toBeUndefined();
     expect(result.ok).toBe(true);
     expect(result.check.violationCount).toBe(0);
