@@ -64,16 +64,16 @@ describe('durability in the cluster configuration', () => {
     const loaded = await local(tempDir());
     expect(loaded.config.durability).toEqual({ dir: 'stores' });
     expect(transportOptionsFor(loaded, 0).onPeerRestart).toBe('resume');
-    const kept = await createLocalCluster({
-      dir: tempDir(),
-      n: 2,
-      insecure: true,
-      algorithm: 'mutex',
-      workload: { rounds: 1 },
-      durability: { dir: 'elsewhere' },
-      transport: { onPeerRestart: 'refuse' },
-    });
-    expect(transportOptionsFor(kept, 1).onPeerRestart).toBe('refuse');
+    expect(() =>
+      parseClusterConfig({
+        ...base,
+        algorithm: 'mutex',
+        durability: { dir: 'stores' },
+        transport: { onPeerRestart: 'refuse' },
+      }),
+    ).toThrow(
+      /durability needs transport.onPeerRestart 'resume' \(its default with durability\), not 'refuse'/,
+    );
   });
 });
 
