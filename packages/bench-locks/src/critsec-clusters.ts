@@ -57,7 +57,6 @@ function writeCluster(
     bounds: alg.bounds,
     workload,
     certificateDir: certs.dir,
-    ...(alg.durable === true ? { durability: true as const } : {}),
   });
 }
 
