@@ -5,13 +5,16 @@
  */
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { mutexSpec } from '@critsec/core';
+import { createCluster } from '@critsec/harness';
 import { StoreError } from '@critsec/store';
+import { centralMutex } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHMS } from '../src/algorithm-resolve.js';
 import { parseClusterConfig } from '../src/config-cluster.js';
 import { createLocalCluster } from '../src/config-local.js';
 import { transportOptionsFor } from '../src/config-transport.js';
-import { openMemberStore } from '../src/member-durable.js';
+import { durableObject, openMemberStore } from '../src/member-durable.js';
 import { openDurable } from '../src/member-durable-run.js';
 import { tempDirs } from './helpers.js';
 
@@ -43,9 +46,17 @@ function local(dir: string) {
 describe('durability in the cluster configuration', () => {
   it('needs an algorithm with crash recovery, naming those that have it', () => {
     const recovering = ALGORITHMS.filter((d) => d.crashRecovery === true).map((d) => d.name);
-    expect(recovering).toEqual(expect.arrayContaining(['mutex', 'ricart-agrawala']));
-    expect(() => parseClusterConfig({ ...base, algorithm: 'gcs', durability: { dir: 'stores' } })).toThrow(
-      `durability needs an algorithm with crash recovery, and gcs has none; the algorithms that have it: ${recovering.join(', ')}`,
+    expect(recovering).toEqual(expect.arrayContaining(['mutex', 'ricart-agrawala', 'gcs']));
+    // a built-in without crash recovery is refused by the configuration check (none may be left)
+    for (const d of ALGORITHMS.filter((a) => a.crashRecovery !== true)) {
+      expect(() => parseClusterConfig({ ...base, algorithm: d.name, durability: { dir: 'stores' } })).toThrow(
+        `durability needs an algorithm with crash recovery, and ${d.name} has none; the algorithms that have it: ${recovering.join(', ')}`,
+      );
+    }
+    // an object that is not durable (a module's algorithm, MUTIN over a plain mx) is refused at start
+    const plain = createCluster({ factory: centralMutex(), spec: mutexSpec(2), seed: 1 }).objects[0]!;
+    expect(() => durableObject(plain, 'my-lock')).toThrow(
+      "durability needs an algorithm whose objects implement the crash-recovery contract (DurableCSObject of @critsec/core), and my-lock's do not",
     );
     expect(
       parseClusterConfig({ ...base, algorithm: 'mutex', durability: { dir: 'stores' } }).durability,
