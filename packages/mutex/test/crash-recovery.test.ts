@@ -14,20 +14,20 @@ describe('crash recovery in the simulator', () => {
     name: 'Maekawa, majority(5)',
     factory: maekawa({ coterie: majority(5) }),
     spec: mutexSpec(5),
-    seeds: 100,
+    seeds: 50,
   });
   crashRecoverySuite({
     it,
     name: 'Maekawa, grid(9)',
     factory: maekawa({ coterie: grid(9) }),
     spec: mutexSpec(9),
-    seeds: 40,
+    seeds: 20,
   });
   crashRecoverySuite({
     it,
     name: 'Ricart–Agrawala, n = 5',
     factory: ricartAgrawala(),
     spec: mutexSpec(5),
-    seeds: 100,
+    seeds: 50,
   });
 });

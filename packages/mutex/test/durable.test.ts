@@ -38,11 +38,11 @@ describe('durableState() round-trips after every event (seeded runs with aborts)
 
 describe('swap-restore: processes rebuilt from their durable state mid-run', () => {
   for (const [name, coterie] of configs) {
-    it(`${name}: 250 seeds, 4 swaps each — 0 violations, every process completes its rounds`, async () => {
+    it(`${name}: 100 seeds, 4 swaps each — 0 violations, every process completes its rounds`, async () => {
       const factory = maekawa({ coterie });
       const bad: string[] = [];
       let cut = 0;
-      for (let seed = 1; seed <= 250 && bad.length === 0; seed++) {
+      for (let seed = 1; seed <= 100 && bad.length === 0; seed++) {
         const r = await swapRestoreRun(factory, coterie.n, seed, { swaps: 4 });
         cut += r.cut;
         if (r.violations > 0 || r.stuck.length > 0 || r.problems.length > 0) {
