@@ -18,6 +18,8 @@ import {
   complementSpec,
   initialConfiguration,
   isCSObject,
+  isDurableCSObject,
+  type JsonValue,
   type GlobalSpec,
   type LocalSpec,
   type ProcessContext,
@@ -52,6 +54,14 @@ export interface ComplementObject<Req = void> extends CSObject {
    * schedule explorer of `@critsec/testing` deduplicates states with it).
    */
   readonly inspect?: () => unknown;
+  /**
+   * Crash recovery (issue 27), present only when the inner object is a `DurableCSObject`: the
+   * inner object's durable state (Co-A's state is A's, flipped), which the complemented factory
+   * hands back to the inner one as `ctx.recovered`.
+   */
+  readonly durableState?: () => JsonValue;
+  /** The inner object's `recover()` (present with {@link ComplementObject.durableState}). */
+  readonly recover?: () => Promise<void>;
 }
 
 type AnyEntry = (...args: unknown[]) => Promise<void>;
@@ -68,6 +78,8 @@ function isSpec(x: unknown): x is GlobalSpec | LocalSpec {
 class ComplementCS<Req> extends CSObjectBase implements ComplementObject<Req> {
   readonly inner: CSObject<Req>;
   readonly inspect?: () => unknown;
+  readonly durableState?: () => JsonValue;
+  readonly recover?: () => Promise<void>;
   readonly #request: ((id: ProcessId) => Req) | undefined;
 
   constructor(inner: CSObject<Req>, request: ((id: ProcessId) => Req) | undefined) {
@@ -87,6 +99,10 @@ class ComplementCS<Req> extends CSObjectBase implements ComplementObject<Req> {
     const inspectInner = (inner as { inspect?: unknown }).inspect;
     if (typeof inspectInner === 'function') {
       this.inspect = () => ({ inner: (inspectInner as () => unknown).call(inner) });
+    }
+    if (isDurableCSObject(inner)) {
+      this.durableState = () => inner.durableState();
+      this.recover = () => inner.recover();
     }
   }
 
@@ -126,8 +142,10 @@ function complementFactory<Req>(
     const flipped: readonly CSState[] = Object.freeze(
       initialConfiguration(ctx.n, ctx.initial).map(flipState),
     );
-    const inner = factory({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint, initial: flipped });
-    const expected = flipped[ctx.id];
+    const recovered = ctx.recovered === undefined ? {} : { recovered: ctx.recovered };
+    const inner = factory({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint, initial: flipped, ...recovered });
+    // a recovered object resumes in its recovered state, which the inner factory checked
+    const expected = ctx.recovered === undefined ? flipped[ctx.id] : inner.state;
     if (inner.id !== ctx.id || inner.state !== expected) {
       void inner.close();
       throw new ConfigurationError(
@@ -160,6 +178,10 @@ function complementFactory<Req>(
  * passes to A's `entry(req)`; without it the complement is refused.
  *
  * Co-A aborts exactly where A does: an aborted Co-A `entry` is an aborted A `exit`.
+ *
+ * Crash recovery (issue 27): when A's objects are `DurableCSObject`s, so are Co-A's — the same
+ * durable state, and `recover()` is A's (A's "leave a held CS" is Co-A's leaving of its own). The
+ * factory hands `ctx.recovered` to A's factory, which checks it.
  *
  * @throws ConfigurationError for a request-taking object without `request` (when the object is
  *   made, before any message), an inner factory that ignores the flipped initial configuration,
