@@ -8,6 +8,7 @@
  */
 import type { ProcessId } from '@critsec/core';
 import { type Arbiter, type Entry, minOf } from './arbiter.js';
+import type { LkcsDurableState } from './lkcs-durable.js';
 import type { At, LkcsNomination } from './lkcs-protocol.js';
 import { reach } from './marks.js';
 
@@ -127,6 +128,27 @@ export class LkcsLeader {
     reach('lkcs:trigger-candidate');
     const h = minOf(candidates);
     return { pid: h, tag: candidates.get(h)!.tag };
+  }
+
+  /** The leader's durable state (issue 27; `lkcs-durable.ts`). */
+  durable(): LkcsDurableState['leader'] {
+    const one = (o: Outstanding | null): [ProcessId, Outstanding['phase']] | null => o && [o.pid, o.phase];
+    return {
+      lastAt: [...this.lastAt].sort(([a], [b]) => a - b),
+      outstanding: { MUTIN: one(this.outstanding.MUTIN), MUTEX: one(this.outstanding.MUTEX) },
+      nominated: this.nominated,
+    };
+  }
+
+  /** Resumes from a recovered (checked) state. */
+  restore(s: LkcsDurableState['leader']): void {
+    this.lastAt.clear();
+    for (const [p, at] of s.lastAt) this.lastAt.set(p, at);
+    for (const at of ['MUTIN', 'MUTEX'] as const) {
+      const o = s.outstanding[at];
+      this.outstanding[at] = o && { pid: o[0], phase: o[1] };
+    }
+    this.nominated = s.nominated;
   }
 
   /** The outstanding nominations as `[P_q, phase]` (for `inspect()`). */

@@ -22,8 +22,10 @@
  */
 import {
   type CSFactory,
+  CSMICError,
   CSObjectBase,
   ConfigurationError,
+  type DurableCSObject,
   type Endpoint,
   type ProcessContext,
   type ProcessId,
@@ -33,6 +35,8 @@ import { closedNeighborhood, PendingCall } from '@critsec/core/kit';
 import { reach } from './marks.js';
 import { tick, witness } from '@critsec/transport';
 import { Arbiter } from './arbiter.js';
+import { arbiterDurable, restoreArbiter } from './arbiter-durable.js';
+import { LKCS_DURABLE_FORMAT, type LkcsDurableState, parseLkcsDurable } from './lkcs-durable.js';
 import { assertSafeInitial } from './config.js';
 import { LkcsLeader } from './lkcs-leader.js';
 import { type LkcsPlan, lkcsPlan } from './lkcs-plan.js';
@@ -47,7 +51,7 @@ import {
 import { assertGraph, notNeighbour } from './validate.js';
 
 /** One LKCS process (Algorithms 3–7). */
-export class LkcsCS extends CSObjectBase {
+export class LkcsCS extends CSObjectBase implements DurableCSObject {
   /** N_i: this process and its neighbours, ascending. */
   readonly neighborhood: readonly ProcessId[];
   /** Whether this process is P_LDR, the leader that nominates triggers. */
@@ -72,9 +76,25 @@ export class LkcsCS extends CSObjectBase {
   /** The leader's nomination (Algorithms 4 and 6); acts only at P_LDR. */
   readonly #ldr: LkcsLeader;
 
-  /** Process `ctx.id` of LKCS under `plan` (use {@link lkcs}); `nomination` is for tests only. */
-  constructor(ctx: ProcessContext, plan: LkcsPlan, nomination: LkcsNomination = 'one-per-type') {
-    super(ctx.id, ctx.initial[ctx.id]!);
+  /** Recovered with a move waiting for grants and no caller (a crash cut it): `recover()` completes it. */
+  #orphan = false;
+  /**
+   * The type whose Release a completed move still owes (Algorithm 4, sent in the caller's
+   * continuation, after the step that flipped): durable, so a crash in between does not lose it.
+   */
+  #releaseDue: At | null = null;
+
+  /**
+   * Process `ctx.id` of LKCS under `plan` (use {@link lkcs}); `nomination` is for tests only;
+   * `restored`, a recovered state checked by `parseLkcsDurable`, replaces Algorithm 3's initial values.
+   */
+  constructor(
+    ctx: ProcessContext,
+    plan: LkcsPlan,
+    nomination: LkcsNomination = 'one-per-type',
+    restored?: LkcsDurableState,
+  ) {
+    super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     const closed = `LKCS: P${ctx.id} was closed while waiting`;
     this.#call = new PendingCall({ aborted: closed, closed });
     const i = ctx.id;
@@ -106,6 +126,7 @@ export class LkcsCS extends CSObjectBase {
     );
     const held: At = this.state === 'OutCS' ? 'MUTIN' : 'MUTEX';
     for (const j of this.neighborhood) this.#nGrants[held].add(j);
+    if (restored !== undefined) this.#restore(restored);
     this.listen(lkcsProtocol, ctx.endpoint, (from, m) => this.#onMessage(from, m));
   }
 
@@ -123,6 +144,70 @@ export class LkcsCS extends CSObjectBase {
     };
   }
 
+  /** Every variable of Algorithm 3 as JSON (issue 27; see {@link LkcsDurableState}). */
+  durableState(): LkcsDurableState {
+    const ids = (set: Set<ProcessId>) => [...set].sort((a, b) => a - b);
+    return {
+      format: LKCS_DURABLE_FORMAT,
+      id: this.id,
+      n: this.#member.length,
+      neighborhood: [...this.neighborhood],
+      plan: { leader: this.#leader, L: this.L, K: this.K },
+      state: this.state,
+      ts: this.#ts,
+      seq: this.#seq,
+      request: { ...this.#request },
+      waiting: this.#waitingAt,
+      nGrants: { MUTIN: ids(this.#nGrants.MUTIN), MUTEX: ids(this.#nGrants.MUTEX) },
+      triggered: { ...this.#triggered },
+      arbiter: { MUTIN: arbiterDurable(this.#arb.MUTIN), MUTEX: arbiterDurable(this.#arb.MUTEX) },
+      leader: this.#ldr.durable(),
+      releaseDue: this.#releaseDue,
+    };
+  }
+
+  /**
+   * Completes a recovery (issue 27). LKCS cannot withdraw a request (the sidetrack has no way to
+   * give a grant back), so a move the crash cut is completed: `recover()` waits for its grants,
+   * flips, and releases the other type's grants as Algorithm 4 does. Resolves in the state reached
+   * (InCS or OutCS: both are bounded, l_i and k_i; neither is left without a caller); at once on a
+   * fresh object or one recovered between moves.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(`LKCS: recover() called on P${this.id} while ${this.pending}() is in flight`);
+    }
+    if (!this.#orphan) {
+      if (this.#releaseDue !== null) this.#releaseOther(this.#releaseDue === 'MUTIN' ? 'MUTEX' : 'MUTIN');
+      return;
+    }
+    this.#orphan = false;
+    const at = this.#waitingAt!;
+    // the leader may already see Waiting_LDR = |N_LDR| + 1: nominate now, not at the next message
+    this.#ldr.loop(true);
+    await this.#call.wait(undefined);
+    this.#releaseOther(at);
+  }
+
+  #restore(s: LkcsDurableState): void {
+    [this.#ts, this.#seq, this.#waitingAt, this.#releaseDue] = [s.ts, s.seq, s.waiting, s.releaseDue];
+    for (const at of ['MUTIN', 'MUTEX'] as const) {
+      this.#request[at] = s.request[at];
+      this.#triggered[at] = s.triggered[at];
+      this.#nGrants[at].clear();
+      for (const j of s.nGrants[at]) this.#nGrants[at].add(j);
+      restoreArbiter(this.#arb[at], s.arbiter[at]);
+    }
+    this.#ldr.restore(s.leader);
+    if (s.waiting !== null) {
+      this.#orphan = true;
+      this.#call.begin();
+      // recover() awaits it; closed before that, its rejection has nobody to reach
+      this.#call.wait(undefined).catch(() => {});
+    }
+  }
+
   /** Algorithm 4, Exit-Sequence: LMUTIN's exit (wait for every MUTIN grant), then Release MUTEX. */
   protected doExit(): Promise<void> {
     this.#ts = tick(this.#ts);
@@ -135,6 +220,8 @@ export class LkcsCS extends CSObjectBase {
   }
 
   async #request_(at: At): Promise<void> {
+    if (this.#orphan)
+      throw new CSMICError(`LKCS: P${this.id}'s recovered move is not complete; call recover() first`);
     this.#seq = tick(this.#seq);
     this.#request[at] = this.#seq;
     this.#nGrants[at].clear();
@@ -146,9 +233,16 @@ export class LkcsCS extends CSObjectBase {
     this.#ldr.loop(this.#waitingAt !== null);
     // no signal: LKCS cannot withdraw a request (the sidetrack has no way to give a grant back)
     await this.#call.wait(undefined);
-    // Algorithm 4: then release the other type's grants — here, in the caller's continuation,
-    // so these messages belong to this call, not to the Grant that completed it
+    this.#releaseOther(at);
+  }
+
+  /**
+   * Algorithm 4: once the grants of type `at` are all here, release the other type's — in the
+   * caller's continuation, so these messages belong to this call, not to the Grant that completed it.
+   */
+  #releaseOther(at: At): void {
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    this.#releaseDue = null;
     if (!this.closed) this.#multicast('Release', other, this.#request[other]);
   }
 
@@ -161,6 +255,7 @@ export class LkcsCS extends CSObjectBase {
     const at = this.#waitingAt!;
     this.#waitingAt = null;
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    this.#releaseDue = other;
     this.#call.resolve(() => {
       this.setState(at === 'MUTIN' ? 'OutCS' : 'InCS');
       this.#nGrants[other].clear();
@@ -293,6 +388,16 @@ export function lkcsWith(options: LkcsOptions, nomination: LkcsNomination): CSFa
       );
     }
     assertSafeInitial(plan.tightened, ctx.initial, 'lkcs (L_i, K_i)');
-    return new LkcsCS(ctx, plan, nomination);
+    // issue 27: a restarted process resumes from its recovered state, checked first
+    const i = ctx.id;
+    const restored =
+      ctx.recovered === undefined
+        ? undefined
+        : parseLkcsDurable(ctx.recovered, ctx, closedNeighborhood(graph, i), {
+            leader: plan.leader,
+            L: plan.tightened.l[i]!,
+            K: plan.tightened.k[i]!,
+          });
+    return new LkcsCS(ctx, plan, nomination, restored);
   };
 }
