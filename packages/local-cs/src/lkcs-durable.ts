@@ -30,7 +30,14 @@ export type LkcsDurableState = {
   /** N_i ∪ {P_i}, ascending: a state saved on another graph is refused. */
   neighborhood: ProcessId[];
   /** P_LDR, L_i and K_i: a state saved under another plan is refused. */
-  plan: { leader: ProcessId; L: number; K: number };
+  plan: {
+    /** P_LDR. */
+    leader: ProcessId;
+    /** L_i, the tightened lower bound. */
+    L: number;
+    /** K_i, the tightened upper bound. */
+    K: number;
+  };
   /** The process's CS state. */
   state: 'InCS' | 'OutCS';
   /** Lamport clock ts_i. */

@@ -78,16 +78,10 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
 
   /** Recovered with a move waiting for grants and no caller (a crash cut it): `recover()` completes it. */
   #orphan = false;
-  /**
-   * The type whose Release a completed move still owes (Algorithm 4, sent in the caller's
-   * continuation, after the step that flipped): durable, so a crash in between does not lose it.
-   */
+  /** The type whose Release a completed move owes (sent a step after the flip; durable for that). */
   #releaseDue: At | null = null;
 
-  /**
-   * Process `ctx.id` of LKCS under `plan` (use {@link lkcs}); `nomination` is for tests only;
-   * `restored`, a recovered state checked by `parseLkcsDurable`, replaces Algorithm 3's initial values.
-   */
+  /** Process `ctx.id` under `plan` (use {@link lkcs}); `nomination`: tests only; `restored`: a checked recovered state. */
   constructor(
     ctx: ProcessContext,
     plan: LkcsPlan,
@@ -167,11 +161,9 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
   }
 
   /**
-   * Completes a recovery (issue 27). LKCS cannot withdraw a request (the sidetrack has no way to
-   * give a grant back), so a move the crash cut is completed: `recover()` waits for its grants,
-   * flips, and releases the other type's grants as Algorithm 4 does. Resolves in the state reached
-   * (InCS or OutCS: both are bounded, l_i and k_i; neither is left without a caller); at once on a
-   * fresh object or one recovered between moves.
+   * Completes a recovery (issue 27). LKCS cannot withdraw a request (the sidetrack cannot give a
+   * grant back), so a move the crash cut is completed (its grants, the flip, the other type's
+   * Release); resolves in the state reached (both are bounded, l_i and k_i); at once otherwise.
    * @throws CSMICError (rejects) while a call is in flight.
    */
   async recover(): Promise<void> {
