@@ -36,6 +36,11 @@ export interface ArbiterSnapshot {
   readonly pendingReq: readonly (readonly [ProcessId, number, number])[];
   /** `[P, tag]` of the preemption in progress, or `null` (the paper's nil). */
   readonly preemptingNow: readonly [ProcessId, number] | null;
+  /**
+   * Requests set aside, `[P, ts, tag]` each, in timestamp order: a Request with another tag from a
+   * process that still had an entry here (issue 27 §3; never with honest neighbours).
+   */
+  readonly aside: readonly (readonly [ProcessId, number, number])[];
 }
 
 /** A request as an arbiter keeps it: its priority timestamp `ts` and its tag (the requester's sequence number). */
@@ -84,6 +89,8 @@ export class Arbiter {
   readonly grantedTo = new Map<ProcessId, Entry>();
   /** `pendingReq`: process → its waiting request. */
   readonly pendingReq = new Map<ProcessId, Entry>();
+  /** Requests set aside while their process had another entry here (one per process, see `onRequest`). */
+  readonly aside = new Map<ProcessId, Entry>();
   /** `preemptingNow` (with the preempted grant's tag), or null. */
   preemptingNow: { pid: ProcessId; tag: number } | null = null;
 
@@ -100,18 +107,47 @@ export class Arbiter {
     return this.grantedTo.size < this.limit;
   }
 
-  /** On receipt of ⟨Request, ts_j, P_j⟩ (Algorithm 2; Algorithm 5 for `at`), tagged `tag`. */
+  /**
+   * On receipt of ⟨Request, ts_j, P_j⟩ (Algorithm 2; Algorithm 5 for `at`), tagged `tag`.
+   *
+   * One request per process (issue 27 §3, README deviation 10): an honest P_j releases its entry
+   * here before its next Request (FIFO), so a Request with another tag while P_j has an entry
+   * (granted or pending) comes from a P_j restarted without its state, or was forged in its name.
+   * The entry is kept — ending it would free a grant P_j may still rely on — and the new request
+   * is set **aside** (the latest one per process), to be queued once the entry ends. A granted
+   * entry is asked about by sending its Grant again: a requester hands back a Grant for a request
+   * it does not hold (LMUTIN's `#onGrant`), which ends the entry and admits the one set aside.
+   */
   onRequest(j: ProcessId, ts: number, tag: number): void {
-    const had = this.grantedTo.get(j) ?? this.pendingReq.get(j);
+    const granted = this.grantedTo.get(j);
+    const had = granted ?? this.pendingReq.get(j);
     if (had !== undefined) {
-      // never on a FIFO link (a request ends with its Release); a forged or replayed one
-      if (tag <= had.tag) return;
-      this.onRelease(j, had.tag);
+      // never on a FIFO link (a request ends with its Release); a replayed one is ignored
+      if (tag === had.tag || this.aside.get(j)?.tag === tag) return;
+      reach(`${this.label}:request-set-aside`);
+      this.aside.set(j, { ts, tag });
+      if (granted !== undefined) this.sink.grant(j, granted.tag);
+      return;
     }
     this.pendingReq.set(j, { ts, tag });
+    this.#afterQueued(j, ts);
+  }
+
+  /** A request of P_j was queued: grant if Cond_i holds, else try a preemption. */
+  #afterQueued(j: ProcessId, ts: number): void {
     if (this.cond) this.#grantMin();
     else if (this.rules === 'printed') this.#preemptFor(j, ts);
     else this.#preemptIfEarlier();
+  }
+
+  /** P_j's entry here ended: its request set aside (if any) is queued now; returns it. */
+  #admitAside(j: ProcessId): Entry | undefined {
+    const e = this.aside.get(j);
+    if (e === undefined) return undefined;
+    reach(`${this.label}:aside-admitted`);
+    this.aside.delete(j);
+    this.pendingReq.set(j, e);
+    return e;
   }
 
   /** Algorithm 2 as printed: preempt the latest grant if the new request (ts, P_j) beats it. */
@@ -151,6 +187,7 @@ export class Arbiter {
     if (this.rules === 'printed') {
       if (this.preemptingNow?.pid === j) this.preemptingNow = null;
       this.grantedTo.delete(j);
+      this.#admitAside(j);
       if (this.pendingReq.size > 0) this.#grantMin();
       return;
     }
@@ -158,6 +195,7 @@ export class Arbiter {
     if (held !== undefined && (tag === null || held.tag === tag)) {
       if (this.preemptingNow?.pid === j) this.preemptingNow = null;
       this.grantedTo.delete(j);
+      this.#admitAside(j);
       if (this.rules === 'release-printed') {
         if (this.pendingReq.size > 0) this.#grantMin();
         return;
@@ -176,7 +214,12 @@ export class Arbiter {
     if (queued !== undefined && (tag === null || queued.tag === tag)) {
       reach(`${this.label}:cancel-pending`);
       this.pendingReq.delete(j);
+      const next = this.#admitAside(j);
+      if (next !== undefined) this.#afterQueued(j, next.ts);
+      return;
     }
+    // the withdrawal of a request set aside (its process had another entry here)
+    if (tag !== null && this.aside.get(j)?.tag === tag) this.aside.delete(j);
   }
 
   /** On receipt of ⟨Relinquish, P_j⟩ for the grant tagged `tag`. */
@@ -231,6 +274,7 @@ export class Arbiter {
       grantedTo: sorted(this.grantedTo),
       pendingReq: sorted(this.pendingReq),
       preemptingNow: this.preemptingNow && [this.preemptingNow.pid, this.preemptingNow.tag],
+      aside: sorted(this.aside),
     };
   }
 }

@@ -222,6 +222,8 @@ export const localCsDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'local-cs',
   title: 'the local (lᵢ,kᵢ)-CS on a graph: LMUTIN, LMUTEX, LKCS (Kamei & Kakugawa 2017, Algorithms 1–7)',
   defaultN: null,
+  // issue 27: LMUTIN, LMUTEX (its complement) and LKCS objects are DurableCSObjects
+  crashRecovery: true,
   params: params({
     algorithm: param(`the local algorithm: ${LOCAL_ALGORITHM_NAMES.join(', ')} (default lmutin)`),
     graph: param(

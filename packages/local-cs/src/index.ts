@@ -21,6 +21,7 @@
  */
 export { ABILENE_LINKS, ABILENE_NODES, abilene } from './abilene.js';
 export type { ArbiterRules, ArbiterSnapshot } from './arbiter.js';
+export type { ArbiterDurableState } from './arbiter-durable.js';
 export { type LocalCsAlgorithm, type LocalCsBounds, localCsBounds } from './bounds.js';
 export {
   assertSafeInitial,
@@ -41,6 +42,7 @@ export {
   star,
 } from './graphs.js';
 export { LkcsCS, lkcs } from './lkcs.js';
+export { LKCS_DURABLE_FORMAT, type LkcsDurableState } from './lkcs-durable.js';
 export { type LkcsPlan, leaderProblem, lkcsPlan } from './lkcs-plan.js';
 export {
   type At,
@@ -53,6 +55,7 @@ export {
   lkcsRarePaths,
 } from './lkcs-protocol.js';
 export { type LmutexOptions, lmutex } from './lmutex.js';
+export { LMUTIN_DURABLE_FORMAT, type LmutinDurableState } from './lmutin-durable.js';
 export {
   type LmutinInternals,
   type LmutinMessage,

@@ -22,8 +22,10 @@
  */
 import {
   type CSFactory,
+  CSMICError,
   CSObjectBase,
   ConfigurationError,
+  type DurableCSObject,
   type Endpoint,
   type ProcessContext,
   type ProcessId,
@@ -32,8 +34,11 @@ import {
 import { closedNeighborhood, PendingCall } from '@critsec/core/kit';
 import { reach } from './marks.js';
 import { tick, witness } from '@critsec/transport';
-import { Arbiter, type Entry, minOf } from './arbiter.js';
+import { Arbiter } from './arbiter.js';
+import { arbiterDurable, restoreArbiter } from './arbiter-durable.js';
+import { LKCS_DURABLE_FORMAT, type LkcsDurableState, parseLkcsDurable } from './lkcs-durable.js';
 import { assertSafeInitial } from './config.js';
+import { LkcsLeader } from './lkcs-leader.js';
 import { type LkcsPlan, lkcsPlan } from './lkcs-plan.js';
 import {
   type At,
@@ -46,7 +51,7 @@ import {
 import { assertGraph, notNeighbour } from './validate.js';
 
 /** One LKCS process (Algorithms 3–7). */
-export class LkcsCS extends CSObjectBase {
+export class LkcsCS extends CSObjectBase implements DurableCSObject {
   /** N_i: this process and its neighbours, ascending. */
   readonly neighborhood: readonly ProcessId[];
   /** Whether this process is P_LDR, the leader that nominates triggers. */
@@ -68,27 +73,24 @@ export class LkcsCS extends CSObjectBase {
   /** The waiting call and the type of grants it waits for (Algorithm 4's `wait until`). */
   readonly #call: PendingCall;
   #waitingAt: At | null = null;
-  /** Leader: the algorithm type of each neighbour's last Request (for TriggerNomination's candidates). */
-  readonly #lastAt = new Map<ProcessId, At>();
-  /**
-   * Leader: the trigger nominated per type, until its sidetrack grant is returned (`'sidetrack'`
-   * ends with its Release of that type) or it completed normally (`'nominated'` ends with its
-   * Release of the other type). At most one per type: the slack of one is used once at a time.
-   */
-  /** `'printed'` only: a nomination is out (Algorithm 4's `wait until (Waiting_LDR < |N_LDR| + 1)`). */
-  #nominated = false;
-  readonly #nomination: LkcsNomination;
-  readonly #outstanding: Record<At, { pid: ProcessId; phase: 'nominated' | 'sidetrack' } | null> = {
-    MUTIN: null,
-    MUTEX: null,
-  };
+  /** The leader's nomination (Algorithms 4 and 6); acts only at P_LDR. */
+  readonly #ldr: LkcsLeader;
 
-  /** Process `ctx.id` of LKCS under `plan` (use {@link lkcs}); `nomination` is for tests only. */
-  constructor(ctx: ProcessContext, plan: LkcsPlan, nomination: LkcsNomination = 'one-per-type') {
-    super(ctx.id, ctx.initial[ctx.id]!);
+  /** Recovered with a move waiting for grants and no caller (a crash cut it): `recover()` completes it. */
+  #orphan = false;
+  /** The type whose Release a completed move owes (sent a step after the flip; durable for that). */
+  #releaseDue: At | null = null;
+
+  /** Process `ctx.id` under `plan` (use {@link lkcs}); `nomination`: tests only; `restored`: a checked recovered state. */
+  constructor(
+    ctx: ProcessContext,
+    plan: LkcsPlan,
+    nomination: LkcsNomination = 'one-per-type',
+    restored?: LkcsDurableState,
+  ) {
+    super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     const closed = `LKCS: P${ctx.id} was closed while waiting`;
     this.#call = new PendingCall({ aborted: closed, closed });
-    this.#nomination = nomination;
     const i = ctx.id;
     this.#endpoint = ctx.endpoint;
     this.#leader = plan.leader;
@@ -113,8 +115,12 @@ export class LkcsCS extends CSObjectBase {
     for (const j of this.neighborhood) {
       this.#arb[ctx.initial[j] === 'OutCS' ? 'MUTIN' : 'MUTEX'].grantedTo.set(j, { ts: 1, tag: 0 });
     }
+    this.#ldr = new LkcsLeader(this.isLeader, this.#arb, size, nomination, (to, at, tag) =>
+      this.#send(to, 'Trigger', at, tag),
+    );
     const held: At = this.state === 'OutCS' ? 'MUTIN' : 'MUTEX';
     for (const j of this.neighborhood) this.#nGrants[held].add(j);
+    if (restored !== undefined) this.#restore(restored);
     this.listen(lkcsProtocol, ctx.endpoint, (from, m) => this.#onMessage(from, m));
   }
 
@@ -128,11 +134,70 @@ export class LkcsCS extends CSObjectBase {
       triggered: { ...this.#triggered },
       nGrants: { MUTIN: ids(this.#nGrants.MUTIN), MUTEX: ids(this.#nGrants.MUTEX) },
       arbiter: { MUTIN: this.#arb.MUTIN.snapshot(), MUTEX: this.#arb.MUTEX.snapshot() },
-      outstanding: {
-        MUTIN: this.#outstanding.MUTIN && [this.#outstanding.MUTIN.pid, this.#outstanding.MUTIN.phase],
-        MUTEX: this.#outstanding.MUTEX && [this.#outstanding.MUTEX.pid, this.#outstanding.MUTEX.phase],
-      },
+      outstanding: this.#ldr.snapshot(),
     };
+  }
+
+  /** Every variable of Algorithm 3 as JSON (issue 27; see {@link LkcsDurableState}). */
+  durableState(): LkcsDurableState {
+    const ids = (set: Set<ProcessId>) => [...set].sort((a, b) => a - b);
+    return {
+      format: LKCS_DURABLE_FORMAT,
+      id: this.id,
+      n: this.#member.length,
+      neighborhood: [...this.neighborhood],
+      plan: { leader: this.#leader, L: this.L, K: this.K },
+      state: this.state,
+      ts: this.#ts,
+      seq: this.#seq,
+      request: { ...this.#request },
+      waiting: this.#waitingAt,
+      nGrants: { MUTIN: ids(this.#nGrants.MUTIN), MUTEX: ids(this.#nGrants.MUTEX) },
+      triggered: { ...this.#triggered },
+      arbiter: { MUTIN: arbiterDurable(this.#arb.MUTIN), MUTEX: arbiterDurable(this.#arb.MUTEX) },
+      leader: this.#ldr.durable(),
+      releaseDue: this.#releaseDue,
+    };
+  }
+
+  /**
+   * Completes a recovery (issue 27). LKCS cannot withdraw a request (the sidetrack cannot give a
+   * grant back), so a move the crash cut is completed (its grants, the flip, the other type's
+   * Release); resolves in the state reached (both are bounded, l_i and k_i); at once otherwise.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(`LKCS: recover() called on P${this.id} while ${this.pending}() is in flight`);
+    }
+    if (!this.#orphan) {
+      if (this.#releaseDue !== null) this.#releaseOther(this.#releaseDue === 'MUTIN' ? 'MUTEX' : 'MUTIN');
+      return;
+    }
+    this.#orphan = false;
+    const at = this.#waitingAt!;
+    // the leader may already see Waiting_LDR = |N_LDR| + 1: nominate now, not at the next message
+    this.#ldr.loop(true);
+    await this.#call.wait(undefined);
+    this.#releaseOther(at);
+  }
+
+  #restore(s: LkcsDurableState): void {
+    [this.#ts, this.#seq, this.#waitingAt, this.#releaseDue] = [s.ts, s.seq, s.waiting, s.releaseDue];
+    for (const at of ['MUTIN', 'MUTEX'] as const) {
+      this.#request[at] = s.request[at];
+      this.#triggered[at] = s.triggered[at];
+      this.#nGrants[at].clear();
+      for (const j of s.nGrants[at]) this.#nGrants[at].add(j);
+      restoreArbiter(this.#arb[at], s.arbiter[at]);
+    }
+    this.#ldr.restore(s.leader);
+    if (s.waiting !== null) {
+      this.#orphan = true;
+      this.#call.begin();
+      // recover() awaits it; closed before that, its rejection has nobody to reach
+      this.#call.wait(undefined).catch(() => {});
+    }
   }
 
   /** Algorithm 4, Exit-Sequence: LMUTIN's exit (wait for every MUTIN grant), then Release MUTEX. */
@@ -147,6 +212,8 @@ export class LkcsCS extends CSObjectBase {
   }
 
   async #request_(at: At): Promise<void> {
+    if (this.#orphan)
+      throw new CSMICError(`LKCS: P${this.id}'s recovered move is not complete; call recover() first`);
     this.#seq = tick(this.#seq);
     this.#request[at] = this.#seq;
     this.#nGrants[at].clear();
@@ -155,12 +222,19 @@ export class LkcsCS extends CSObjectBase {
     this.#waitingAt = at;
     // ⟨Request, at, ts_i, P_i⟩: ts carries ts_i (the priority), req the tag
     this.#multicast('Request', at, this.#seq);
-    this.#leaderLoop();
+    this.#ldr.loop(this.#waitingAt !== null);
     // no signal: LKCS cannot withdraw a request (the sidetrack has no way to give a grant back)
     await this.#call.wait(undefined);
-    // Algorithm 4: then release the other type's grants — here, in the caller's continuation,
-    // so these messages belong to this call, not to the Grant that completed it
+    this.#releaseOther(at);
+  }
+
+  /**
+   * Algorithm 4: once the grants of type `at` are all here, release the other type's — in the
+   * caller's continuation, so these messages belong to this call, not to the Grant that completed it.
+   */
+  #releaseOther(at: At): void {
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    this.#releaseDue = null;
     if (!this.closed) this.#multicast('Release', other, this.#request[other]);
   }
 
@@ -173,6 +247,7 @@ export class LkcsCS extends CSObjectBase {
     const at = this.#waitingAt!;
     this.#waitingAt = null;
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
+    this.#releaseDue = other;
     this.#call.resolve(() => {
       this.setState(at === 'MUTIN' ? 'OutCS' : 'InCS');
       this.#nGrants[other].clear();
@@ -238,18 +313,18 @@ export class LkcsCS extends CSObjectBase {
     const arb = this.#arb[m.at];
     switch (m.type) {
       case 'Request':
-        this.#lastAt.set(from, m.at);
+        this.#ldr.lastAt.set(from, m.at);
         arb.onRequest(from, m.ts, m.req);
         break;
       case 'Release':
-        if (this.isLeader) this.#trackRelease(from, m.at);
+        if (this.isLeader) this.#ldr.trackRelease(from, m.at);
         arb.onRelease(from, null);
         break;
       case 'Relinquish':
         arb.onRelinquish(from, m.req);
         break;
       case 'RequestByTrigger':
-        if (this.#outstanding[m.at]?.pid === from) this.#outstanding[m.at]!.phase = 'sidetrack';
+        this.#ldr.onRequestByTrigger(from, m.at);
         arb.onRequestByTrigger(from);
         break;
       case 'Grant':
@@ -262,91 +337,7 @@ export class LkcsCS extends CSObjectBase {
         this.#onTrigger(from, m.at, m.req);
         break;
     }
-    this.#leaderLoop();
-  }
-
-  // ---------------------------------------------------------------- leader (Algorithms 4 and 6)
-
-  /** Waiting_LDR = |pendingReq[MUTIN]| + |pendingReq[MUTEX]| + |Grant_LDR|. */
-  #waitingLDR(): number {
-    let both = 0;
-    for (const p of this.#arb.MUTIN.grantedTo.keys()) if (this.#arb.MUTEX.grantedTo.has(p)) both++;
-    return this.#arb.MUTIN.pendingReq.size + this.#arb.MUTEX.pendingReq.size + both;
-  }
-
-  /** Leader: a Release from P_j ends its nomination (see `#outstanding`). */
-  #trackRelease(j: ProcessId, at: At): void {
-    const same = this.#outstanding[at];
-    if (same?.pid === j && same.phase === 'sidetrack') this.#outstanding[at] = null;
-    const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
-    const o = this.#outstanding[other];
-    if (o?.pid === j && o.phase === 'nominated') {
-      reach('lkcs:nominee-completed');
-      this.#outstanding[other] = null;
-    }
-  }
-
-  /**
-   * The `while` body of Algorithm 4 at the leader, run after every event while it waits: when
-   * Waiting_LDR = |N_LDR| + 1, nominate (Algorithm 6) — but never a second trigger of a type
-   * whose sidetrack is still in use (Algorithm 4's `wait until` is not enough, see the README).
-   */
-  #leaderLoop(): void {
-    if (!this.isLeader || this.#waitingAt === null) return;
-    if (this.#waitingLDR() < this.neighborhood.length) {
-      this.#nominated = false;
-      return;
-    }
-    if (this.#nomination === 'printed') {
-      if (this.#nominated) return;
-      this.#outstanding.MUTIN = null;
-      this.#outstanding.MUTEX = null;
-      this.#nominated = this.#triggerNomination();
-      return;
-    }
-    this.#triggerNomination();
-  }
-
-  /** Algorithm 6: nominate a trigger; returns false when nobody qualifies. */
-  #triggerNomination(): boolean {
-    const { MUTIN: mutin, MUTEX: mutex } = this.#arb;
-    // which grants are exhausted: exits (trigger an entry) or entries (trigger an exit)
-    const types: At[] = [];
-    if (mutin.grantedTo.size >= mutin.limit) types.push('MUTEX');
-    if (mutex.grantedTo.size >= mutex.limit) types.push('MUTIN');
-    for (const at of types) {
-      if (this.#outstanding[at] !== null) continue;
-      const h = this.#nominee(at);
-      if (h === null) continue;
-      reach('lkcs:trigger-nomination');
-      this.#outstanding[at] = { pid: h.pid, phase: 'nominated' };
-      this.#send(h.pid, 'Trigger', at, h.tag);
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Algorithm 6's choice for type `at`: deleteMin(pendingReq[at]), else the earliest candidate
-   * (granted both types here, its current request of type `at`). Returns its process and tag.
-   */
-  #nominee(at: At): { pid: ProcessId; tag: number } | null {
-    const arb = this.#arb[at];
-    if (arb.pendingReq.size > 0) {
-      const h = minOf(arb.pendingReq);
-      const e = arb.pendingReq.get(h)!;
-      arb.pendingReq.delete(h);
-      return { pid: h, tag: e.tag };
-    }
-    const other = this.#arb[at === 'MUTIN' ? 'MUTEX' : 'MUTIN'];
-    const candidates = new Map<ProcessId, Entry>();
-    for (const [p, e] of arb.grantedTo) {
-      if (e.ts !== 0 && this.#lastAt.get(p) === at && other.grantedTo.has(p)) candidates.set(p, e);
-    }
-    if (candidates.size === 0) return null;
-    reach('lkcs:trigger-candidate');
-    const h = minOf(candidates);
-    return { pid: h, tag: candidates.get(h)!.tag };
+    this.#ldr.loop(this.#waitingAt !== null);
   }
 
   #send(to: ProcessId, type: LkcsMessage['type'], at: At, req: number): void {
@@ -389,6 +380,16 @@ export function lkcsWith(options: LkcsOptions, nomination: LkcsNomination): CSFa
       );
     }
     assertSafeInitial(plan.tightened, ctx.initial, 'lkcs (L_i, K_i)');
-    return new LkcsCS(ctx, plan, nomination);
+    // issue 27: a restarted process resumes from its recovered state, checked first
+    const i = ctx.id;
+    const restored =
+      ctx.recovered === undefined
+        ? undefined
+        : parseLkcsDurable(ctx.recovered, ctx, closedNeighborhood(graph, i), {
+            leader: plan.leader,
+            L: plan.tightened.l[i]!,
+            K: plan.tightened.k[i]!,
+          });
+    return new LkcsCS(ctx, plan, nomination, restored);
   };
 }

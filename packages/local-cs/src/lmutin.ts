@@ -18,11 +18,18 @@
  *   the tag `req` (the requester's sequence number) of the request it is about; a Preempt for a
  *   grant this process no longer waits on is ignored (Algorithm 2 answers every Preempt received InCS — `rules: 'printed'`);
  * - a Grant for no current request (after an aborted exit) is handed back with a Release.
+ *
+ * Crash recovery (issue 27): `durableState()` returns every variable of Algorithm 1 as JSON
+ * ({@link LmutinDurableState}); given it as `ctx.recovered`, the factory builds the object exactly
+ * there, and `recover()` then withdraws a waiting exit and enters if OutCS (InCS needs no
+ * permission: k_i = |N_i| + 1), so a recovered process rests InCS.
  */
 import {
   ConfigurationError,
   type CSFactory,
+  CSMICError,
   CSObjectBase,
+  type DurableCSObject,
   type Endpoint,
   type Graph,
   type ProcessContext,
@@ -33,6 +40,8 @@ import { type Mark, reach } from './marks.js';
 import { defineProtocol, type Protocol, tick, timestampSchema, witness } from '@critsec/transport';
 import * as v from 'valibot';
 import { Arbiter, type ArbiterRules, type ArbiterSnapshot } from './arbiter.js';
+import { arbiterDurable, restoreArbiter } from './arbiter-durable.js';
+import { LMUTIN_DURABLE_FORMAT, type LmutinDurableState, parseLmutinDurable } from './lmutin-durable.js';
 import { type Bounds, localBounds, assertSafeInitial } from './config.js';
 import { assertGraph, notNeighbour } from './validate.js';
 
@@ -101,7 +110,7 @@ export interface LmutinInternals {
 }
 
 /** One li-LMUTIN process (Algorithms 1–2). */
-export class LmutinCS extends CSObjectBase {
+export class LmutinCS extends CSObjectBase implements DurableCSObject {
   /** N_i ∪ {P_i}, sorted. */
   readonly neighborhood: readonly ProcessId[];
   /** `l_i`. */
@@ -121,10 +130,22 @@ export class LmutinCS extends CSObjectBase {
   readonly #nGrants = new Set<ProcessId>();
   /** The waiting `exit()` (Exit-Sequence until every grant of N_i ∪ {P_i} is here). */
   readonly #call: PendingCall;
+  /** Recovered with a waiting exit and no caller (a crash cut its `exit()`): `recover()` withdraws it. */
+  #orphan = false;
 
-  /** Process `ctx.id` of LMUTIN on `graph` with its bound `l` (use {@link lmutin}); `internals` is for tests only. */
-  constructor(ctx: ProcessContext, graph: Graph, l: number, internals: LmutinInternals) {
-    super(ctx.id, ctx.initial[ctx.id]!);
+  /**
+   * Process `ctx.id` of LMUTIN on `graph` with its bound `l` (use {@link lmutin}); `internals` is
+   * for tests only; `restored`, a recovered state checked by `parseLmutinDurable`, replaces
+   * Algorithm 1's initial values.
+   */
+  constructor(
+    ctx: ProcessContext,
+    graph: Graph,
+    l: number,
+    internals: LmutinInternals,
+    restored?: LmutinDurableState,
+  ) {
+    super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.#call = new PendingCall(PendingCall.messages('LMUTIN', ctx.id, 'exit'));
     this.l = l;
     this.#endpoint = ctx.endpoint;
@@ -145,6 +166,7 @@ export class LmutinCS extends CSObjectBase {
     for (const j of this.neighborhood)
       if (ctx.initial[j] === 'OutCS') this.#arbiter.grantedTo.set(j, { ts: 0, tag: 0 });
     if (this.state === 'OutCS') for (const j of this.neighborhood) this.#nGrants.add(j);
+    if (restored !== undefined) this.#restore(restored);
     this.listen(lmutinProtocol, ctx.endpoint, (from, m) => this.#onMessage(from, m));
   }
 
@@ -153,14 +175,53 @@ export class LmutinCS extends CSObjectBase {
     return {
       ts: this.#ts,
       request: this.#request,
-      waiting: this.#call.waiting,
+      waiting: this.#call.waiting || this.#orphan,
       nGrants: [...this.#nGrants].sort((a, b) => a - b),
       ...this.#arbiter.snapshot(),
     };
   }
 
+  /** Every variable of Algorithm 1 as JSON (issue 27; see {@link LmutinDurableState}). */
+  durableState(): LmutinDurableState {
+    return {
+      format: LMUTIN_DURABLE_FORMAT,
+      id: this.id,
+      n: this.#member.length,
+      neighborhood: [...this.neighborhood],
+      l: this.l,
+      state: this.state,
+      ts: this.#ts,
+      request: this.#request,
+      waiting: this.#call.waiting || this.#orphan,
+      nGrants: [...this.#nGrants].sort((a, b) => a - b),
+      arbiter: arbiterDurable(this.#arbiter),
+    };
+  }
+
+  /**
+   * Completes a recovery (issue 27): a recovered waiting exit is withdrawn as an aborted one is
+   * (Release to N_i ∪ {P_i}); a recovered OutCS process enters (Entry-Sequence, at once). Resolves
+   * InCS — the state LMUTIN never needs permission to be in; at once on a fresh object InCS.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(`LMUTIN: recover() called on P${this.id} while ${this.pending}() is in flight`);
+    }
+    if (this.#orphan) this.#withdraw();
+    else if (this.state === 'OutCS') await this.entry();
+  }
+
+  #restore(s: LmutinDurableState): void {
+    [this.#ts, this.#request, this.#orphan] = [s.ts, s.request, s.waiting];
+    this.#nGrants.clear();
+    for (const j of s.nGrants) this.#nGrants.add(j);
+    restoreArbiter(this.#arbiter, s.arbiter);
+  }
+
   /** Exit-Sequence: request every grant of N_i ∪ {P_i}, wait for all, then OutCS. */
   protected doExit(signal: AbortSignal | undefined): Promise<void> {
+    if (this.#orphan) this.#withdraw(); // exit() before recover(): the recovered request goes first
     this.#ts = tick(this.#ts);
     this.#request = tick(this.#request);
     this.#nGrants.clear();
@@ -183,6 +244,7 @@ export class LmutinCS extends CSObjectBase {
 
   /** An aborted exit: withdraw the request everywhere (Release), stay InCS. */
   #withdraw(): void {
+    this.#orphan = false;
     this.#nGrants.clear();
     if (!this.closed) this.#multicast('Release', this.#request);
   }
@@ -285,6 +347,12 @@ export function lmutinWith(options: LmutinOptions, internals: LmutinInternals): 
       );
     }
     assertSafeInitial(spec, ctx.initial, 'lmutin');
-    return new LmutinCS(ctx, graph, spec.l[ctx.id]!, internals);
+    const l = spec.l[ctx.id]!;
+    // issue 27: a restarted process resumes from its recovered state, checked first
+    const restored =
+      ctx.recovered === undefined
+        ? undefined
+        : parseLmutinDurable(ctx.recovered, ctx, closedNeighborhood(graph, ctx.id), l);
+    return new LmutinCS(ctx, graph, l, internals, restored);
   };
 }

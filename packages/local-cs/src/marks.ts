@@ -11,7 +11,7 @@ export type ArbiterLabel = 'lmutin' | 'lkcs-MUTIN' | 'lkcs-MUTEX';
 
 /** The arbiter's marks (Algorithms 2, 3 and 5), each under its arbiter's label. */
 type ArbiterMark =
-  `${ArbiterLabel}:${'preempt' | 'cancel-pending' | 'relinquished' | 'regrant-relinquisher' | 'sidetrack-grant'}`;
+  `${ArbiterLabel}:${'preempt' | 'cancel-pending' | 'relinquished' | 'regrant-relinquisher' | 'sidetrack-grant' | 'request-set-aside' | 'aside-admitted'}`;
 
 /** Every coverage mark of the package. */
 export type Mark =

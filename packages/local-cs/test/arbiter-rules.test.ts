@@ -55,6 +55,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
         [4, 6, 1],
       ],
       preemptingNow: [3, 1],
+      aside: [],
     });
     expect(reached.counts.get('lmutin:preempt')).toBe(1);
   });
@@ -75,6 +76,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
       ],
       pendingReq: [[3, 5, 1]],
       preemptingNow: null,
+      aside: [],
     });
     expect(reached.counts.get('lmutin:relinquished')).toBe(1);
     expect(reached.counts.get('lmutin:regrant-relinquisher')).toBeUndefined();
@@ -144,16 +146,47 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     expect(log.slice(2)).toEqual(['Grant P4#1', 'Grant P2#2', 'Grant P3#2']);
   });
 
-  it('a replayed Request (tag ≤ the one held) is ignored; a newer one replaces the old request', () => {
+  it('one request per process (issue 27 §3): a replay is ignored; another tag is set aside, the grant asked about, the entry kept', () => {
     const { a, log } = arbiter(1);
     a.onRequest(1, 1, 3);
-    a.onRequest(1, 1, 3);
-    a.onRequest(1, 1, 2);
+    a.onRequest(1, 1, 3); // a replay
     expect(log).toEqual(['Grant P1#3']);
-    expect(a.snapshot().grantedTo).toEqual([[1, 1, 3]]);
-    a.onRequest(1, 2, 4); // the old grant is released first, the new request granted
-    expect(log).toEqual(['Grant P1#3', 'Grant P1#4']);
-    expect(a.snapshot().grantedTo).toEqual([[1, 2, 4]]);
+    a.onRequest(1, 1, 2); // another tag (here lower: a restart without state) while P1 holds #3
+    expect(log).toEqual(['Grant P1#3', 'Grant P1#3']); // the Grant again: P1 hands it back if it is not its request
+    a.onRequest(1, 2, 1_000_000); // the latest one is kept aside
+    expect(a.snapshot()).toEqual({
+      grantedTo: [[1, 1, 3]],
+      pendingReq: [],
+      preemptingNow: null,
+      aside: [[1, 2, 1_000_000]],
+    });
+    expect(reached.counts.get('lmutin:request-set-aside')).toBe(2);
+    a.onRelease(1, 1_000_000); // names the request set aside, not the grant: that request is withdrawn
+    expect(a.snapshot().aside).toEqual([]);
+    a.onRequest(1, 3, 4);
+    a.onRelease(1, 3); // the entry ends: the request set aside is queued and granted
+    expect(a.snapshot()).toEqual({ grantedTo: [[1, 3, 4]], pendingReq: [], preemptingNow: null, aside: [] });
+    expect(log.at(-1)).toBe('Grant P1#4');
+    expect(reached.counts.get('lmutin:aside-admitted')).toBe(1);
+  });
+
+  it('a request set aside behind a pending one is queued when the pending one is withdrawn', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(0, 1, 1);
+    a.onRequest(1, 5, 1); // waits
+    a.onRequest(1, 2, 7); // set aside; no Grant to ask about
+    expect(log).toEqual(['Grant P0#1']);
+    a.onRelease(1, 1); // withdrawn: #7 takes its place (ts 2, after P0's grant: nobody preempted)
+    expect(a.snapshot()).toEqual({
+      grantedTo: [[0, 1, 1]],
+      pendingReq: [[1, 2, 7]],
+      preemptingNow: null,
+      aside: [],
+    });
+    a.onRequest(1, 2, 8); // set aside again behind #7
+    a.onRelease(0, 1);
+    expect(log).toEqual(['Grant P0#1', 'Grant P1#7']);
+    expect(a.snapshot().aside).toEqual([[1, 2, 8]]);
   });
 
   it('RequestByTrigger (Algorithm 7): the sidetrack grant (ts 0) beyond the bound, ending a preemption of that process', () => {
@@ -165,6 +198,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
       grantedTo: [[2, 0, 0]],
       pendingReq: [[1, 3, 1]],
       preemptingNow: null,
+      aside: [],
     });
     expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#0']);
     expect(reached.counts.get('lmutin:sidetrack-grant')).toBe(1);
@@ -206,7 +240,12 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     a.onRequestByTrigger(0);
     a.onRequest(2, 5, 1);
     expect(log).toEqual(['Grant P0#0']);
-    expect(a.snapshot()).toEqual({ grantedTo: [[0, 0, 0]], pendingReq: [[2, 5, 1]], preemptingNow: null });
+    expect(a.snapshot()).toEqual({
+      grantedTo: [[0, 0, 0]],
+      pendingReq: [[2, 5, 1]],
+      preemptingNow: null,
+      aside: [],
+    });
   });
 
   it('a Release of another grant leaves the preemption in progress: no second Preempt', () => {
@@ -234,6 +273,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
       ],
       pendingReq: [[4, 4, 1]],
       preemptingNow: null,
+      aside: [],
     });
     expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P2#1', 'Grant P3#1']); // P4 (ts 4) preempts nobody
   });
@@ -280,6 +320,7 @@ describe('Arbiter, printed rules (Algorithm 2 as printed; lmutinWith(…, { rule
         [5, 9, 1],
       ],
       preemptingNow: null,
+      aside: [],
     });
   });
 
@@ -299,6 +340,6 @@ describe('Arbiter, printed rules (Algorithm 2 as printed; lmutinWith(…, { rule
     a.onRequest(1, 3, 1);
     a.onRelinquish(2, 1);
     expect(log).toEqual(['Grant P1#1']);
-    expect(a.snapshot()).toEqual({ grantedTo: [[1, 3, 1]], pendingReq: [], preemptingNow: null });
+    expect(a.snapshot()).toEqual({ grantedTo: [[1, 3, 1]], pendingReq: [], preemptingNow: null, aside: [] });
   });
 });

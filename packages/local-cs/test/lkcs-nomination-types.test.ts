@@ -110,7 +110,9 @@ describe('LKCS leader: the types TriggerNomination serves, and its candidates (A
     expect(reached.counts.get('lkcs:trigger-candidate')).toBeUndefined();
     expect(sentTriggers(c)).toEqual([]); // not MUTEX: MUTIN's grants are not exhausted
     // P2, waiting for MUTEX, asks for MUTIN again (forged): re-granted (3 of 4), its last Request
-    // is MUTIN — but it holds no MUTEX grant here, so it is no MUTIN candidate
+    // is MUTIN — but it holds no MUTEX grant here, so it is no MUTIN candidate. The forged Release
+    // first ends its entry: a Request while it stands would be set aside (README deviation 10)
+    await to0(c, 2, 'Release', 'MUTIN', 0, 7);
     await to0(c, 2, 'Request', 'MUTIN', 2, 7);
     expect(holders(c).grantedMUTIN).toEqual([0, 1, 2]);
     expect(inspect(c, 0).arbiter.MUTIN.grantedTo.find((e) => e[0] === 2)).toEqual([2, 7, 2]);

@@ -52,7 +52,10 @@ describe('LKCS leader, printed rule: one nomination until Waiting_LDR drops', ()
     await to0(c, 2, 'Request', 'MUTIN', 1, 2); // MUTIN: P0, P4, P1, P2 — exhausted
     await to0(c, 3, 'Request', 'MUTIN', 1, 3); // pending
     await to0(c, 4, 'Request', 'MUTEX', 1, 4); // MUTEX: P1, P2, P3 — exhausted: pending
-    // P4, waiting to enter, asks to exit as well (forged): its MUTIN grant goes to P3, its request waits
+    // P4, waiting to enter, gives its MUTIN grant back and asks to exit as well (both forged; a
+    // Request while its entry stood would be set aside, README deviation 10): the grant goes to
+    // P3, P4's request waits
+    await to0(c, 4, 'Release', 'MUTIN', 0, 5);
     await to0(c, 4, 'Request', 'MUTIN', 2, 5);
     const { MUTIN, MUTEX } = inspect(c, 0).arbiter;
     expect([MUTIN.pendingReq.map((e) => e[0]), MUTEX.pendingReq.map((e) => e[0])]).toEqual([[4], [4]]);

@@ -37,6 +37,7 @@ describe('LMUTIN inspect(): Algorithm 1 initial values', () => {
       ],
       pendingReq: [],
       preemptingNow: null,
+      aside: [],
     });
     expect(inspect(c, 1)).toMatchObject({ nGrants: [], grantedTo: [[0, 0, 0]], pendingReq: [] });
   });
@@ -70,6 +71,7 @@ describe('LMUTIN inspect(): orders', () => {
         [1, 1, 1],
       ],
       preemptingNow: [3, 1], // the latest grant, preempted for P1's earlier request
+      aside: [],
     });
   });
 

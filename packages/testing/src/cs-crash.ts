@@ -5,7 +5,7 @@
  * violation and no process stuck after the last restart. {@link crashSweep} runs the seeds and
  * counts; {@link crashRecoverySuite} registers one test per crash configuration.
  */
-import type { CSFactory, ProblemSpec, ProcessId } from '@critsec/core';
+import type { CSFactory, CSState, ProblemSpec, ProcessId } from '@critsec/core';
 import {
   type CrashOptions,
   createCluster,
@@ -22,6 +22,8 @@ export interface CrashSweepOptions<Req = void> {
   readonly factory: CSFactory<Req>;
   /** The problem the monitor checks. */
   readonly spec: ProblemSpec;
+  /** The initial configuration (default: every process OutCS; a local or (l,k) problem needs a safe one). */
+  readonly initial?: readonly CSState[];
   /** Seeds `firstSeed .. firstSeed + seeds - 1`. */
   readonly seeds: number;
   /** The first seed (default 1). */
@@ -72,6 +74,7 @@ export async function runCrashSeed<Req>(
   const cluster = createCluster<Req>({
     factory: options.factory,
     spec: options.spec,
+    ...(options.initial === undefined ? {} : { initial: options.initial }),
     seed,
     delay: options.delay ?? uniformDelay(0.5, 2),
     crashes: options.crashes,
