@@ -5,7 +5,9 @@ describe('@critsec/cluster: the public face is what a user composes with (issue 
   it('exports exactly these values; option parsers, footprint tables and log writers stay inside', () => {
     expect(Object.keys(cluster).sort()).toEqual([
       'ALGORITHMS',
+      'ChaosStuckError',
       'WORKLOAD_NAMES',
+      'checkChaos',
       'checkSharedLog',
       'clusterArguments',
       'createLocalCluster',
@@ -13,11 +15,13 @@ describe('@critsec/cluster: the public face is what a user composes with (issue 
       'launchCluster',
       'loadClusterConfig',
       'parseClusterConfig',
+      'readChaosRecords',
       'readSharedLog',
       'resolveCluster',
       'resolveClusterRun',
       'resolveRun',
       'roundsWorkload',
+      'runChaos',
       'runClusterNode',
       'runLocalCluster',
       'runNode',
