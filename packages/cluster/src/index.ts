@@ -93,10 +93,11 @@ export {
   type ChaosOptions,
   type ChaosProgress,
   type ChaosResult,
+  type ChaosVictim,
   runChaos,
 } from './launcher-chaos.js';
-export { ChaosStuckError } from './launcher-chaos-watch.js';
-export type { ChaosLogRecord, CounterContent } from './launcher-chaos-rmw.js';
+export { ChaosStuckError, type ChaosWhere } from './launcher-chaos-watch.js';
+export type { ChaosLogRecord, CounterContent, CounterWrite } from './launcher-chaos-rmw.js';
 export {
   type ChaosCheck,
   type ChaosCheckInput,

@@ -40,6 +40,14 @@ export interface CounterContent {
   readonly by: string | null;
 }
 
+/** What a completed read-modify-write put in a counter. */
+export interface CounterWrite {
+  /** The value written: the value read plus one. */
+  readonly value: number;
+  /** The writer's token (`P<p>/<os pid>/<seq>`). */
+  readonly by: string;
+}
+
 /** A chaos record of the shared log (beside the call records of shared-log.ts). */
 export type ChaosLogRecord =
   | {
@@ -54,7 +62,7 @@ export type ChaosLogRecord =
       /** What it read. */
       readonly read: CounterContent;
       /** What it wrote (`value` = `read.value + 1`, `by` its token). */
-      readonly wrote: { readonly value: number; readonly by: string };
+      readonly wrote: CounterWrite;
     }
   | {
       /** The process. */
@@ -73,12 +81,12 @@ export function chaosDir(runDir: string): string {
 }
 
 /** The path of slot `s`'s counter. */
-export function counterPath(dir: string, s: number): string {
+function counterPath(dir: string, s: number): string {
   return join(dir, `counter-${s}`);
 }
 
 /** The path of slot `s`'s claim. */
-export function claimPath(dir: string, s: number): string {
+function claimPath(dir: string, s: number): string {
   return join(dir, `slot-${s}.claim`);
 }
 

@@ -7,6 +7,16 @@
 import { AbortError, CritsecError, type ProcessId } from '@critsec/core';
 import type { ClusterNodeProgress } from './member-runtime.js';
 
+/** Where a chaos run was when it stopped making progress. */
+export interface ChaosWhere {
+  /** Members killed so far. */
+  readonly kills: number;
+  /** Restarts so far. */
+  readonly restarts: number;
+  /** Entries completed so far, in the whole run. */
+  readonly entries: number;
+}
+
 /**
  * A chaos run stopped making progress: no entry completed in the whole cluster for its
  * `stallTimeoutMs`, or the members' run ended before the chaos was done. `code` `'CHAOS_STUCK'`;
@@ -14,12 +24,9 @@ import type { ClusterNodeProgress } from './member-runtime.js';
  */
 export class ChaosStuckError extends CritsecError {
   /** Where the run was: the kills and restarts done, the entries completed. */
-  readonly where: { readonly kills: number; readonly restarts: number; readonly entries: number };
+  readonly where: ChaosWhere;
   /** A stuck run; `message` names the wait, the deadline and the ways out. */
-  constructor(
-    message: string,
-    where: { readonly kills: number; readonly restarts: number; readonly entries: number },
-  ) {
+  constructor(message: string, where: ChaosWhere) {
     super('CHAOS_STUCK', message);
     this.where = where;
   }
@@ -62,7 +69,9 @@ export class EntryWatch {
       readonly what: () => string;
       readonly ended: Promise<string>;
       readonly signal?: AbortSignal | undefined;
-      readonly where: () => ChaosStuckError['where'];
+      readonly where: () => ChaosWhere;
+      /** The run directory (its shared log), named in the error. */
+      readonly dir: string;
     },
   ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -83,7 +92,7 @@ export class EntryWatch {
           () =>
             done(
               new ChaosStuckError(
-                `no entry completed in the whole cluster for ${o.stallTimeoutMs} ms ${o.what()}; raise stallTimeoutMs (critsec chaos --stall-timeout) if the machine is only slow, else the algorithm is wedged: read the shared log in the run directory (--dir keeps it)`,
+                `no entry completed in the whole cluster for ${o.stallTimeoutMs} ms ${o.what()}; raise stallTimeoutMs (critsec chaos --stall-timeout) if the machine is only slow, else the algorithm is wedged: read the shared log in ${o.dir}`,
                 o.where(),
               ),
             ),
@@ -96,7 +105,7 @@ export class EntryWatch {
       void o.ended.then((reason) =>
         done(
           new ChaosStuckError(
-            `the members' run ended ${o.what()} before the chaos was done: ${reason}; read the members' errors above and the shared log in the run directory (--dir keeps it)`,
+            `the members' run ended ${o.what()} before the chaos was done: ${reason}; read the members' errors above and the shared log in ${o.dir}`,
             o.where(),
           ),
         ),

@@ -71,6 +71,14 @@ export interface ChaosOptions {
   readonly onMemberOutput?: (id: number, line: string) => void;
 }
 
+/** A member killed by a chaos run. */
+export interface ChaosVictim {
+  /** Its process id. */
+  readonly id: number;
+  /** Whether it held the CS (between its `entry-done` and `exit-done` progress events). */
+  readonly holder: boolean;
+}
+
 /** A step of a chaos run. */
 export interface ChaosProgress {
   /** What happened: the members launched, an entry completed, a member killed, the cluster restarted, the members told to finish. */
@@ -82,7 +90,7 @@ export interface ChaosProgress {
   /** Entries completed so far, in the whole run. */
   readonly entries: number;
   /** The member killed (`killed`), and whether it held the CS. */
-  readonly victim?: { readonly id: number; readonly holder: boolean };
+  readonly victim?: ChaosVictim;
 }
 
 /** What {@link runChaos} gives back. */
@@ -100,7 +108,7 @@ export interface ChaosResult {
   /** Restarts (of the victim, or relaunches of the whole cluster). */
   readonly restarts: number;
   /** Each victim and whether it held the CS when killed. */
-  readonly victims: readonly { readonly id: number; readonly holder: boolean }[];
+  readonly victims: readonly ChaosVictim[];
   /** The check of the shared log and the counters. */
   readonly check: ChaosCheck;
   /** No overlap, no lost update, no log out of order, and the members finished. */
@@ -194,7 +202,7 @@ interface Tally {
   kills: number;
   restarts: number;
   entries: number;
-  readonly victims: { id: number; holder: boolean }[];
+  readonly victims: ChaosVictim[];
   readonly restartTimes: number[];
 }
 
@@ -294,6 +302,7 @@ async function chaos(p: Plan, t: Tally): Promise<string | null> {
       ended: launched.ended,
       signal,
       where,
+      dir: p.dir,
     });
   try {
     while (t.kills < p.kills) {
