@@ -245,8 +245,17 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
     .requiredOption('--config <file>', 'the cluster configuration (cluster.json)')
     .requiredOption('--id <id>', 'this member’s process id (0 … n−1)')
     .option('--json', 'print this member’s report as JSON')
-    .action(async (o: { config: string; id: string; json?: boolean }) => {
-      const report = await runNodeCommand(o.config, o.id, { write: (line) => ctx.err(line) });
+    .option(
+      '--recover',
+      'restart this member from its store (a configuration with durability): its sessions resume, a call it had in flight is withdrawn',
+    )
+    .action(async (o: { config: string; id: string; json?: boolean; recover?: boolean }) => {
+      const report = await runNodeCommand(
+        o.config,
+        o.id,
+        { write: (line) => ctx.err(line) },
+        { recover: o.recover === true },
+      );
       ctx.out(o.json ? JSON.stringify(report, null, 2) : report.text);
       ctx.setExit(report.ok ? EXIT.ok : EXIT.failed);
     });

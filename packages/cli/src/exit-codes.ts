@@ -36,8 +36,15 @@ export class DeploymentConfigError extends ConfigurationError {}
  * `CONFIGURATION`), else `err` unchanged.
  */
 export function asDeploymentConfigError(err: unknown): unknown {
-  const code = (err as { code?: unknown } | null)?.code;
-  if (!(err instanceof Error) || code !== 'CONFIGURATION' || err instanceof DeploymentConfigError) return err;
+  const { code, reason } = (err ?? {}) as { code?: unknown; reason?: unknown };
+  // a member's store refused (missing, exists, foreign: `StoreError` of @critsec/store) is one too
+  const refusedStore = code === 'STORE' && ['missing', 'exists', 'foreign'].includes(reason as string);
+  if (
+    !(err instanceof Error) ||
+    !(code === 'CONFIGURATION' || refusedStore) ||
+    err instanceof DeploymentConfigError
+  )
+    return err;
   return new DeploymentConfigError(err.message, { cause: err });
 }
 

@@ -67,13 +67,18 @@ function progressLines(
  * `critsec node`: runs a member, writes its progress lines to `out` (default stderr), and
  * formats its report.
  * @throws ConfigurationError for an `--id` that is no integer ≥ 0 (exit 2); a
- *   `DeploymentConfigError` for a configuration that cannot be used (exit 78); the member's
+ *   `DeploymentConfigError` for a configuration that cannot be used or a store refused (missing on
+ *   `--recover`, existing without it, another member's; exit 78); the member's
  *   `TransportError` when a deadline expired (exit 1).
  */
 export async function runNodeCommand(
   configPath: string,
   idText: string,
   out: NodeCommandOutput = { write: (line) => process.stderr.write(`${line}\n`) },
+  options: {
+    /** Restart the member from its store (`--recover`). */
+    readonly recover?: boolean;
+  } = {},
 ): Promise<
   NodeReport & {
     /** The member reported no error (`errors` is empty). */
@@ -90,6 +95,7 @@ export async function runNodeCommand(
       configPath,
       id,
       logger: { warn: (m) => out.write(m) },
+      ...(options.recover === true ? { recover: true } : {}),
       onProgress: progressLines(id, config.n, config.workload.rounds, out),
     });
   } catch (err) {

@@ -18,7 +18,7 @@ import {
 } from '@critsec/core';
 import * as v from 'valibot';
 import type { TcpTransportOptions } from '@critsec/transport-tcp';
-import { ALGORITHMS } from './algorithm-resolve.js';
+import { type ClusterDurabilityConfig, checkDurability, durabilitySchema } from './config-durability.js';
 import { checkDistinctAddresses } from './member-addresses.js';
 
 const nonNegInt = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
@@ -194,6 +194,7 @@ const clusterSchema = v.strictObject({
   finishTimeoutMs: v.optional(ms),
   /** Time to flush and close the connections at the end, in ms (default 10 000). */
   shutdownTimeoutMs: v.optional(ms),
+  durability: durabilitySchema,
   transport: v.optional(
     v.strictObject({
       handshakeTimeoutMs: v.optional(ms),
@@ -205,7 +206,7 @@ const clusterSchema = v.strictObject({
       heartbeatTimeoutMs: v.optional(ms),
       maxUnacked: v.optional(posInt),
       maxFrameBytes: v.optional(posInt),
-      onPeerRestart: v.optional(v.picklist(['refuse', 'reset'])),
+      onPeerRestart: v.optional(v.picklist(['refuse', 'reset', 'resume'])),
       reconnect: v.optional(
         v.strictObject({
           initialDelayMs: v.optional(ms),
@@ -267,7 +268,9 @@ export interface ClusterConfig {
   finishTimeoutMs?: number | undefined;
   /** Time to flush and close the connections at the end, in ms (default 10 000). */
   shutdownTimeoutMs?: number | undefined;
-  /** Settings of every member's TCP transport. */
+  /** Durable members (issue 27): their stores' directory; `--recover` restarts a member from its store. */
+  durability?: ClusterDurabilityConfig | undefined;
+  /** Settings of every member's TCP transport (`onPeerRestart` defaults to `'resume'` with `durability`). */
   transport?: ClusterTransportConfig | undefined;
 }
 
@@ -292,9 +295,10 @@ export interface LoadedClusterConfig {
  * Validates a cluster configuration object.
  * @throws ConfigurationError naming the offending field, for a wrong shape, ids that are not
  * exactly `0 … n-1`, two members at one host:port, missing certificate files in secure mode, an
- * initial configuration of the wrong length, bounds that are not `0 ≤ l < k ≤ n`, or `transport.onPeerRestart: 'reset'` for
- * one of critsec's own algorithms (they have no crash recovery: a restarted member would deadlock
- * the cluster).
+ * initial configuration of the wrong length, bounds that are not `0 ≤ l < k ≤ n`, `transport.onPeerRestart: 'reset'` for
+ * one of critsec's own algorithms (a member restarted without its state would deadlock the
+ * cluster), `'resume'` without `durability`, or `durability` with a built-in algorithm that has no
+ * crash recovery (the message names those that have it).
  */
 export function parseClusterConfig(value: unknown): ClusterConfig {
   const r = v.safeParse(clusterSchema, value);
@@ -329,11 +333,7 @@ export function parseClusterConfig(value: unknown): ClusterConfig {
       `cluster config: bounds must satisfy 0 ≤ l < k ≤ n, got l=${c.bounds.l}, k=${c.bounds.k}, n=${c.n}`,
     );
   }
-  if (c.transport?.onPeerRestart === 'reset' && ALGORITHMS.some((d) => d.name === c.algorithm)) {
-    throw new ConfigurationError(
-      `cluster config: transport.onPeerRestart: 'reset' is refused for ${c.algorithm}: critsec's algorithms have no crash recovery yet, so a restarted member would rejoin without its state and deadlock the cluster; leave it 'refuse' (the default) and restart the whole cluster after a crash`,
-    );
-  }
+  checkDurability(c);
   if (c.bounds !== undefined && c.spec !== undefined) {
     throw new ConfigurationError('cluster config: give bounds or spec, not both');
   }

@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigurationError, type CSState } from '@critsec/core';
 import { createDevCertificates, freeLoopbackPorts } from '@critsec/transport-tcp/setup';
+import type { ClusterDurabilityConfig } from './config-durability.js';
 import {
   type ClusterConfig,
   type ClusterSpecConfig,
@@ -52,6 +53,11 @@ export interface LocalClusterOptions {
   readonly certificateDir?: string;
   /** Settings of every member's TCP transport. */
   readonly transport?: ClusterTransportConfig;
+  /**
+   * Durable members (issue 27): `true` keeps their stores in `stores/` next to the configuration,
+   * `{ dir }` in `dir` (relative to the configuration's directory). Default: none.
+   */
+  readonly durability?: true | ClusterDurabilityConfig;
   /** Time a process waits for all its peers to connect, in ms (default 30 000). */
   readonly readyTimeoutMs?: number;
   /**
@@ -133,6 +139,9 @@ export async function createLocalCluster(options: LocalClusterOptions): Promise<
     workload: options.workload,
     log: 'shared.log',
     ...(options.transport === undefined ? {} : { transport: options.transport }),
+    ...(options.durability === undefined
+      ? {}
+      : { durability: options.durability === true ? { dir: 'stores' } : options.durability }),
     ...(options.readyTimeoutMs === undefined ? {} : { readyTimeoutMs: options.readyTimeoutMs }),
     ...options.deadlines,
   });

@@ -22,7 +22,14 @@ export function transportOptionsFor(loaded: LoadedClusterConfig, id: ProcessId):
   const t = config.transport ?? {};
   // the transport keys are TcpTransportOptions' own: copy those set (the transport validates them)
   const set = Object.fromEntries(Object.entries(t).filter(([, value]) => value !== undefined));
-  const base: TcpTransportOptions = { self: id, peers, ...set };
+  // durable members resume a restored peer's sessions (issue 27)
+  const durable = config.durability !== undefined && t.onPeerRestart === undefined;
+  const base: TcpTransportOptions = {
+    self: id,
+    peers,
+    ...set,
+    ...(durable ? { onPeerRestart: 'resume' } : {}),
+  };
   if (config.insecure === true) return { ...base, insecure: true };
   const index = config.processes.indexOf(me);
   const read = (key: string, p: string) => {

@@ -63,6 +63,7 @@ export {
   loadClusterConfig,
   parseClusterConfig,
 } from './config-cluster.js';
+export { type ClusterDurabilityConfig, memberStorePath } from './config-durability.js';
 export { createLocalCluster, type LocalClusterOptions } from './config-local.js';
 export {
   type RunInput,

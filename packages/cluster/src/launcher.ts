@@ -95,7 +95,11 @@ export interface ClusterRun {
    * in the shared log). The run waits for {@link ClusterRun.restart}.
    */
   kill(id: ProcessId, signal?: NodeJS.Signals): Promise<ClusterExit>;
-  /** Starts member `id` again (a new incarnation) after it was killed. */
+  /**
+   * Starts member `id` again (a new incarnation) after it was killed; with the configuration's
+   * `durability`, with `--recover` (it resumes from its store; a member program of your own must
+   * accept that flag and pass `recover: true` to `runClusterNode`).
+   */
   restart(id: ProcessId): void;
   /**
    * The operating-system process id of member `id`'s current incarnation, `undefined` before it
@@ -247,11 +251,13 @@ function withoutStackFrames(lines: readonly string[]): string[] {
 }
 
 /** Spawns (a new incarnation of) member `id`, relaying its output, progress and report. */
-function startMember(l: Launch, id: ProcessId): void {
+function startMember(l: Launch, id: ProcessId, recover = false): void {
   const m = l.members[id]!;
   m.killed = false;
   m.finished = false;
   const args = [...l.execArgv, l.entry, '--config', l.config.path, '--id', String(id), ...l.memberArgs];
+  // a restarted durable member resumes from its store (issue 27)
+  if (recover && l.config.config.durability !== undefined) args.push('--recover');
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, ...l.options.env },
@@ -294,7 +300,7 @@ function restartMember(l: Launch, id: ProcessId): void {
   if (m.child && m.child.exitCode === null && m.child.signalCode === null) {
     throw new ConfigurationError(`launchCluster: member ${id} is still running; kill it first`);
   }
-  if (!l.settled) startMember(l, id);
+  if (!l.settled) startMember(l, id, true);
 }
 
 /**

@@ -36,22 +36,47 @@ export interface Barrier {
   readonly promise: Promise<void>;
   /** Tells every member (itself included) that this member reached the barrier. Idempotent. */
   announce(): void;
+  /** What a durable member persists of it (issue 27): whether it announced, and whom it heard from. */
+  snapshot(): BarrierState;
+}
+
+/** A barrier's durable state (see {@link Barrier.snapshot}). */
+export type BarrierState = {
+  /** This member announced the barrier. */
+  readonly announced: boolean;
+  /** The members it heard the barrier from. */
+  readonly from: ProcessId[];
+};
+
+/** A barrier state read back from a store (anything else: none). */
+function restoredBarrier(x: unknown, n: number): BarrierState | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const { announced, from } = x as { announced?: unknown; from?: unknown };
+  if (typeof announced !== 'boolean' || !Array.isArray(from)) return undefined;
+  if (!from.every((p) => Number.isSafeInteger(p) && p >= 0 && p < n)) return undefined;
+  return { announced, from: from as ProcessId[] };
 }
 
 /**
  * The barrier `type` (`START`: every member's workload is ready to start; `DONE`: every member
  * finished its counted work; `BYE`: every member's workload returned, so nobody still needs
  * anybody) among `n` members on `control`. It is
- * re-announced to a peer that restarted (its new session lost the first announcement).
+ * re-announced to a peer that restarted (its new session lost the first announcement). A durable
+ * member restarted from its store passes the state it persisted (`restored`, see
+ * {@link Barrier.snapshot}); its peers resumed their sessions, so nothing is announced again.
  */
 export function barrier(
   transport: TcpTransport,
   control: Endpoint,
   n: number,
   type: 'START' | 'DONE' | 'BYE',
+  restored?: unknown,
 ): Barrier {
-  const from = new Set<ProcessId>();
-  let announced = false;
+  const r = restoredBarrier(restored, n);
+  const from = new Set<ProcessId>(r?.from ?? []);
+  let announced = r?.announced ?? false;
+  // its announcement to itself was not persisted if the member crashed before handling it
+  if (announced) from.add(transport.self);
   let release: () => void = () => {};
   const promise = new Promise<void>((r) => {
     release = r;
@@ -70,8 +95,10 @@ export function barrier(
     from.delete(peer);
     if (announced) control.send(peer, { type });
   });
+  check();
   return {
     promise,
+    snapshot: () => ({ announced, from: [...from] }),
     announce() {
       if (announced) return;
       announced = true;

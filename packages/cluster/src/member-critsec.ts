@@ -49,6 +49,8 @@ export interface RunNodeOptions {
   readonly logger?: TcpLogger | null;
   /** The algorithms to find the configuration's `algorithm` among (default: critsec's); a module path is loaded. */
   readonly algorithms?: readonly AnyDescriptor[];
+  /** Restart the member from its store (`critsec node --recover`; see `RunClusterNodeOptions.recover`). */
+  readonly recover?: boolean;
 }
 
 /**
@@ -145,6 +147,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
     configPath: loaded.path,
     id,
     logger: options.logger ?? null,
+    ...(options.recover === true ? { recover: true } : {}),
     // progress of counted calls only (`critsec cluster` counts them against 2 · n · rounds)
     ...(onProgress === undefined
       ? {}

@@ -184,6 +184,11 @@ export class NodeWatch {
     );
   }
 
+  /** Fails the member when `failure` rejects (a durable member's failed commit). */
+  failWith(failure: Promise<never>): void {
+    failure.catch((err: unknown) => this.#fail(err instanceof Error ? err : new Error(String(err))));
+  }
+
   /** `p`, or the watch's failure, whichever comes first. */
   race<T>(p: Promise<T>): Promise<T> {
     return Promise.race([p, this.failed]);

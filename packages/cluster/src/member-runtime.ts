@@ -5,12 +5,19 @@
  * until every process has finished its rounds (`DONE` and `BYE` barriers on channel `__cluster`, so no
  * process leaves while others may still need it) and reports.
  */
-import { ConfigurationError, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSObject,
+  type Endpoint,
+  isAbortError,
+  type ProcessId,
+} from '@critsec/core';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { type ClusterAlgorithmRegistry, loadClusterAlgorithm } from './algorithm-loader.js';
 import { type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
 import { transportOptionsFor } from './config-transport.js';
 import { type Barrier, barrier, heldChannel } from './member-channels.js';
+import { barrierStates, type DurableMember, durableMember, openDurable } from './member-durable-run.js';
 import {
   callWithDeadline,
   withinDeadline,
@@ -19,6 +26,7 @@ import {
   nodeDeadlines,
   withDeadline,
 } from './member-deadlines.js';
+import { type ClusterNodeReport, memberReport } from './member-report.js';
 import { SharedLogWriter } from './shared-log.js';
 import {
   type ClusterWorkload,
@@ -47,48 +55,7 @@ export interface ClusterNodeProgress {
   readonly detail?: string;
 }
 
-/** What a node reports when it finishes. */
-export interface ClusterNodeReport {
-  /** This member's process id. */
-  readonly id: ProcessId;
-  /** This incarnation's session id. */
-  readonly incarnation: string;
-  /** Rounds completed (entries made). */
-  readonly rounds: number;
-  /** Wall-clock duration of the workload, ms. */
-  readonly durationMs: number;
-  /** Time from `entry()` called to resolved, ms, of counted entries (nearest-rank percentiles). */
-  readonly entryWaitMs: {
-    /** Median, ms. */
-    readonly p50: number;
-    /** 99th percentile, ms. */
-    readonly p99: number;
-    /** Longest, ms. */
-    readonly max: number;
-  };
-  /** Messages to / from other processes (the session layer's counts, summed over peers). */
-  readonly messages: {
-    /** Messages this member sent (first transmissions). */
-    readonly sent: number;
-    /** Messages delivered to this member's protocol. */
-    readonly delivered: number;
-    /** Frames sent again after a reconnection. */
-    readonly retransmitted: number;
-    /** Frames received more than once and dropped. */
-    readonly duplicates: number;
-  };
-  /** Transport events. */
-  readonly transport: {
-    /** Connections established (first ones and reconnections). */
-    readonly connections: number;
-    /** Connections lost. */
-    readonly disconnections: number;
-    /** Connections refused (failed authentication, admission control, a restarted peer). */
-    readonly refused: number;
-  };
-  /** Errors reported by the transport or the CS object (first 20). */
-  readonly errors: readonly string[];
-}
+export type { ClusterNodeReport } from './member-report.js';
 
 /** Options of {@link runClusterNode}. */
 export interface RunClusterNodeOptions {
@@ -111,12 +78,13 @@ export interface RunClusterNodeOptions {
    * module, else {@link roundsWorkload}) — for a member program that brings its own.
    */
   readonly workload?: ClusterWorkload;
-}
-
-/** The nearest-rank `q`-quantile of ascending `sorted` (0 when empty). */
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+  /**
+   * Restart the member from its store (`--recover`; the configuration must have `durability`):
+   * its sessions resume, its CS object is rebuilt from the committed state and `recover()`
+   * withdraws the call the killed incarnation had in flight (or leaves its CS). Default false: a
+   * first start, which refuses a store that exists.
+   */
+  readonly recover?: boolean;
 }
 
 /** A started member: its configuration, transport, shared-log writer, CS object and errors. */
@@ -126,6 +94,10 @@ interface Member {
   readonly transport: TcpTransport;
   readonly log: SharedLogWriter;
   readonly cs: CSObject<unknown>;
+  /** The endpoint every channel is built on (the durable layer's, with `durability`). */
+  readonly root: Endpoint;
+  /** With `durability`: the durable layer and, with `--recover`, what the store held. */
+  readonly durable: DurableMember | undefined;
   readonly deadlines: NodeDeadlines;
   /** Errors reported by the transport or the CS object (first 20). */
   readonly errors: string[];
@@ -155,10 +127,15 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
   const loaded = loadClusterConfig(options.configPath);
   const { config, initial } = loaded;
   const { id } = options;
+  const opened = await openDurable(loaded, id, options.recover === true);
+  const restored = opened?.recovered?.transport;
   const transport = tcpTransport({
     ...transportOptionsFor(loaded, id),
+    ...(restored === undefined ? {} : { state: restored }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
+  const durable = opened === undefined ? undefined : durableMember(id, opened, transport, config.algorithm);
+  const root = durable?.layer.endpoint(transport.endpoint) ?? transport.endpoint;
   const log = openLog(loaded, id, transport.session);
   const errors: string[] = [];
   const noteError = (e: Error) => {
@@ -173,16 +150,30 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
       named.startsWith('.') && !Object.hasOwn(registry, named) ? loaded.resolve(named) : named;
     const mod = await loadClusterAlgorithm(algorithm, registry);
     const factory = mod.createFactory(config.params, { n: config.n, initial });
+    const recovered = durable?.recovered?.cs;
     const cs = factory({
       id,
       n: config.n,
-      endpoint: transport.endpoint.channel('cs'),
+      endpoint: root.channel('cs'),
       initial,
+      ...(recovered === undefined ? {} : { recovered }),
     }) as CSObject<unknown>;
     cs.on('error', noteError);
-    return { loaded, id, transport, log, cs, deadlines: nodeDeadlines(config), errors, noteError };
+    return {
+      loaded,
+      id,
+      transport,
+      log,
+      cs,
+      root,
+      durable,
+      deadlines: nodeDeadlines(config),
+      errors,
+      noteError,
+    };
   } catch (err) {
     await transport.close();
+    await durable?.layer.close();
     log.close();
     throw err;
   }
@@ -280,42 +271,15 @@ function workloadContext(
   };
 }
 
-/** The report of a member whose workload returned after `durationMs`, with the waiting times of its counted entries. */
-function memberReport(m: Member, waits: readonly number[], durationMs: number): ClusterNodeReport {
-  const { transport, id } = m;
-  const sorted = [...waits].sort((a, b) => a - b);
-  const messages = { sent: 0, delivered: 0, retransmitted: 0, duplicates: 0 };
-  for (const p of transport.endpoint.peers) {
-    if (p === id) continue;
-    const s = transport.peerStats(p).session;
-    messages.sent += s.sent;
-    messages.delivered += s.delivered;
-    messages.retransmitted += s.retransmitted;
-    messages.duplicates += s.duplicates;
-  }
-  const st = transport.stats;
-  return {
-    id,
-    incarnation: transport.session,
-    rounds: waits.length,
-    durationMs,
-    entryWaitMs: { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted.at(-1) ?? 0 },
-    messages,
-    transport: {
-      connections: st.connections,
-      disconnections: st.disconnections,
-      refused: Object.values(st.refused).reduce((a, b) => a + b, 0),
-    },
-    errors: m.errors,
-  };
-}
-
 /** Closes the CS object, the transport and the log, within the shutdown deadline; errors are noted, not thrown. */
 async function closeMember(m: Member): Promise<void> {
   const closing = (async () => {
     await m.cs.close().catch(m.noteError);
+    // a durable member commits what it received last, so its peers' final flush gets its acks
+    await m.durable?.layer.commitNow().catch(m.noteError);
     // the DONE and BYE barriers were this runtime's graceful leave: leave at once
     await m.transport.close({ lingerMs: 0 });
+    await m.durable?.layer.close();
   })();
   await withDeadline(closing, m.deadlines.shutdown, `P${m.id}: closing the connections`, 'shutdownTimeoutMs')
     .catch(m.noteError)
@@ -336,14 +300,15 @@ async function runMember(
   const waits: number[] = [];
   const ctx = workloadContext(m, options, channels, channels.workload, waits, watch);
   const t0 = performance.now();
-  await watch.race(workload(ctx));
+  // a durable member restarted after its counted work announced DONE only waits for the others
+  if (!channels.done.snapshot().announced) await watch.race(workload(ctx));
   const durationMs = performance.now() - t0;
   await watch.race(ctx.finish());
   channels.bye.announce();
   await watch.race(channels.bye.promise);
   watch.stop(); // from here on, peers leaving is the end of the run
   await m.transport.flush({ timeoutMs: m.deadlines.shutdown }).catch(m.noteError);
-  return memberReport(m, waits, durationMs);
+  return memberReport(m.transport, m.errors, waits, durationMs);
 }
 
 /**
@@ -369,19 +334,26 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   const { config } = loaded;
   // Barriers on the control channel: START (the workload's own, `ctx.startTogether()`), DONE
   // (every member finished its counted work) and BYE (every workload returned).
-  const control = transport.endpoint.channel('__cluster');
-  const start = barrier(transport, control, config.n, 'START');
-  const done = barrier(transport, control, config.n, 'DONE');
-  const bye = barrier(transport, control, config.n, 'BYE');
+  const control = m.root.channel('__cluster');
+  const was = barrierStates(m.durable?.recovered?.member);
+  const start = barrier(transport, control, config.n, 'START', was.START);
+  const done = barrier(transport, control, config.n, 'DONE', was.DONE);
+  const bye = barrier(transport, control, config.n, 'BYE', was.BYE);
   // The workload's own channel exists before the transport starts: nothing sent to it is lost.
-  const workloadChannel = heldChannel(transport.endpoint.channel('__workload'));
+  const workloadChannel = heldChannel(m.root.channel('__workload'));
   let watch: NodeWatch | undefined;
   try {
     const workload = options.workload ?? (await configuredWorkload(loaded));
+    await m.durable?.begin(m.cs, () => ({
+      START: start.snapshot(),
+      DONE: done.snapshot(),
+      BYE: bye.snapshot(),
+    }));
     await transport.start();
     await transport.ready({ timeoutMs: m.deadlines.ready });
     options.onProgress?.({ id: m.id, event: 'ready' });
     watch = new NodeWatch(transport, m.deadlines, (c) => options.onProgress?.({ id: m.id, ...c }));
+    if (m.durable !== undefined) await m.durable.recover(watch);
     return await runMember(m, options, workload, { start, done, bye, workload: workloadChannel }, watch);
   } finally {
     watch?.stop();

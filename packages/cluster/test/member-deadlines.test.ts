@@ -211,7 +211,7 @@ describe('the configuration refuses what cannot run, before any connection', () 
     );
   });
 
-  it("transport.onPeerRestart: 'reset' is refused for critsec's algorithms (no crash recovery), kept for modules", async () => {
+  it("transport.onPeerRestart: 'reset' is refused for critsec's algorithms (a member without its state), kept for modules", async () => {
     const loaded = await createLocalCluster({
       dir: tempDir(),
       n: 2,
@@ -222,7 +222,7 @@ describe('the configuration refuses what cannot run, before any connection', () 
     for (const algorithm of ['mutex', 'gcs', 'local-cs']) {
       expect(() => parseClusterConfig({ ...raw, algorithm })).toThrow(
         new ConfigurationError(
-          `cluster config: transport.onPeerRestart: 'reset' is refused for ${algorithm}: critsec's algorithms have no crash recovery yet, so a restarted member would rejoin without its state and deadlock the cluster; leave it 'refuse' (the default) and restart the whole cluster after a crash`,
+          `cluster config: transport.onPeerRestart: 'reset' is refused for ${algorithm}: a member restarted without its state would deadlock the cluster; give the configuration a durability { dir } and restart members with --recover (their sessions resume), or leave it 'refuse' (the default without durability) and restart the whole cluster after a crash`,
         ),
       );
       expect(() =>

@@ -14,6 +14,7 @@ describe('@critsec/cluster: the public face is what a user composes with (issue 
       'findAlgorithm',
       'launchCluster',
       'loadClusterConfig',
+      'memberStorePath',
       'parseClusterConfig',
       'readChaosRecords',
       'readSharedLog',

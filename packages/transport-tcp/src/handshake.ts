@@ -31,7 +31,7 @@ function sessionRefusal(kind: 'peer-restarted' | 'malformed' | 'inconsistent'): 
   if (kind === 'peer-restarted') {
     return (
       'the peer restarted and lost its state; critsec algorithms assume no crashes, so its new ' +
-      'session is refused (restart the whole cluster)'
+      'session is refused (restart it from its own store, which resumes its sessions, or restart the whole cluster)'
     );
   }
   return kind === 'malformed' ? 'malformed session hello' : 'the session resume is inconsistent';

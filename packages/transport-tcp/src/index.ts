@@ -28,6 +28,7 @@
  * @packageDocumentation
  */
 export type { ReconnectOptions } from './backoff.js';
+export type { TcpCommitPoint, TcpDurability, TcpDurableState } from './durable.js';
 export type { FrameErrorKind } from './framing.js';
 export type { TcpLogger, TcpPeer, TcpTlsOptions, TcpTransportOptions } from './options.js';
 export type {

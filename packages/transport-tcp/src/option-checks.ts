@@ -76,8 +76,11 @@ export function checkShapes(o: unknown): asserts o is object {
   if (x.onUndeliverable !== undefined && typeof x.onUndeliverable !== 'function') {
     fail(`onUndeliverable must be a function, got ${shown(x.onUndeliverable)}`);
   }
-  if (x.onPeerRestart !== undefined && x.onPeerRestart !== 'refuse' && x.onPeerRestart !== 'reset') {
-    fail(`onPeerRestart must be 'refuse' or 'reset', got ${shown(x.onPeerRestart)}`);
+  if (
+    x.onPeerRestart !== undefined &&
+    !(['refuse', 'reset', 'resume'] as unknown[]).includes(x.onPeerRestart)
+  ) {
+    fail(`onPeerRestart must be 'refuse', 'reset' or 'resume', got ${shown(x.onPeerRestart)}`);
   }
   intOption('maxUnacked', x.maxUnacked, undefined, 1);
   intOption('maxHeldMessages', x.maxHeldMessages, undefined, 0);

@@ -6,6 +6,7 @@
 import { ConfigurationError, type ProcessId } from '@critsec/core';
 import type { UndeliverableMessage } from '@critsec/transport';
 import { Backoff, type ReconnectOptions } from './backoff.js';
+import { parseTcpDurableState, type TcpDurableState } from './durable.js';
 import { checkMaxFrameBytes, DEFAULT_MAX_FRAME_BYTES } from './framing.js';
 import { checkPeers, checkSession, checkShapes, checkTls, intOption, shown } from './option-checks.js';
 
@@ -105,8 +106,22 @@ export interface TcpTransportOptions {
    * `'refuse'` (default; the algorithms assume no crashes, so its connection is refused and the
    * others wait safely) or `'reset'` (start a fresh session with it; messages the old
    * incarnation had not acknowledged are discarded). See `ReliableLink` in `@critsec/transport`.
+   *
+   * `'resume'` (issue 27): the members are durable — this transport is too (`durability` of the
+   * transport, `durable.ts`): it acknowledges only what its owner committed, withholds the frames
+   * of messages sent since the last commit until the commit resolves, and can be rebuilt from
+   * `state`; a peer restored from its store comes back with its old session and resumes it
+   * (unacknowledged frames resent, duplicates dropped by sequence number), while one with an
+   * unknown session is refused as with `'refuse'`. The owner must stage and commit every turn,
+   * or nothing leaves.
    */
-  readonly onPeerRestart?: 'refuse' | 'reset';
+  readonly onPeerRestart?: 'refuse' | 'reset' | 'resume';
+  /**
+   * With `onPeerRestart: 'resume'`: the `TcpDurableState` the crashed transport had committed
+   * (from its member's store); the transport keeps its session id and every session, so its peers
+   * resume. Checked before anything is built. Give no `session` with it (or the same one).
+   */
+  readonly state?: unknown;
   /** This incarnation's session id, 1 … 64 characters (default: a random UUID per transport). */
   readonly session?: string;
   /** Warnings go here (default `console`); `null` silences them. */
@@ -172,6 +187,10 @@ export interface ResolvedOptions {
   /** The dialer's reconnection schedule, shared by every peer it dials. */
   readonly backoff: Backoff;
   readonly onPeerRestart: 'refuse' | 'reset';
+  /** `onPeerRestart: 'resume'`: sessions acknowledge on commit, frames wait for their commit. */
+  readonly durable: boolean;
+  /** The state to restore (checked), with `durable`. */
+  readonly restored: TcpDurableState | undefined;
   readonly maxUnacked: number | undefined;
   readonly maxOutOfOrder: number | undefined;
   readonly session: string;
@@ -191,6 +210,7 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
   validateOptions(o);
   const maxFrameBytes = checkMaxFrameBytes(o.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES);
   const backoff = new Backoff(o.reconnect);
+  const restored = restoredState(o);
   return {
     ...resolveAdmission(o),
     self: o.self,
@@ -204,10 +224,12 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
     heartbeatIntervalMs: o.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
     heartbeatTimeoutMs: o.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
     backoff,
-    onPeerRestart: o.onPeerRestart ?? 'refuse',
+    onPeerRestart: o.onPeerRestart === 'reset' ? 'reset' : 'refuse',
+    durable: o.onPeerRestart === 'resume',
+    restored,
     maxUnacked: o.maxUnacked,
     maxOutOfOrder: o.maxOutOfOrder,
-    session: checkSession(o.session),
+    session: checkSession(o.session === undefined ? restored?.session : o.session),
     logger: o.logger === undefined ? console : o.logger,
     onUndeliverable: o.onUndeliverable,
     maxHeldMessages: o.maxHeldMessages,
@@ -251,6 +273,30 @@ function validateOptions(o: TcpTransportOptions): void {
       `tcpTransport: maxBufferedBytes must be an integer ≥ 1024, got ${String(mb)}`,
     );
   }
+}
+
+/**
+ * The `state` option, checked: only with `onPeerRestart: 'resume'`, of this process and its peers.
+ * @throws ConfigurationError for a `state` without `'resume'`; TransportError for a bad state.
+ */
+function restoredState(o: TcpTransportOptions): TcpDurableState | undefined {
+  if (o.state === undefined) return undefined;
+  if (o.onPeerRestart !== 'resume') {
+    throw new ConfigurationError(
+      "tcpTransport: state (a restored durable state) needs onPeerRestart: 'resume'",
+    );
+  }
+  const st = parseTcpDurableState(
+    o.state,
+    o.self,
+    o.peers.map((p) => p.id),
+  );
+  if (o.session !== undefined && o.session !== st.session) {
+    throw new ConfigurationError(
+      `tcpTransport: session ${o.session} differs from the restored state's ${st.session}; give no session with a state`,
+    );
+  }
+  return st;
 }
 
 /** The admission-control settings, checked, with their defaults. */

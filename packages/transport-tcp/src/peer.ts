@@ -5,7 +5,7 @@
  * backoff (backoff.ts) whenever that connection is lost.
  */
 import type { ProcessId, Rng } from '@critsec/core';
-import { ReliableLink, type SessionFrame } from '@critsec/transport';
+import { type CommitPoint, ReliableLink, type SessionFrame } from '@critsec/transport';
 import type { Connection, ConnectionPeer } from './connection.js';
 import type { TransportContext } from './context.js';
 import type { TcpPeer } from './options.js';
@@ -63,6 +63,8 @@ export class Peer implements ConnectionPeer<Peer> {
   /** Data frames received since an ack (standalone or piggybacked) was last written. */
   #framesSinceAck = 0;
   #ackTimer: NodeJS.Timeout | undefined = undefined;
+  /** A durable transport's outbox: data frames from this seq on wait for their commit (∞: not durable). */
+  #released: number;
   readonly #ctx: TransportContext;
   readonly #hooks: PeerHooks;
 
@@ -74,6 +76,7 @@ export class Peer implements ConnectionPeer<Peer> {
     this.#jitter = o.backoff.linkRng(o.self, addr.id);
     this.#ctx = ctx;
     this.#hooks = hooks;
+    const state = o.restored?.links[String(addr.id)];
     this.link = new ReliableLink<unknown>({
       transmit: (frame) => this.#transmit(frame),
       deliver: (p) => hooks.deliver(this.id, p),
@@ -81,9 +84,25 @@ export class Peer implements ConnectionPeer<Peer> {
       autoAck: false,
       piggybackAcks: true,
       onPeerRestart: o.onPeerRestart,
+      ...(o.durable ? { ackOnCommit: true } : {}),
+      ...(state === undefined ? {} : { state }),
       ...(o.maxUnacked === undefined ? {} : { maxUnacked: o.maxUnacked }),
       ...(o.maxOutOfOrder === undefined ? {} : { maxOutOfOrder: o.maxOutOfOrder }),
     });
+    this.#released = o.durable ? this.link.nextSeq : Number.POSITIVE_INFINITY;
+  }
+
+  /**
+   * A durable transport's commit of the record staged at `point` resolved (durable.ts): the
+   * session acknowledges up to it and the data frames it covers, withheld so far, are written.
+   */
+  release(point: CommitPoint): void {
+    this.link.acknowledgeCommitted(point);
+    if (point.nextSeq <= this.#released) return;
+    // every data frame from the old bound on was withheld when sent: those below the new one leave
+    const from = this.#released;
+    this.#released = point.nextSeq;
+    this.link.retransmit(from, { release: true });
   }
 
   /** This peer's counters. */
@@ -242,6 +261,7 @@ export class Peer implements ConnectionPeer<Peer> {
    * buffer from the first one not written on, the latest cumulative ack is owed) until it drains.
    */
   #transmit(frame: SessionFrame<unknown>): void {
+    if (frame.t === 'data' && frame.seq >= this.#released) return; // release() writes it once committed
     const conn = this.conn;
     if (conn === undefined || conn.state !== 'established') return; // resent after the next handshake
     if (!this.#blocked && conn.socket.writableLength > this.#ctx.options.maxBufferedBytes) {
@@ -283,7 +303,7 @@ export class Peer implements ConnectionPeer<Peer> {
     if (this.#ackOwed) {
       this.#ackOwed = false;
       this.#framesSinceAck = 0;
-      conn.write(ackFrame(this.link.nextExpected - 1));
+      conn.write(ackFrame(this.link.hello().next - 1)); // as of the last commit, if durable
     }
     const from = this.#blockedFrom;
     this.#blockedFrom = undefined;

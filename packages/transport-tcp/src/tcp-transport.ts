@@ -10,6 +10,7 @@ import type net from 'node:net';
 import { type Endpoint, type Message, type ProcessId, ProtocolError, TransportError } from '@critsec/core';
 import { createEndpoint, type Link, type RootEndpoint } from '@critsec/transport';
 import { Admission } from './admission.js';
+import { durability, type TcpDurability } from './durable.js';
 import { TransportContext } from './context.js';
 import { Handshake } from './handshake.js';
 import { checkLinger, shown } from './option-checks.js';
@@ -17,7 +18,7 @@ import { createListener, listen } from './listener.js';
 import { resolveOptions, type TcpTransportOptions } from './options.js';
 import { Peer, type PeerConnection } from './peer.js';
 import type { TcpPeerStats, TcpTransportEvents, TcpTransportStats } from './stats.js';
-import { BYE_FRAME, DATA_FRAME_OVERHEAD, isObject, MAX_CHANNEL_LENGTH } from './wire.js';
+import { BYE_FRAME, checkMessage, encodeMessage, isObject, MAX_CHANNEL_LENGTH } from './wire.js';
 
 /** The longest timer Node keeps (2³¹ − 1 ms); a longer one would fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -30,6 +31,11 @@ export interface TcpTransport {
   readonly self: ProcessId;
   /** This incarnation's session id. */
   readonly session: string;
+  /**
+   * With `onPeerRestart: 'resume'`: the transport's durable side (stage its state with the
+   * protocol's each turn, report each commit; see `TcpDurability`); undefined otherwise.
+   */
+  readonly durability: TcpDurability | undefined;
   /** Starts listening and dialing. @throws TransportError if the port cannot be bound. */
   start(): Promise<void>;
   /**
@@ -77,6 +83,7 @@ class TcpTransportImpl implements TcpTransport, Link {
   readonly session: string;
   readonly endpoint: RootEndpoint;
   readonly stats: TcpTransportStats;
+  readonly durability: TcpDurability | undefined;
 
   readonly #ctx: TransportContext;
   readonly #peerStates = new Map<ProcessId, Peer>();
@@ -84,7 +91,7 @@ class TcpTransportImpl implements TcpTransport, Link {
   readonly #handshake: Handshake;
   readonly #admission: Admission;
   #receiver: (from: ProcessId, channel: string, msg: Message) => void = () => {};
-  #selfQueue: { c: string; m: Message }[] = [];
+  #selfQueue: { c: string; m: Message }[];
   #server: net.Server | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #started = false;
@@ -109,6 +116,10 @@ class TcpTransportImpl implements TcpTransport, Link {
     for (const addr of o.peers) {
       if (addr.id !== o.self) this.#peerStates.set(addr.id, new Peer(ctx, addr, hooks));
     }
+    this.#selfQueue = o.restored === undefined ? [] : [...o.restored.toSelf]; // handed over on start()
+    this.durability = o.durable
+      ? durability(o.self, o.session, this.#peerStates, () => this.#selfQueue)
+      : undefined;
     this.endpoint = createEndpoint(this, {
       ...(o.onUndeliverable ? { onUndeliverable: o.onUndeliverable } : {}),
       ...(o.maxHeldMessages !== undefined ? { maxHeldMessages: o.maxHeldMessages } : {}),
@@ -128,12 +139,7 @@ class TcpTransportImpl implements TcpTransport, Link {
 
   send(to: ProcessId, channel: string, msg: Message): void {
     if (this.#ctx.closed) throw new TransportError(`send on closed TCP transport of P${this.self}`);
-    if (typeof channel !== 'string' || channel.length > MAX_CHANNEL_LENGTH) {
-      throw new TransportError(`channel must be a string of at most ${MAX_CHANNEL_LENGTH} characters`);
-    }
-    if (!isObject(msg) || typeof msg.type !== 'string') {
-      throw new TransportError(`a message must be a plain object with a string 'type', got ${String(msg)}`);
-    }
+    checkMessage(channel, msg);
     if (to === this.self) {
       // No serialisation: the message object itself is delivered, on a later turn of the event
       // loop (FIFO), like a network message: a process that keeps messaging itself must not
@@ -142,30 +148,11 @@ class TcpTransportImpl implements TcpTransport, Link {
       if (this.#selfQueue.length === 1) setImmediate(() => this.#flushSelf());
       return;
     }
-    let text: string;
-    try {
-      text = JSON.stringify({ c: channel, m: msg });
-    } catch (err) {
-      throw new TransportError(
-        `message of type '${msg.type}' is not JSON-serializable: ${(err as Error).message}`,
-        {
-          cause: err,
-        },
-      );
-    }
     const peer = this.#peerStates.get(to);
     if (peer === undefined) {
       throw new TransportError(`unknown peer ${String(to)}; the peers are [${this.peers.join(', ')}]`);
     }
-    const bytes = Buffer.byteLength(text, 'utf8') + DATA_FRAME_OVERHEAD;
-    const max = this.#ctx.options.maxFrameBytes;
-    if (bytes > max) {
-      throw new TransportError(
-        `message of type '${msg.type}' encodes to ${bytes} bytes, over the maximum frame size of ` +
-          `${max} bytes; send smaller messages or raise maxFrameBytes`,
-      );
-    }
-    peer.link.send(text);
+    peer.link.send(encodeMessage(channel, msg, this.#ctx.options.maxFrameBytes));
   }
 
   #flushSelf(): void {
@@ -203,6 +190,7 @@ class TcpTransportImpl implements TcpTransport, Link {
     this.#heartbeat = setInterval(() => this.#tick(), tick);
     this.#heartbeat.unref();
     for (const peer of this.#peerStates.values()) if (peer.dialer) this.#handshake.dial(peer);
+    if (this.#selfQueue.length > 0) setImmediate(() => this.#flushSelf());
   }
 
   ready(options: { timeoutMs?: number } = {}): Promise<void> {

@@ -15,7 +15,7 @@
  * layer reads `ack` when present), and they ignore the `ack` of ours (our delayed ack frames
  * still acknowledge everything), so old and new peers interoperate.
  */
-import type { ProcessId } from '@critsec/core';
+import { type Message, type ProcessId, TransportError } from '@critsec/core';
 import type { ReliableLink } from '@critsec/transport';
 
 /** Version of the hello frame; a hello of another version is refused (`bad-hello`). */
@@ -67,4 +67,42 @@ export function refuseFrame(reason: string): string {
 /** The reason given by a peer's `refuse` frame (shortened). */
 export function refusalOf(frame: Record<string, unknown>): string {
   return typeof frame.reason === 'string' ? frame.reason.slice(0, MAX_REASON_LENGTH) : 'no reason given';
+}
+
+/**
+ * Checks what `send` was given: a channel of at most {@link MAX_CHANNEL_LENGTH} characters and a
+ * plain object with a string `type`.
+ * @throws TransportError otherwise.
+ */
+export function checkMessage(channel: unknown, msg: unknown): void {
+  if (typeof channel !== 'string' || channel.length > MAX_CHANNEL_LENGTH) {
+    throw new TransportError(`channel must be a string of at most ${MAX_CHANNEL_LENGTH} characters`);
+  }
+  if (!isObject(msg) || typeof msg.type !== 'string') {
+    throw new TransportError(`a message must be a plain object with a string 'type', got ${String(msg)}`);
+  }
+}
+
+/**
+ * A message's payload text (`{c, m}` as JSON), checked against the frame size.
+ * @throws TransportError when it is not JSON-serializable or its frame exceeds `maxFrameBytes`.
+ */
+export function encodeMessage(channel: string, msg: Message, maxFrameBytes: number): string {
+  let text: string;
+  try {
+    text = JSON.stringify({ c: channel, m: msg });
+  } catch (err) {
+    throw new TransportError(
+      `message of type '${msg.type}' is not JSON-serializable: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+  const bytes = Buffer.byteLength(text, 'utf8') + DATA_FRAME_OVERHEAD;
+  if (bytes > maxFrameBytes) {
+    throw new TransportError(
+      `message of type '${msg.type}' encodes to ${bytes} bytes, over the maximum frame size of ` +
+        `${maxFrameBytes} bytes; send smaller messages or raise maxFrameBytes`,
+    );
+  }
+  return text;
 }

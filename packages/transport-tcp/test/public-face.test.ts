@@ -17,8 +17,8 @@ function exportedNames(file: string): string[] {
 }
 
 describe('the public faces of @critsec/transport-tcp (README "API")', () => {
-  it('the main entry is the factory and the types of its options and reports: 14 names, 1 value', () => {
-    expect(exportedNames('index.ts')).toHaveLength(14);
+  it('the main entry is the factory and the types of its options, reports and durable side: 17 names, 1 value', () => {
+    expect(exportedNames('index.ts')).toHaveLength(17);
     expect(Object.keys(main).sort()).toEqual(['tcpTransport']);
   });
 

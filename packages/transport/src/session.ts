@@ -242,15 +242,17 @@ export class ReliableLink<P> {
 
   /**
    * Resends every unacknowledged frame (from `fromSeq` on, if given), in order. Call it on a
-   * retransmission timer, after a reconnect, or when a blocked writer drains.
+   * retransmission timer, after a reconnect, or when a blocked writer drains. With `release`
+   * (an `ackOnCommit` owner whose outbox below the link withheld the frames sent since its last
+   * commit): they are first transmissions, not counted in `stats.retransmitted`.
    */
-  retransmit(fromSeq = 1): void {
+  retransmit(fromSeq = 1, { release = false }: { release?: boolean } = {}): void {
     const first = Math.max(fromSeq, this.#out.ackedUpTo + 1);
     for (let seq = first; seq < this.#points.resendEnd(this.#out.nextSeq); seq++) {
       // Re-read: a synchronous ack during transmit may have freed the head of the buffer.
       if (seq <= this.#out.ackedUpTo) continue;
       const p = this.#out.at(seq);
-      this.#stats.retransmitted++;
+      if (!release) this.#stats.retransmitted++;
       this.#transmit(this.#dataFrame(seq, p));
     }
   }
