@@ -138,11 +138,11 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
     .option('--restart-after <ms>', 'wall-clock ms from a kill to the restart', '200')
     .option(
       '--restart <what>',
-      'cluster: every member restarts, fresh; member: the victim alone, with its state (needs durable members)',
-      'cluster',
+      'member: the victim alone, from its store (durable members; the algorithm must have crash recovery); cluster: every member restarts, fresh (any algorithm)',
+      'member',
     )
     .option('--seed <s>', 'seed of the victims, the moments of the kills, think and hold times', '1')
-    .option('--call-timeout <ms>', 'deadline of one entry() or exit() in a member', '30000')
+    .option('--call-timeout <ms>', 'deadline of one entry() or exit() in a member', '120000')
     .option(
       '--stall-timeout <ms>',
       'the run is stuck when no entry completes in the whole cluster for this long',

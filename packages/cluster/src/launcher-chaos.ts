@@ -7,13 +7,13 @@
  * The victims — holders of the CS and arbiters alike — and the moments (after a number of
  * entries completed in the cluster, so the schedule is measured in progress, not time) are
  * drawn from a seeded generator. A kill restarts, after `restartAfterMs`:
- * - `member`: the victim alone (`ClusterRun.restart`), which must rejoin with its committed
- *   state — real members that keep it (a configuration's durability) are not in this package
- *   yet, so today the others refuse the new incarnation and the run ends stuck
- *   (`ChaosStuckError`);
- * - `cluster` (default): every member — the victim is killed, then every other member (each
- *   gets its `crashed` line in the shared log) — launched again, fresh, over the same counters
- *   and the same shared log.
+ * - `member` (default): the victim alone (`ClusterRun.restart`), which rejoins from its store:
+ *   the cluster is durable (`createLocalCluster({ durability: true })`), the launcher restarts
+ *   it with `--recover`, its sessions resume and its CS object is rebuilt from its committed
+ *   state, then `recover()` runs — the algorithm must have crash recovery;
+ * - `cluster`: every member — the victim is killed, then every other member (each gets its
+ *   `crashed` line in the shared log) — launched again, fresh, over the same counters and the
+ *   same shared log (any algorithm).
  * A killed member's slot claims are released before anything restarts. After the last restart
  * the runner waits for more entries, writes the stop file, lets the members finish, and checks.
  */
@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigurationError, createRng, type ParamValue, type Rng } from '@critsec/core';
 import { parseChoice, parseInteger } from '@critsec/core/kit';
-import { resolveCluster } from './algorithm-resolve.js';
+import { ALGORITHMS, findAlgorithm, resolveCluster } from './algorithm-resolve.js';
 import type { ResolvedCluster } from './algorithm-resolved.js';
 import { type ChaosCheck, checkChaos, readChaosRecords } from './chaos-check.js';
 import { createLocalCluster } from './config-local.js';
@@ -44,16 +44,19 @@ export interface ChaosOptions {
   /** How many times a member is SIGKILLed, an integer ≥ 0. */
   readonly kills: number | string;
   /**
-   * What a kill restarts (default `cluster`): `member` — the victim alone, with its state
-   * (`ClusterRun.restart`; needs durable members, see the package README); `cluster` — every
-   * member, fresh, once the victim and then the others are killed.
+   * What a kill restarts (default `member`): `member` — the victim alone, from its store
+   * (durable members, `ClusterRun.restart` with `--recover`; the algorithm must have crash
+   * recovery); `cluster` — every member, fresh, once the victim and then the others are killed.
    */
   readonly restart?: 'member' | 'cluster';
   /** Wall-clock ms from a kill to the restart (default 200). */
   readonly restartAfterMs?: number | string;
   /** Seed of the victims, the moments and the members' think and hold times (default 1). */
   readonly seed?: number | string;
-  /** Deadline of one `entry()` or `exit()` in a member, ms (`callTimeoutMs`; default 30 000). */
+  /**
+   * Deadline of one `entry()` or `exit()` in a member, ms (`callTimeoutMs`; default 120 000: a
+   * member may wait for several victims to come back in turn, each a process start).
+   */
   readonly callTimeoutMs?: number | string;
   /** The run is stuck when no entry completes in the whole cluster for this long, ms (default 60 000). */
   readonly stallTimeoutMs?: number | string;
@@ -153,10 +156,19 @@ async function plan(options: ChaosOptions): Promise<Plan> {
     );
   }
   const kills = parseInteger('kills', options.kills, 0);
-  const restart = parseChoice('restart', options.restart ?? 'cluster', ['member', 'cluster'] as const);
+  const restart = parseChoice('restart', options.restart ?? 'member', ['member', 'cluster'] as const);
+  if (restart === 'member' && findAlgorithm(c.algorithm).crashRecovery !== true) {
+    throw new ConfigurationError(
+      `critsec chaos: ${c.algorithm} has no crash recovery, so a member restarted alone cannot rejoin; restart the whole cluster after each kill (restart: 'cluster', --restart cluster), or pick an algorithm that has it: ${ALGORITHMS.filter(
+        (d) => d.crashRecovery === true,
+      )
+        .map((d) => d.name)
+        .join(', ')}`,
+    );
+  }
   const restartAfterMs = parseInteger('restart-after', options.restartAfterMs ?? 200, 0);
   const stallTimeoutMs = parseInteger('stall-timeout', options.stallTimeoutMs ?? 60_000, 1);
-  const callTimeoutMs = parseInteger('call-timeout', options.callTimeoutMs ?? 30_000, 1);
+  const callTimeoutMs = parseInteger('call-timeout', options.callTimeoutMs ?? 120_000, 1);
   const seed = parseInteger('seed', options.seed ?? 1, 0);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'critsec-chaos-'));
   const chaos = chaosDir(dir);
@@ -182,6 +194,8 @@ async function plan(options: ChaosOptions): Promise<Plan> {
       },
     },
     deadlines: { callTimeoutMs, peerDownTimeoutMs: stallTimeoutMs },
+    // a victim restarted alone rejoins from its store (`--recover`, sessions resumed)
+    ...(restart === 'member' ? { durability: true as const } : {}),
   });
   return {
     c,
