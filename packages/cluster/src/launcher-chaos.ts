@@ -21,9 +21,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigurationError, createRng, type ParamValue, type Rng } from '@critsec/core';
+import { AbortError, ConfigurationError, createRng, type ParamValue, type Rng } from '@critsec/core';
 import { parseChoice, parseInteger } from '@critsec/core/kit';
-import { ALGORITHMS, findAlgorithm, resolveCluster } from './algorithm-resolve.js';
+import { ALGORITHMS, type AnyDescriptor, findAlgorithm, resolveCluster } from './algorithm-resolve.js';
 import type { ResolvedCluster } from './algorithm-resolved.js';
 import { type ChaosCheck, checkChaos, readChaosRecords } from './chaos-check.js';
 import { createLocalCluster } from './config-local.js';
@@ -143,6 +143,18 @@ function memberModule(): string {
   return fileURLToPath(new URL(`./launcher-chaos-member.${ext}`, import.meta.url));
 }
 
+/**
+ * A victim restarted alone rejoins from its store, so its algorithm must have crash recovery.
+ * @throws ConfigurationError naming the ways out when `descriptor` has none.
+ */
+export function refuseWithoutRecovery(descriptor: AnyDescriptor): void {
+  if (descriptor.crashRecovery === true) return;
+  const have = ALGORITHMS.filter((d) => d.crashRecovery === true).map((d) => d.name);
+  throw new ConfigurationError(
+    `critsec chaos: ${descriptor.name} has no crash recovery, so a member restarted alone cannot rejoin; restart the whole cluster after each kill (restart: 'cluster', --restart cluster), or pick an algorithm that has it: ${have.join(', ')}`,
+  );
+}
+
 /** Validates the options, writes the cluster and the counters. */
 async function plan(options: ChaosOptions): Promise<Plan> {
   const c = resolveCluster({
@@ -157,15 +169,7 @@ async function plan(options: ChaosOptions): Promise<Plan> {
   }
   const kills = parseInteger('kills', options.kills, 0);
   const restart = parseChoice('restart', options.restart ?? 'member', ['member', 'cluster'] as const);
-  if (restart === 'member' && findAlgorithm(c.algorithm).crashRecovery !== true) {
-    throw new ConfigurationError(
-      `critsec chaos: ${c.algorithm} has no crash recovery, so a member restarted alone cannot rejoin; restart the whole cluster after each kill (restart: 'cluster', --restart cluster), or pick an algorithm that has it: ${ALGORITHMS.filter(
-        (d) => d.crashRecovery === true,
-      )
-        .map((d) => d.name)
-        .join(', ')}`,
-    );
-  }
+  if (restart === 'member') refuseWithoutRecovery(findAlgorithm(c.algorithm));
   const restartAfterMs = parseInteger('restart-after', options.restartAfterMs ?? 200, 0);
   const stallTimeoutMs = parseInteger('stall-timeout', options.stallTimeoutMs ?? 60_000, 1);
   const callTimeoutMs = parseInteger('call-timeout', options.callTimeoutMs ?? 120_000, 1);
@@ -289,7 +293,9 @@ async function killRound(p: Plan, t: Tally, run: ClusterRun, watch: EntryWatch):
 
 /** Restarts the victim (`member`) or the whole cluster (`cluster`), after `restartAfterMs`. */
 async function restartRound(p: Plan, t: Tally, launched: Launched): Promise<Launched> {
-  await sleep(p.restartAfterMs, p.options.signal);
+  const { signal } = p.options;
+  await sleep(p.restartAfterMs, signal);
+  if (signal?.aborted) throw new AbortError('chaos run aborted', { cause: signal.reason });
   let next = launched;
   if (p.restart === 'member') {
     const victim = t.victims.at(-1)!.id;

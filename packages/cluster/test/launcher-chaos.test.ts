@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noProgressMs } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ChaosProgress, runChaos } from '../src/launcher-chaos.js';
+import { findAlgorithm } from '../src/algorithm-resolve.js';
+import { type ChaosProgress, refuseWithoutRecovery, runChaos } from '../src/launcher-chaos.js';
 import { readCounter } from '../src/launcher-chaos-rmw.js';
 
 const dirs: string[] = [];
@@ -75,6 +76,24 @@ describe('runChaos: members of a real TLS cluster SIGKILLed under a read-modify-
     expect(seen).toContain('finishing');
   });
 
+  it('an abort ends the run with AbortError, its members killed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'critsec-chaos-test-'));
+    dirs.push(dir);
+    const stop = new AbortController();
+    const run = runChaos({
+      algorithm: 'mutex',
+      n: 2,
+      kills: 5,
+      stallTimeoutMs: noProgressMs(),
+      dir,
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.kind === 'entry') stop.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('refuses an algorithm that does not solve a global (l,k)-CS, before writing anything', async () => {
     const dir = join(tmpdir(), `critsec-chaos-refused-${process.pid}`);
     await expect(runChaos({ algorithm: 'h-out-of-k', kills: 1, dir })).rejects.toThrow(
@@ -83,11 +102,11 @@ describe('runChaos: members of a real TLS cluster SIGKILLed under a read-modify-
     expect(existsSync(dir)).toBe(false);
   });
 
-  it('refuses a victim restarted alone for an algorithm without crash recovery, naming the ways out', async () => {
-    const dir = join(tmpdir(), `critsec-chaos-refused-${process.pid}`);
-    await expect(runChaos({ algorithm: 'mutin', n: 3, kills: 1, dir })).rejects.toThrow(
-      /mutin has no crash recovery.*--restart cluster.*mutex/,
+  it('refuses a victim restarted alone for an algorithm without crash recovery, naming the ways out', () => {
+    const mutex = findAlgorithm('mutex');
+    expect(() => refuseWithoutRecovery(mutex)).not.toThrow();
+    expect(() => refuseWithoutRecovery({ ...mutex, name: 'amnesic', crashRecovery: undefined })).toThrow(
+      /amnesic has no crash recovery.*--restart cluster.*mutex/,
     );
-    expect(existsSync(dir)).toBe(false);
   });
 });
