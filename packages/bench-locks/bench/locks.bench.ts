@@ -32,7 +32,12 @@ const quick = values.quick === true;
 const reps = Number(values.reps ?? (quick ? 1 : 3));
 const scale = quick ? 0.2 : 1;
 
-async function startRedis(): Promise<RunningServer | undefined> {
+/**
+ * A redis-server on a free loopback port. `durable`: every write appended to its AOF and synced
+ * before the reply (`appendonly yes`, `appendfsync always`) — the fair comparison for a durable
+ * lock; otherwise no persistence at all (`save ''`, `appendonly no`), Redis' fastest.
+ */
+async function startRedis(durable: boolean): Promise<RunningServer | undefined> {
   const bin = findBinary('redis-server');
   if (bin === undefined) {
     console.log(`redis-server not found: the Redis row is skipped. Install: ${INSTALL_HINT}`);
@@ -48,7 +53,8 @@ async function startRedis(): Promise<RunningServer | undefined> {
       '--save',
       '',
       '--appendonly',
-      'no',
+      durable ? 'yes' : 'no',
+      ...(durable ? ['--appendfsync', 'always'] : []),
       '--dir',
       dir,
     ],
@@ -86,14 +92,17 @@ async function main(): Promise<void> {
   console.log(`date: ${new Date().toISOString()}\nmachine: ${machineLine()}\nbefore: ${uptime()}`);
   console.log(`busiest processes before:\n${busiestProcesses()}\n`);
   const certs = await makeCertificates(N);
-  const redis = await startRedis();
+  const redis = await startRedis(false);
+  const redisAof = await startRedis(true);
   const etcd = await startEtcd();
   const echo = await startEchoServer();
   const tlsEcho = await startEchoServer(certs.dir);
   try {
     const systems: BenchSystem[] = [...critsecSystems(N, certs, scale)];
     if (etcd) systems.push(etcdSystem(N, etcd, versionOf('etcd', /etcd Version: (\S+)/), scale));
-    if (redis) systems.push(redisSystem(N, redis, versionOf('redis-server', /v=(\S+)/), scale));
+    const redisVersion = versionOf('redis-server', /v=(\S+)/);
+    if (redis) systems.push(redisSystem(N, redis, redisVersion, scale));
+    if (redisAof) systems.push(redisSystem(N, redisAof, redisVersion, scale, 'AOF, appendfsync always'));
     systems.push(echoSystem(N, tlsEcho, scale, certs.dir), echoSystem(N, echo, scale));
     const only = values.only?.toLowerCase();
     if (only !== undefined)
@@ -116,6 +125,7 @@ async function main(): Promise<void> {
     await echo.stop();
     await tlsEcho.stop();
     await redis?.stop();
+    await redisAof?.stop();
     await etcd?.stop();
     stopCpuClocks();
     certs.remove();

@@ -116,16 +116,20 @@ export function etcdSystem(
   };
 }
 
-/** The single-Redis lock row, against `server` (its port and process id). */
+/**
+ * The single-Redis lock row, against `server` (its port and process id); `persistence` names the
+ * server's persistence in the label (none when omitted).
+ */
 export function redisSystem(
   n: number,
   server: { readonly port: number; readonly pid: number },
   version: string,
   scale: number,
+  persistence?: string,
 ): BenchSystem {
   const { port, pid } = server;
   return {
-    label: `Redis ${version} lock (SET NX PX + Lua release)`,
+    label: `Redis ${version} lock (SET NX PX + Lua release${persistence ? `; ${persistence}` : ''})`,
     run: () =>
       runLockClients(
         n,

@@ -1,7 +1,7 @@
 /**
  * `critsec cluster` for the algorithm families beyond the global one, as real OS processes over
  * TCP/TLS (the long suite: three clusters of 5–6 processes; `cluster.test.ts` keeps the gcs run
- * and the sequential exact-count runs in `npm test`).
+ * and the sequential exact-count run of Maekawa in `npm test`; the h-out-of-k one is here).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,4 +48,21 @@ describe('critsec cluster: h-out-of-k, group mutex and the local CS over TCP/TLS
       else expect(called.every((r) => typeof r.q === 'number')).toBe(true);
     });
   }
+});
+
+describe('critsec cluster: exact message counts over TCP/TLS', () => {
+  it('h-out-of-k, sequential over TCP: exactly 3·|q| messages per request, as in the simulator', async () => {
+    const s = resolveClusterRun({
+      algorithm: 'h-out-of-k',
+      n: 4,
+      rounds: 2,
+      workload: 'sequential',
+      params: { k: 2, h: 2 },
+    });
+    const summary = await runCluster(s);
+    expect(summary.ok).toBe(true);
+    const q = summary.quorumSize!.max;
+    expect(summary.messages.perPair.max).toBeLessThanOrEqual(3 * q);
+    expect(summary.boundsMet.messagesPerPair).toBe(true);
+  });
 });

@@ -91,19 +91,4 @@ describe('critsec cluster: real OS processes over TCP/TLS', () => {
     expect(summary.boundsMet.messagesPerPair).toBe(true);
     expect(summary.messages.total).toBe(54);
   });
-
-  it('h-out-of-k, sequential over TCP: exactly 3·|q| messages per request, as in the simulator', async () => {
-    const s = resolveClusterRun({
-      algorithm: 'h-out-of-k',
-      n: 4,
-      rounds: 2,
-      workload: 'sequential',
-      params: { k: 2, h: 2 },
-    });
-    const summary = await runCluster(s);
-    expect(summary.ok).toBe(true);
-    const q = summary.quorumSize!.max;
-    expect(summary.messages.perPair.max).toBeLessThanOrEqual(3 * q);
-    expect(summary.boundsMet.messagesPerPair).toBe(true);
-  });
 });

@@ -35,7 +35,7 @@ function crashRecoveryAlgorithms(): string[] {
  * The checks a configuration with `durability` (or `onPeerRestart`) must pass: a built-in
  * algorithm must declare `crashRecovery: true` (a module's object is checked when a member builds
  * it); `'reset'` is refused for the built-in algorithms (a peer without its state would deadlock
- * them); `'resume'` needs `durability`.
+ * them); `'resume'` needs `durability`, and `durability` needs `'resume'` (its default).
  * @throws ConfigurationError naming the way out.
  */
 export function checkDurability(c: {
@@ -53,6 +53,11 @@ export function checkDurability(c: {
   if (restart === 'resume' && c.durability === undefined) {
     throw new ConfigurationError(
       `cluster config: transport.onPeerRestart: 'resume' needs durability { dir }: only a member restored from its store can resume its sessions`,
+    );
+  }
+  if (c.durability !== undefined && restart !== undefined && restart !== 'resume') {
+    throw new ConfigurationError(
+      `cluster config: durability needs transport.onPeerRestart 'resume' (its default with durability), not '${restart}': a durable member restarts with its sessions`,
     );
   }
   if (c.durability !== undefined && builtIn !== undefined && builtIn.crashRecovery !== true) {

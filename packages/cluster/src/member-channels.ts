@@ -41,7 +41,7 @@ export interface Barrier {
 }
 
 /** A barrier's durable state (see {@link Barrier.snapshot}). */
-export type BarrierState = {
+type BarrierState = {
   /** This member announced the barrier. */
   readonly announced: boolean;
   /** The members it heard the barrier from. */

@@ -129,11 +129,17 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
   const { id } = options;
   const opened = await openDurable(loaded, id, options.recover === true);
   const restored = opened?.recovered?.transport;
-  const transport = tcpTransport({
-    ...transportOptionsFor(loaded, id),
-    ...(restored === undefined ? {} : { state: restored }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  });
+  let transport: TcpTransport;
+  try {
+    transport = tcpTransport({
+      ...transportOptionsFor(loaded, id),
+      ...(restored === undefined ? {} : { state: restored }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+  } catch (err) {
+    await opened?.store.close(); // a restored state refused: the store stays as it was
+    throw err;
+  }
   const durable = opened === undefined ? undefined : durableMember(id, opened, transport, config.algorithm);
   const root = durable?.layer.endpoint(transport.endpoint) ?? transport.endpoint;
   const log = openLog(loaded, id, transport.session);

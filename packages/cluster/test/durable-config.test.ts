@@ -7,6 +7,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreError } from '@critsec/store';
 import { describe, expect, it } from 'vitest';
+import { ALGORITHMS } from '../src/algorithm-resolve.js';
 import { parseClusterConfig } from '../src/config-cluster.js';
 import { createLocalCluster } from '../src/config-local.js';
 import { transportOptionsFor } from '../src/config-transport.js';
@@ -41,8 +42,10 @@ function local(dir: string) {
 
 describe('durability in the cluster configuration', () => {
   it('needs an algorithm with crash recovery, naming those that have it', () => {
+    const recovering = ALGORITHMS.filter((d) => d.crashRecovery === true).map((d) => d.name);
+    expect(recovering).toEqual(expect.arrayContaining(['mutex', 'ricart-agrawala']));
     expect(() => parseClusterConfig({ ...base, algorithm: 'gcs', durability: { dir: 'stores' } })).toThrow(
-      /durability needs an algorithm with crash recovery, and gcs has none; the algorithms that have it: mutex, ricart-agrawala/,
+      `durability needs an algorithm with crash recovery, and gcs has none; the algorithms that have it: ${recovering.join(', ')}`,
     );
     expect(
       parseClusterConfig({ ...base, algorithm: 'mutex', durability: { dir: 'stores' } }).durability,
@@ -64,16 +67,16 @@ describe('durability in the cluster configuration', () => {
     const loaded = await local(tempDir());
     expect(loaded.config.durability).toEqual({ dir: 'stores' });
     expect(transportOptionsFor(loaded, 0).onPeerRestart).toBe('resume');
-    const kept = await createLocalCluster({
-      dir: tempDir(),
-      n: 2,
-      insecure: true,
-      algorithm: 'mutex',
-      workload: { rounds: 1 },
-      durability: { dir: 'elsewhere' },
-      transport: { onPeerRestart: 'refuse' },
-    });
-    expect(transportOptionsFor(kept, 1).onPeerRestart).toBe('refuse');
+    expect(() =>
+      parseClusterConfig({
+        ...base,
+        algorithm: 'mutex',
+        durability: { dir: 'stores' },
+        transport: { onPeerRestart: 'refuse' },
+      }),
+    ).toThrow(
+      /durability needs transport.onPeerRestart 'resume' \(its default with durability\), not 'refuse'/,
+    );
   });
 });
 

@@ -18,6 +18,8 @@ import {
   complementSpec,
   initialConfiguration,
   isCSObject,
+  isDurableCSObject,
+  type JsonValue,
   type GlobalSpec,
   type LocalSpec,
   type ProcessContext,
@@ -52,6 +54,18 @@ export interface ComplementObject<Req = void> extends CSObject {
    * schedule explorer of `@critsec/testing` deduplicates states with it).
    */
   readonly inspect?: () => unknown;
+  /**
+   * Crash recovery (issue 27): the inner object's `durableState()` — Co-A's state *is* A's, only
+   * renamed. Present only when the inner object is a `DurableCSObject` (the complement of a
+   * durable object is durable; of any other, not).
+   */
+  readonly durableState?: () => JsonValue;
+  /**
+   * The inner object's `recover()`: A's recovery, seen with the states swapped (A ending OutCS
+   * leaves Co-A InCS). Present with {@link durableState}.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  readonly recover?: () => Promise<void>;
 }
 
 type AnyEntry = (...args: unknown[]) => Promise<void>;
@@ -68,6 +82,8 @@ function isSpec(x: unknown): x is GlobalSpec | LocalSpec {
 class ComplementCS<Req> extends CSObjectBase implements ComplementObject<Req> {
   readonly inner: CSObject<Req>;
   readonly inspect?: () => unknown;
+  readonly durableState?: () => JsonValue;
+  readonly recover?: () => Promise<void>;
   readonly #request: ((id: ProcessId) => Req) | undefined;
 
   constructor(inner: CSObject<Req>, request: ((id: ProcessId) => Req) | undefined) {
@@ -87,6 +103,10 @@ class ComplementCS<Req> extends CSObjectBase implements ComplementObject<Req> {
     const inspectInner = (inner as { inspect?: unknown }).inspect;
     if (typeof inspectInner === 'function') {
       this.inspect = () => ({ inner: (inspectInner as () => unknown).call(inner) });
+    }
+    if (isDurableCSObject(inner)) {
+      this.durableState = () => inner.durableState();
+      this.recover = () => inner.recover();
     }
   }
 
@@ -126,13 +146,24 @@ function complementFactory<Req>(
     const flipped: readonly CSState[] = Object.freeze(
       initialConfiguration(ctx.n, ctx.initial).map(flipState),
     );
-    const inner = factory({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint, initial: flipped });
+    // issue 27: Co-A's recovered state is A's; A's factory checks it, and resumes A in it
+    const { recovered } = ctx;
+    const inner = factory({
+      ...{ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint, initial: flipped },
+      ...(recovered === undefined ? {} : { recovered }),
+    });
     const expected = flipped[ctx.id];
-    if (inner.id !== ctx.id || inner.state !== expected) {
+    if (inner.id !== ctx.id || (recovered === undefined && inner.state !== expected)) {
       void inner.close();
       throw new ConfigurationError(
         `complement: the inner factory made P${inner.id} ${inner.state} for process ${ctx.id}, ` +
           `but the flipped initial configuration says P${ctx.id} ${String(expected)}`,
+      );
+    }
+    if (recovered !== undefined && !isDurableCSObject(inner)) {
+      void inner.close();
+      throw new ConfigurationError(
+        `complement: P${ctx.id} was given a recovered state, but the inner object is not durable (no DurableCSObject): its complement cannot resume after a crash`,
       );
     }
     try {
@@ -161,8 +192,13 @@ function complementFactory<Req>(
  *
  * Co-A aborts exactly where A does: an aborted Co-A `entry` is an aborted A `exit`.
  *
+ * Crash recovery (issue 27): Co-A of a durable A is durable — its `durableState()` is A's, the
+ * factory hands `ctx.recovered` to A's factory, and `recover()` is A's (so Co-A ends where A's
+ * recovery leaves A, states swapped). Of a non-durable A, Co-A is not durable either.
+ *
  * @throws ConfigurationError for a request-taking object without `request` (when the object is
- *   made, before any message), an inner factory that ignores the flipped initial configuration,
+ *   made, before any message), an inner factory that ignores the flipped initial configuration
+ *   (or refuses `ctx.recovered`, or is not durable when given one),
  *   a spec without a complement (h-out-of-k, group), or an argument that is none of the three.
  *
  * @example

@@ -21,9 +21,19 @@ import {
   type CSObject,
   CSObjectBase,
   type CSState,
+  CSMICError,
+  type DurableCSObject,
   isCSObject,
+  isDurableCSObject,
   type ProcessContext,
 } from '@critsec/core';
+import {
+  COMPOSE_DURABLE_FORMAT,
+  type ComposeDurableState,
+  type ComposePhase,
+  checkInnerStates,
+  parseComposeDurable,
+} from './compose-durable.js';
 
 /** Options of {@link compose}. */
 export interface ComposeOptions {
@@ -45,23 +55,59 @@ export interface ComposedObject extends CSObject {
    * objects have `inspect()` (used by the schedule explorer of `@critsec/testing`).
    */
   readonly inspect?: () => unknown;
+  /**
+   * Crash recovery (issue 27): the composite's state and phase with `a`'s and `b`'s durable
+   * states nested ({@link ComposeDurableState}). Present only when both inner objects are
+   * `DurableCSObject`s.
+   */
+  readonly durableState?: () => ComposeDurableState;
+  /**
+   * Completes a recovery (present with {@link durableState}): both inner objects recover
+   * (each ends the call the crash cut, as it documents), then the composite's own call ends as
+   * an aborted or a completed one would — withdrawn when its first inner call was withdrawn,
+   * completed (the state flipped, the second inner call made) when that call went through.
+   * Resolves then; at once on a fresh object.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  readonly recover?: () => Promise<void>;
 }
 
-type Phase = 'idle' | 'a.Exit' | 'b.Exit' | 'b.Entry' | 'a.Entry';
+type Phase = ComposePhase;
 
 /** One process of Algorithm 3, over two inner objects that start in its own state. */
 class ComposedCS extends CSObjectBase implements ComposedObject {
   readonly a: CSObject;
   readonly b: CSObject;
   readonly inspect?: () => unknown;
+  readonly durableState?: () => ComposeDurableState;
+  readonly recover?: () => Promise<void>;
   #phase: Phase = 'idle';
+  /** The recovery owed by an object built from a recovered state (memoized), or null. */
+  #recovery: (() => Promise<void>) | null = null;
 
-  constructor(a: CSObject, b: CSObject) {
-    super(a.id, a.state);
+  constructor(a: CSObject, b: CSObject, restored?: ComposeDurableState) {
+    super(a.id, restored?.state ?? a.state);
     this.a = a;
     this.b = b;
     this.forwardErrors(a);
     this.forwardErrors(b);
+    if (isDurableCSObject(a) && isDurableCSObject(b)) {
+      const { id } = this;
+      this.durableState = () => ({
+        ...{ format: COMPOSE_DURABLE_FORMAT, id, state: this.state, phase: this.#phase },
+        ...{ a: a.durableState(), b: b.durableState() },
+      });
+      this.recover = async () => {
+        if (this.pending !== null)
+          throw new CSMICError(`compose: recover() on P${id} while ${this.pending}() is in flight`);
+        await this.#recovery?.();
+      };
+      if (restored !== undefined) {
+        this.#phase = restored.phase;
+        let run: Promise<void> | undefined;
+        this.#recovery = () => (run ??= this.#endCrashedCall(a, b));
+      }
+    }
     const ia = (a as { inspect?: unknown }).inspect;
     const ib = (b as { inspect?: unknown }).inspect;
     if (typeof ia === 'function' && typeof ib === 'function') {
@@ -80,13 +126,15 @@ class ComposedCS extends CSObjectBase implements ComposedObject {
    * (not abortable any more: the composite already left; it completes).
    */
   protected doExit(signal: AbortSignal | undefined): Promise<void> {
-    return this.#run(
-      'exit',
-      'a.Exit',
-      () => this.a.exit({ signal }),
-      'OutCS',
-      'b.Exit',
-      () => this.b.exit(),
+    return this.#afterRecovery('OutCS', () =>
+      this.#run(
+        'exit',
+        'a.Exit',
+        () => this.a.exit({ signal }),
+        'OutCS',
+        'b.Exit',
+        () => this.b.exit(),
+      ),
     );
   }
 
@@ -95,14 +143,25 @@ class ComposedCS extends CSObjectBase implements ComposedObject {
    * (not abortable any more; it completes).
    */
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
-    return this.#run(
-      'entry',
-      'b.Entry',
-      () => this.b.entry({ signal }),
-      'InCS',
-      'a.Entry',
-      () => this.a.entry(),
+    return this.#afterRecovery('InCS', () =>
+      this.#run(
+        'entry',
+        'b.Entry',
+        () => this.b.entry({ signal }),
+        'InCS',
+        'a.Entry',
+        () => this.a.entry(),
+      ),
     );
+  }
+
+  /**
+   * `call()` at once — or, on a recovered object whose `recover()` was not called (issue 27),
+   * once the crashed call is ended, unless that already brought the state to `to`.
+   */
+  #afterRecovery(to: CSState, call: () => Promise<void>): Promise<void> {
+    if (this.#recovery === null) return call();
+    return this.#recovery().then(() => (this.state === to ? undefined : call()));
   }
 
   /**
@@ -144,6 +203,31 @@ class ComposedCS extends CSObjectBase implements ComposedObject {
   protected async doClose(): Promise<void> {
     await Promise.all([this.a.close(), this.b.close()]);
   }
+
+  /**
+   * Ends the composite's call a crash cut (issue 27): the inner objects recover first; a first
+   * inner call that ended where it began was withdrawn (so is the composite's); one that went
+   * through is followed by the flip and the second inner call, as Algorithm 3 would have.
+   */
+  async #endCrashedCall(a: DurableCSObject, b: DurableCSObject): Promise<void> {
+    await Promise.all([a.recover(), b.recover()]);
+    const phase = this.#phase;
+    if (phase === 'idle') return;
+    const exit = phase === 'a.Exit' || phase === 'b.Exit';
+    const to: CSState = exit ? 'OutCS' : 'InCS';
+    const [first, second] = exit ? [a, b] : [b, a];
+    if (phase === (exit ? 'a.Exit' : 'b.Entry') && first.state !== to) {
+      this.#phase = 'idle'; // withdrawn: the state stays
+      return;
+    }
+    this.setState(to);
+    this.#phase = exit ? 'b.Exit' : 'a.Entry';
+    try {
+      if (second.state !== to) await (exit ? second.exit() : second.entry());
+    } finally {
+      this.#phase = 'idle';
+    }
+  }
 }
 
 function checkInner(which: 'a' | 'b', o: CSObject<unknown>, id: number, state: string): void {
@@ -177,14 +261,28 @@ function composeFactories(a: CSFactory<unknown>, b: CSFactory<unknown>, options:
     );
   }
   return (ctx: ProcessContext) => {
-    const oa = a({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint.channel(chA), initial: ctx.initial });
+    // issue 27: a restarted process resumes from its recovered state; each inner factory checks its part
+    const restored = ctx.recovered === undefined ? undefined : parseComposeDurable(ctx.recovered, ctx.id);
+    const inner = (ch: string, part: 'a' | 'b') => ({
+      ...{ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint.channel(ch), initial: ctx.initial },
+      ...(restored === undefined ? {} : { recovered: restored[part] }),
+    });
+    const oa = a(inner(chA, 'a'));
     let ob: CSObject<unknown> | undefined;
     try {
-      ob = b({ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint.channel(chB), initial: ctx.initial });
+      ob = b(inner(chB, 'b'));
       const state = ctx.initial[ctx.id]!;
-      checkInner('a', oa, ctx.id, state);
-      checkInner('b', ob, ctx.id, state);
-      return new ComposedCS(oa as CSObject, ob as CSObject);
+      checkInner('a', oa, ctx.id, restored === undefined ? state : oa.state);
+      checkInner('b', ob, ctx.id, restored === undefined ? state : ob.state);
+      if (restored !== undefined) {
+        if (!isDurableCSObject(oa) || !isDurableCSObject(ob)) {
+          throw new ConfigurationError(
+            `compose: P${ctx.id} was given a recovered state, but an inner object is not durable (no DurableCSObject)`,
+          );
+        }
+        checkInnerStates(restored, oa.state, ob.state);
+      }
+      return new ComposedCS(oa as CSObject, ob as CSObject, restored);
     } catch (err) {
       void oa.close();
       void ob?.close();
@@ -210,8 +308,14 @@ function composeFactories(a: CSFactory<unknown>, b: CSFactory<unknown>, options:
  * state unchanged; once the first inner call completed, the state has flipped and the second
  * runs to completion. `close()` closes both inner objects.
  *
+ * Crash recovery (issue 27): when both inner objects are durable, so is the composite —
+ * `durableState()` nests theirs ({@link ComposeDurableState}), the factory resumes each inner
+ * object from its part of `ctx.recovered` (and refuses a state breaking Lemma 8's
+ * `#A_i ≤ #G_i ≤ #B_i`), and `recover()` ends the crashed call as an abort or a completion would.
+ *
  * @throws ConfigurationError if an inner object takes a request, does not start in the state
- *   the initial configuration gives the process (Lemma 5), or the channel names are not two
+ *   the initial configuration gives the process (Lemma 5), if `ctx.recovered` is refused (by
+ *   `compose` or an inner factory, or an inner object is not durable), or the channel names are not two
  *   different non-empty names; or if the arguments are neither two factories nor two objects.
  */
 export function compose(a: CSFactory, b: CSFactory, options?: ComposeOptions): CSFactory;

@@ -26,6 +26,7 @@ export const kMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'kmutex',
   title: 'k-mutual exclusion = Co-MUTIN(n−k) (Kamei & Kakugawa 2019, Sec. 5, Thm. 1)',
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({
     l: param('kmutex solves the (0,k)-CS: l is 0 (or left out)'),
     k: param('at most k processes InCS (default 10, capped to n)'),
@@ -57,6 +58,7 @@ export const gcsDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'gcs',
   title: '(l,k)-GCS = compose(MUTIN(l), Co-MUTIN(n−k)) (Kamei & Kakugawa 2019, Sec. 5, Algorithm 3)',
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({
     l: param('at least l processes InCS (default 3, capped below k)'),
     k: param('at most k processes InCS (default 10, capped to n)'),

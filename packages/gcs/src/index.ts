@@ -20,5 +20,10 @@
  * @packageDocumentation
  */
 export { type ComposedObject, type ComposeOptions, compose } from './compose.js';
+export {
+  COMPOSE_DURABLE_FORMAT,
+  type ComposeDurableState,
+  type ComposePhase,
+} from './compose-durable.js';
 export { type GcsOptions, gcs, type KMutexOptions, kMutex } from './gcs.js';
 export { gcsDescriptor, kMutexDescriptor } from './descriptor.js';

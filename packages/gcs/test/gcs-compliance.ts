@@ -38,8 +38,8 @@ const configs: Config[] = [
   { coterie: grid(9), l: 2, k: 5, mx: ['central', centralMutex()] },
 ];
 
-/** Registers the (l,k)-GCS matrix with `seedsPerDelay(base)` seeds per delay model (`base` 334 unless the configuration says fewer). */
-export function gcsCompliance(seedsPerDelay: (base: number) => number): void {
+/** Registers the (l,k)-GCS matrix with `seedsPerDelay(base)` seeds per delay model (`base` 334 unless the configuration says fewer; `coverage`: the configuration checks that every rare path was taken, which needs enough seeds). */
+export function gcsCompliance(seedsPerDelay: (base: number, coverage: boolean) => number): void {
   for (const c of configs) {
     const n = c.coterie.n;
     const name = configName('gcs', c);
@@ -49,7 +49,7 @@ export function gcsCompliance(seedsPerDelay: (base: number) => number): void {
         name,
         factory: gcs({ l: c.l, k: c.k, coterie: c.coterie, ...(c.mx ? { mx: c.mx[1] } : {}) }),
         spec: globalSpec(c.l, c.k, n),
-        seeds: seedsPerDelay(c.seeds ?? 334),
+        seeds: seedsPerDelay(c.seeds ?? 334, c.coverage !== undefined),
         rounds: roundsPerProcess(c.rounds),
         coverage: c.coverage,
       });

@@ -37,8 +37,8 @@ const configs: Config[] = [
   { coterie: grid(9), l: 0, k: 3, mx: ['ricart-agrawala', ricartAgrawala()] },
 ];
 
-/** Registers the kMutex matrix with `seedsPerDelay(base)` seeds per delay model (`base` 334 unless the configuration says fewer). */
-export function kMutexCompliance(seedsPerDelay: (base: number) => number): void {
+/** Registers the kMutex matrix with `seedsPerDelay(base)` seeds per delay model (`base` 334 unless the configuration says fewer; `coverage`: the configuration checks that every rare path was taken, which needs enough seeds). */
+export function kMutexCompliance(seedsPerDelay: (base: number, coverage: boolean) => number): void {
   for (const c of configs) {
     const n = c.coterie.n;
     const name = configName('kmutex', c);
@@ -48,7 +48,7 @@ export function kMutexCompliance(seedsPerDelay: (base: number) => number): void 
         name,
         factory: kMutex({ k: c.k, coterie: c.coterie, ...(c.mx ? { mx: c.mx[1] } : {}) }),
         spec: globalSpec(0, c.k, n),
-        seeds: seedsPerDelay(c.seeds ?? 334),
+        seeds: seedsPerDelay(c.seeds ?? 334, c.coverage !== undefined),
         rounds: roundsPerProcess(c.rounds),
         coverage: c.coverage,
       });
@@ -63,7 +63,7 @@ export function kMutexCompliance(seedsPerDelay: (base: number) => number): void 
         name: `co-mutin-${coterie.kind}-n${n}-l${n - 1}`,
         factory: complement(mutin({ l: n - 1, coterie })),
         spec: mutexSpec(n),
-        seeds: seedsPerDelay(334),
+        seeds: seedsPerDelay(334, false),
         rounds: roundsPerProcess(),
       });
     }

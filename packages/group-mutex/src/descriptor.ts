@@ -86,6 +86,7 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'group-mutex',
   title: 'group mutual exclusion, Maekawa_M / Maekawa_S over group quorum systems (Joung 2003, Sec. 4)',
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({
     m: param('number of groups (default 2)'),
     variant: param(`${VARIANT_NAMES.join(' (Maekawa_M) or ')} (Maekawa_S) (default M)`),

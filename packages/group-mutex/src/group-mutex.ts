@@ -8,6 +8,8 @@ import { ConfigurationError, type CSFactory, initialConfiguration } from '@crits
 import { checkGroupQuorumSystem, type GroupQuorumSystem, isGroupQuorumSystem } from '@critsec/coteries';
 import { MaekawaM } from './maekawa-m.js';
 import type { MNodeClass, Rules } from './maekawa-m-node.js';
+import { parseMaekawaSDurable } from './durable-s.js';
+import { parseMaekawaMDurable } from './durable-m.js';
 import { MaekawaS } from './maekawa-s.js';
 import type { SNodeClass } from './maekawa-s-node.js';
 import { checkMaxLocks, makePlan } from './plan.js';
@@ -118,6 +120,12 @@ export function groupMutexWithRules(
         `groupMutex: initial must have every process OutCS (a process InCS has no group and no locks), got ${inCS.join(', ')} InCS`,
       );
     }
-    return variant === 'M' ? new MaekawaM(ctx, plan, rule, nodes.M) : new MaekawaS(ctx, plan, rule, nodes.S);
+    if (variant === 'M') {
+      const restored =
+        ctx.recovered === undefined ? undefined : parseMaekawaMDurable(ctx.recovered, ctx, plan);
+      return new MaekawaM(ctx, plan, rule, nodes.M, restored);
+    }
+    const restored = ctx.recovered === undefined ? undefined : parseMaekawaSDurable(ctx.recovered, ctx, plan);
+    return new MaekawaS(ctx, plan, rule, nodes.S, restored);
   };
 }

@@ -26,6 +26,8 @@
  * @packageDocumentation
  */
 export { type GroupMutexBounds, groupMutexBounds } from './bounds.js';
+export { MAEKAWA_M_DURABLE_FORMAT, type MaekawaMDurableState, type MRequestTuple } from './durable-m.js';
+export { MAEKAWA_S_DURABLE_FORMAT, type MaekawaSDurableState, type SRequestTuple } from './durable-s.js';
 export { type GroupId, type GroupMutexOptions, groupMutex } from './group-mutex.js';
 export type { MaekawaMSnapshot } from './maekawa-m.js';
 export type { MaekawaMNodeSnapshot } from './maekawa-m-node.js';

@@ -28,6 +28,7 @@
  *   freed only by p's own UNLOCK, as before; an honest run never gets here (no PROBE is sent).
  */
 import type { ProcessId } from '@critsec/core';
+import type { MaekawaMDurableState, MRequestTuple } from './durable-m.js';
 import { reach } from './rare-paths.js';
 import { witness } from '@critsec/transport';
 import type { QuorumPlan } from './plan.js';
@@ -104,6 +105,32 @@ export class MaekawaMNode {
     if (this.#aside.size === 0) return snap;
     const aside = [...this.#aside.values()].sort((a, b) => a.p - b.p);
     return { ...snap, aside: aside.map((e): [ProcessId, number, number, number] => [e.p, e.t, e.g, e.req]) };
+  }
+
+  /** Every variable, in the order kept (issue 27: the durable state's `node`). */
+  durable(): MaekawaMDurableState['node'] {
+    const tuple = (e: RequestEntry): MRequestTuple => [e.p, e.t, e.g, e.req];
+    return {
+      requests: [...this.requests.values()].map(tuple),
+      lock_ps: [...this.lock_ps],
+      inquired_ps: [...this.inquired_ps],
+      lock_group: this.lock_group,
+      has_priority: this.has_priority,
+      aside: [...this.#aside.values()].map(tuple),
+      suspect: [...this.#suspect],
+      done: [...this.#done],
+    };
+  }
+
+  /** Resumes from a recovered state (checked by `parseMaekawaMDurable`). */
+  restore(d: MaekawaMDurableState['node']): void {
+    for (const [p, t, g, req] of d.requests) this.requests.set(p, { p, t, g, req });
+    for (const p of d.lock_ps) this.lock_ps.add(p);
+    for (const p of d.inquired_ps) this.inquired_ps.add(p);
+    [this.lock_group, this.has_priority] = [d.lock_group, d.has_priority];
+    for (const [p, t, g, req] of d.aside) this.#aside.set(p, { p, t, g, req });
+    for (const p of d.suspect) this.#suspect.add(p);
+    for (const [p, req] of d.done) this.#done.set(p, req);
   }
 
   /** E.4: a request of group `g` may be granted now (no lock held, or `g` locked with priority). */

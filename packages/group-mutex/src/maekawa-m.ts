@@ -16,19 +16,24 @@
  * - the sender is checked first (`#outOfRole`): a message no honest process could send to this one
  *   is reported and dropped before the clock witnesses it (B.2, C.2, E.2, F.2) and before any
  *   reply, so a forged `ts` from a stranger cannot move `sn` nor make this process answer it.
+ * - crash recovery (issue 27): `durableState()`, a restore from `ctx.recovered` (`durable-m.ts`),
+ *   `recover()`.
  *
  * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry as the paper counts, at most
  * c·(2 + 6·max[g]) per exit+entry pair under causal attribution (README); 3c without contention
  * (REQUEST, LOCKED, UNLOCK); minimum synchronization delay 2.
  */
 import {
+  CSMICError,
   CSObjectBase,
+  type DurableCSObject,
   type Endpoint,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
+import { MAEKAWA_M_DURABLE_FORMAT, type MaekawaMDurableState } from './durable-m.js';
 import { reach } from './rare-paths.js';
 import { tick, witness } from '@critsec/transport';
 import { MaekawaMNode, type MaekawaMNodeSnapshot, type MNodeClass, type Rules } from './maekawa-m-node.js';
@@ -49,7 +54,7 @@ export interface MaekawaMSnapshot {
     readonly req: number;
     /** Timestamp t of `priority` = ⟨p, t⟩; −1 for ∞ (no request). */
     readonly priority: number;
-    /** Whether an entry is in flight. */
+    /** Whether an entry is in flight (or a recovered request waits for `recover()`). */
     readonly waiting: boolean;
     /** The quorum nodes whose LOCKED it holds, ascending. */
     readonly locked_nodes: readonly ProcessId[];
@@ -59,7 +64,7 @@ export interface MaekawaMSnapshot {
 }
 
 /** One process of Maekawa_M (Figs. 5–6). @internal */
-export class MaekawaM extends CSObjectBase<number> {
+export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<number> {
   readonly #endpoint: Endpoint;
   readonly #plan: QuorumPlan;
   readonly #clock = { sn: 0 };
@@ -76,15 +81,70 @@ export class MaekawaM extends CSObjectBase<number> {
   readonly #locked_nodes = new Set<ProcessId>();
   /** The waiting `entry(g)` (A.3 `state := trying` until the quorum is locked). */
   readonly #call: PendingCall;
+  /** Recovered with a waiting request and no caller (a crash cut its `entry()`): `recover()` withdraws it. */
+  #orphan = false;
+  readonly #n: number;
 
-  constructor(ctx: ProcessContext, plan: QuorumPlan, rule: Rules, Node: MNodeClass = MaekawaMNode) {
-    super(ctx.id, 'OutCS', { takesRequest: true });
+  /** @param restored a recovered state, checked by `parseMaekawaMDurable`: the object resumes there. */
+  constructor(
+    ctx: ProcessContext,
+    plan: QuorumPlan,
+    rule: Rules,
+    Node: MNodeClass = MaekawaMNode,
+    restored?: MaekawaMDurableState,
+  ) {
+    super(ctx.id, restored?.state ?? 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('Maekawa_M', ctx.id, 'entry'));
     this.#printedLocked = rule === 'printed-locked';
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
+    this.#n = ctx.n;
     this.#node = new Node(ctx.id, plan, this.#clock, (to, msg) => ctx.endpoint.send(to, msg));
+    if (restored !== undefined) this.#restore(restored);
     this.listen(maekawaMProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
+  }
+
+  /** Every protocol variable of both roles as JSON (issue 27; see {@link MaekawaMDurableState}). */
+  durableState(): MaekawaMDurableState {
+    return {
+      format: MAEKAWA_M_DURABLE_FORMAT,
+      id: this.id,
+      n: this.#n,
+      m: this.#plan.m,
+      state: this.state,
+      sn: this.#clock.sn,
+      process: {
+        group: this.#group,
+        req: this.#req,
+        priority: this.#priority,
+        waiting: this.#call.waiting || this.#orphan,
+        locked_nodes: [...this.#locked_nodes].sort((a, b) => a - b),
+      },
+      node: this.#node.durable(),
+    };
+  }
+
+  /**
+   * Completes a recovery (issue 27): a recovered waiting request is withdrawn as an aborted entry
+   * is (UNLOCK(true) to every node of Q; a LOCKED still in flight is then handed back); a recovered
+   * CS is left by D.1–D.5. Resolves once OutCS; at once on a fresh object.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(`Maekawa_M: recover() called on P${this.id} while ${this.pending}() is in flight`);
+    }
+    if (this.#orphan) this.#withdraw();
+    else if (this.state === 'InCS') await this.exit();
+  }
+
+  #restore(s: MaekawaMDurableState): void {
+    const r = s.process;
+    this.#clock.sn = s.sn;
+    [this.#group, this.#req, this.#priority, this.#orphan] = [r.group, r.req, r.priority, r.waiting];
+    this.#Q = r.group === NONE ? [] : this.#plan.quorumOf(this.id, r.group);
+    for (const x of r.locked_nodes) this.#locked_nodes.add(x);
+    this.#node.restore(s.node);
   }
 
   inspect(): MaekawaMSnapshot {
@@ -94,7 +154,7 @@ export class MaekawaM extends CSObjectBase<number> {
         group: this.#group,
         req: this.#req,
         priority: this.#priority,
-        waiting: this.#call.waiting,
+        waiting: this.#call.waiting || this.#orphan,
         locked_nodes: [...this.#locked_nodes].sort((a, b) => a - b),
       },
       node: this.#node.snapshot(),
@@ -106,6 +166,7 @@ export class MaekawaM extends CSObjectBase<number> {
   /** A.1–A.7: wish to enter CS as a member of group g. */
   protected doEntry(g: number, signal: AbortSignal | undefined): Promise<void> {
     checkGroup(g, this.#plan.m);
+    if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     this.#group = g; // A.2
     this.#Q = this.#plan.quorumOf(this.id, g); // A.4
     this.#clock.sn = tick(this.#clock.sn); // A.5
@@ -133,6 +194,7 @@ export class MaekawaM extends CSObjectBase<number> {
   /** Abort of a waiting entry: UNLOCK(true) to every node of Q (held, granted in flight, or queued). */
   #withdraw(): void {
     reach('group-mutex-m:abort');
+    this.#orphan = false;
     if (!this.closed) this.#unlockAll(this.#Q);
     this.#locked_nodes.clear();
     this.#priority = NONE;

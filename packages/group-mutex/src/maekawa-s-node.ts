@@ -11,11 +11,12 @@
  *
  * Additions for abort (named in the README), none changing a run without aborts:
  * - requests carry their sequence number `sn` (Fig. 7 uses it only in the proof) and UNLOCK
- *   names it; an UNLOCK for a request that is deferred or early withdraws it; an UNLOCK for a
+ *   names the request by (g, sn) — a node knows a request by (p, g, sn); an UNLOCK for a request that is deferred or early withdraws it; an UNLOCK for a
  *   request that has not reached i yet is remembered (`cancelled[p]`) and that REQUEST is
  *   dropped when it arrives (it travels node to node, so it may come after the UNLOCK).
  */
 import type { ProcessId } from '@critsec/core';
+import type { MaekawaSDurableState, SRequestTuple } from './durable-s.js';
 import { reach } from './rare-paths.js';
 import type { Rules } from './maekawa-m-node.js';
 import type { QuorumPlan } from './plan.js';
@@ -45,12 +46,12 @@ export interface MaekawaSNodeSnapshot {
   readonly lock_group: number;
   /** −1 for ⊥. */
   readonly reference: number;
-  /** Withdrawn requests whose REQUEST has not reached i yet: `[p, sn]`. */
-  readonly cancelled: readonly [ProcessId, number][];
+  /** Withdrawn requests whose REQUEST has not reached i yet: `[p, g, sn]`. */
+  readonly cancelled: readonly [ProcessId, number, number][];
 }
 
 const tuple = (r: Req): [ProcessId, number, number] => [r.p, r.g, r.sn];
-const key = (r: Req): string => `${r.p}:${r.sn}`;
+const key = (r: Req): string => `${r.p}:${r.g}:${r.sn}`;
 
 /** @internal the node's class: {@link MaekawaSNode}, or a test's subclass of it. */
 export type SNodeClass = new (...args: ConstructorParameters<typeof MaekawaSNode>) => MaekawaSNode;
@@ -61,9 +62,10 @@ export type SNodeClass = new (...args: ConstructorParameters<typeof MaekawaSNode
  */
 export class MaekawaSNode {
   /**
-   * `lock_ps`, keyed by request (`p:sn`): with abort, a withdrawn request of p may still be
+   * `lock_ps`, keyed by request (`p:g:sn`): with abort, a withdrawn request of p may still be
    * granted here (its UNLOCK is behind it) while p's next request is too; each is released by
-   * its own UNLOCK.
+   * its own UNLOCK, which names p, g and sn (a request under p's `sn` for another group — forged —
+   * is another request: README deviation 7).
    */
   readonly lock_ps = new Map<string, Req>();
   deferred_req: Req[] = [];
@@ -72,11 +74,12 @@ export class MaekawaSNode {
   /** The reference request (the paper's reference process p, with its sn); `null` for ⊥. */
   reference: Req | null = null;
   /**
-   * `cancelled[p]`: sns of p's requests withdrawn before their REQUEST reached i. Each is
+   * `cancelled[p]`: p's requests (`g:sn`) withdrawn before their REQUEST reached i. Each is
    * consumed when that REQUEST arrives; at most {@link CANCELLED_MAX} are kept per process (the
-   * oldest is forgotten first — a REQUEST that never comes, because a node before i withdrew it).
+   * smallest sn is forgotten first — a REQUEST that never comes, because a node before i withdrew
+   * it, or a GRANT p handed back for a request it never made).
    */
-  readonly #cancelled = new Map<ProcessId, Set<number>>();
+  readonly #cancelled = new Map<ProcessId, Map<string, Req>>();
 
   constructor(
     private readonly i: ProcessId,
@@ -92,10 +95,35 @@ export class MaekawaSNode {
       early_requests: this.early_requests.map(tuple),
       lock_group: this.lock_group,
       reference: this.reference === null ? NONE : this.reference.p,
-      cancelled: [...this.#cancelled].flatMap(([p, set]) =>
-        [...set].map((sn): [ProcessId, number] => [p, sn]),
-      ),
+      cancelled: [...this.#cancelled.values()].flatMap((set) => [...set.values()].map(tuple)),
     };
+  }
+
+  /** Every variable, in the order kept (issue 27: the durable state's `node`). */
+  durable(): MaekawaSDurableState['node'] {
+    return {
+      lock_ps: [...this.lock_ps.values()].map(tuple),
+      deferred_req: this.deferred_req.map(tuple),
+      early_requests: this.early_requests.map(tuple),
+      lock_group: this.lock_group,
+      reference: this.reference === null ? null : tuple(this.reference),
+      cancelled: [...this.#cancelled.values()].flatMap((set) => [...set.values()].map(tuple)),
+    };
+  }
+
+  /** Resumes from a recovered state (checked by `parseMaekawaSDurable`). */
+  restore(d: MaekawaSDurableState['node']): void {
+    const req = ([p, g, sn]: SRequestTuple): Req => ({ p, g, sn });
+    for (const t of d.lock_ps) this.lock_ps.set(key(req(t)), req(t));
+    this.deferred_req = d.deferred_req.map(req);
+    this.early_requests = d.early_requests.map(req);
+    this.lock_group = d.lock_group;
+    this.reference = d.reference === null ? null : this.lock_ps.get(key(req(d.reference)))!;
+    for (const t of d.cancelled) {
+      const r = req(t);
+      const set = this.#cancelled.get(r.p) ?? new Map<string, Req>();
+      this.#cancelled.set(r.p, set.set(key(r), r));
+    }
   }
 
   /** The sender a REQUEST(p, g, ·, ·) may come from: p for first(Q), else the previous node (or i itself, E.18). */
@@ -129,7 +157,7 @@ export class MaekawaSNode {
   /** D.1: receive REQUEST(p, g, Q, sn). */
   onRequest(r: Req): void {
     const cancelled = this.#cancelled.get(r.p);
-    if (cancelled?.delete(r.sn)) {
+    if (cancelled?.delete(key(r))) {
       reach('group-mutex-s:cancelled-request-dropped');
       if (cancelled.size === 0) this.#cancelled.delete(r.p);
       return;
@@ -155,11 +183,11 @@ export class MaekawaSNode {
     }
   }
 
-  /** E.1: receive UNLOCK(p) for p's request `sn`. */
-  onUnlock(p: ProcessId, sn: number): void {
-    const held = this.lock_ps.get(`${p}:${sn}`);
+  /** E.1: receive UNLOCK(p) for p's request (g, sn). */
+  onUnlock(p: ProcessId, g: number, sn: number): void {
+    const held = this.lock_ps.get(key({ p, g, sn }));
     if (held === undefined) {
-      this.#withdraw(p, sn);
+      this.#withdraw({ p, g, sn });
       return;
     }
     this.lock_ps.delete(key(held)); // E.2
@@ -201,23 +229,28 @@ export class MaekawaSNode {
   }
 
   /** An UNLOCK for a request i does not hold: withdraw it if deferred or early, else remember it. */
-  #withdraw(p: ProcessId, sn: number): void {
-    const d = this.deferred_req.findIndex((r) => r.p === p && r.sn === sn);
+  #withdraw(u: Req): void {
+    const same = (r: Req): boolean => r.p === u.p && r.g === u.g && r.sn === u.sn;
+    const d = this.deferred_req.findIndex(same);
     if (d >= 0) {
       reach('group-mutex-s:deferred-withdrawn');
       this.deferred_req.splice(d, 1);
       return;
     }
-    const e = this.early_requests.findIndex((r) => r.p === p && r.sn === sn);
+    const e = this.early_requests.findIndex(same);
     if (e >= 0) {
       reach('group-mutex-s:early-withdrawn');
       this.early_requests.splice(e, 1);
       return;
     }
     reach('group-mutex-s:unlock-before-request');
-    const set = this.#cancelled.get(p) ?? new Set<number>();
-    this.#cancelled.set(p, set);
-    set.add(sn);
-    if (set.size > CANCELLED_MAX) set.delete(Math.min(...set));
+    const set = this.#cancelled.get(u.p) ?? new Map<string, Req>();
+    this.#cancelled.set(u.p, set);
+    set.set(key(u), u);
+    if (set.size > CANCELLED_MAX) {
+      let oldest = u;
+      for (const r of set.values()) if (r.sn < oldest.sn) oldest = r;
+      set.delete(key(oldest));
+    }
   }
 }

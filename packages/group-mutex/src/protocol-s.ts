@@ -4,9 +4,10 @@
  *
  * REQUEST names the requester `p` (it is forwarded node to node), its group `g` and its sequence
  * number `sn`; the quorum Q is not sent — every node knows the group quorum system and looks up
- * `Q = quorumOf(p, g)` itself (so a forged Q cannot exist). GRANT and UNLOCK carry `sn` and GRANT
- * the group: Fig. 7 uses `sn` only in the proof; here it also tags the request, so that an
- * aborted request is recognised everywhere (a deviation named in the README).
+ * `Q = quorumOf(p, g)` itself (so a forged Q cannot exist). GRANT and UNLOCK carry `sn` and the
+ * group: Fig. 7 uses `sn` only in the proof; here (p, g, sn) names the request, so that an aborted
+ * request is recognised everywhere and an UNLOCK releases exactly the request it names, never
+ * another of p under the same `sn` (deviations 4 and 7 of the README).
  */
 import { counterSchema, defineProtocol, type Protocol, processIdSchema } from '@critsec/transport';
 import * as v from 'valibot';
@@ -16,7 +17,7 @@ const groupSchema = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const schema = v.variant('type', [
   v.object({ type: v.literal('REQUEST'), p: processIdSchema, g: groupSchema, sn: counterSchema }),
   v.object({ type: v.literal('GRANT'), g: groupSchema, sn: counterSchema }),
-  v.object({ type: v.literal('UNLOCK'), sn: counterSchema }),
+  v.object({ type: v.literal('UNLOCK'), g: groupSchema, sn: counterSchema }),
 ]);
 
 /** A Maekawa_S message (Fig. 7); `sn` is the requester's sequence number, tagging the request. */
@@ -42,6 +43,8 @@ export type MaekawaSMessage =
   | {
       /** UNLOCK(p): the requester left the CS (or withdrew the request); the nodes release it. */
       type: 'UNLOCK';
+      /** The group of the request that is over (with `sn`, it names the request: README deviation 7). */
+      g: number;
       /** The request that is over. */
       sn: number;
     };

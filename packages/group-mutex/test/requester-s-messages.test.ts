@@ -1,9 +1,11 @@
 /**
  * Maekawa_S (Figs. 7–8) against GRANT and REQUEST messages that must not count: B.1 takes a GRANT
- * only from last(Q) for the request waiting (its group, its sn); a GRANT for another sn is handed
- * back to every node of that quorum (README deviation 2); a node takes a REQUEST(p, g) only from p
- * (first(Q)), from the previous node of Q, or from itself (E.18), and only if it is in Q. Group
- * ids outside 0..m−1 are reported; an UNLOCK, which has no group, is never judged by one.
+ * only from last(Q) for the request waiting (its group, its sn); a GRANT for another request — another
+ * sn, or the waiting sn under another group, or a second GRANT of one that ended — is handed back
+ * with UNLOCK(g, sn) to every node of that quorum (README deviations 2 and 7), the one late GRANT
+ * of a withdrawn request excepted; a node takes a REQUEST(p, g) only from p (first(Q)), from the
+ * previous node of Q, or from itself (E.18), and only if it is in Q. Group ids outside 0..m−1 are
+ * reported, an UNLOCK's too.
  * surficial(4, 2), subgroup assignment: P1's group-0 quorum is {2, 3}, its group-1 quorum {1, 3}.
  * Controlled mode.
  */
@@ -51,13 +53,15 @@ describe('Maekawa_S requester: which GRANT lets P1 in (B.1–B.3)', () => {
     await deliver(c.net, 3, 1, 'GRANT');
     expect(c.objects[1]!.state).toBe('OutCS');
     expect(inspectS(c, 1).process).toMatchObject({ group: 0, waiting: true, locked_nodes: [] });
+    // handed back to {1, 3} naming group 1: it cannot touch the real request (group 0, sn 1)
+    expect(queuedList(c.net).filter((e) => e.endsWith('UNLOCK'))).toEqual(['1→1 UNLOCK', '1→3 UNLOCK']);
     await deliverAll(c.net);
     await p1;
     expect(c.objects[1]!.state).toBe('InCS');
     expect(c.firstViolation).toBeNull();
   });
 
-  it('a duplicate GRANT after exit changes nothing: P1 stays OutCS with locked_nodes ∅, nothing is sent', async () => {
+  it('a second GRANT after exit is handed back (UNLOCK(0, 1) to {2, 3}); P1 stays OutCS with locked_nodes ∅', async () => {
     const c = controlled();
     const p1 = enter(c, 1, 0);
     await c.net.settle();
@@ -68,9 +72,31 @@ describe('Maekawa_S requester: which GRANT lets P1 in (B.1–B.3)', () => {
     c.net.endpoint(3).send(1, { type: 'GRANT', g: 0, sn: 1 });
     const sent = c.net.counters().sent;
     await deliver(c.net, 3, 1, 'GRANT');
-    expect(c.net.counters().sent).toBe(sent);
+    expect(c.net.counters().sent).toBe(sent + 2);
+    expect(c.net.pending().map((e) => (e.kind === 'message' ? [e.from, e.to, e.msg] : e.kind))).toEqual([
+      [1, 2, { type: 'UNLOCK', g: 0, sn: 1 }],
+      [1, 3, { type: 'UNLOCK', g: 0, sn: 1 }],
+    ]);
     expect(c.objects[1]!.state).toBe('OutCS');
     expect(inspectS(c, 1).process).toEqual({ group: 0, sn: 1, waiting: false, locked_nodes: [] });
+  });
+
+  it('the late GRANT of a withdrawn request is taken once without reply; a second one is handed back', async () => {
+    const c = controlled();
+    const ac = new AbortController();
+    const p1 = c.objects[1]!.entry(0, { signal: ac.signal }).catch((e: unknown) => e);
+    await c.net.settle();
+    await deliver(c.net, 1, 2, 'REQUEST');
+    await deliver(c.net, 2, 3, 'REQUEST'); // node 3 = last({2, 3}): GRANT in flight
+    ac.abort();
+    expect(await p1).toMatchObject({ name: 'AbortError' });
+    await deliverAll(c.net); // the abort's UNLOCKs and the late GRANT (no reply)
+    const sent = c.net.counters().sent;
+    c.net.endpoint(3).send(1, { type: 'GRANT', g: 0, sn: 1 });
+    await deliver(c.net, 3, 1, 'GRANT');
+    expect(c.net.counters().sent).toBe(sent + 3); // the forged copy, and its two UNLOCKs
+    expect(queuedList(c.net)).toEqual(['1→2 UNLOCK', '1→3 UNLOCK']);
+    expect(c.errors).toEqual([]);
   });
 
   it('a GRANT for another sn is handed back: UNLOCK with that sn to every node of the quorum', async () => {
@@ -84,8 +110,8 @@ describe('Maekawa_S requester: which GRANT lets P1 in (B.1–B.3)', () => {
       reached.stop();
     }
     expect(c.net.pending().map((e) => (e.kind === 'message' ? [e.from, e.to, e.msg] : e.kind))).toEqual([
-      [1, 2, { type: 'UNLOCK', sn: 5 }],
-      [1, 3, { type: 'UNLOCK', sn: 5 }],
+      [1, 2, { type: 'UNLOCK', g: 0, sn: 5 }],
+      [1, 3, { type: 'UNLOCK', g: 0, sn: 5 }],
     ]);
     expect(c.errors).toEqual([]);
   });
@@ -103,15 +129,20 @@ describe('Maekawa_S requester: which GRANT lets P1 in (B.1–B.3)', () => {
     expect(c.net.pending()).toEqual([]);
   });
 
-  it('an UNLOCK is not judged by a group field it does not have: one carrying g = 9 still releases the node', async () => {
+  it('an UNLOCK names its group: g = 9 is reported and releases nothing; g = 1 leaves the group-0 lock', async () => {
     const c = controlled();
     const p1 = enter(c, 1, 0);
     await c.net.settle();
     await deliverAll(c.net);
     await p1;
-    c.net.endpoint(1).send(2, { type: 'UNLOCK', sn: 1, g: 9 }); // an extra field is not part of the schema
+    c.net.endpoint(1).send(2, { type: 'UNLOCK', sn: 1, g: 9 });
     await deliver(c.net, 1, 2, 'UNLOCK');
-    expect(c.errors).toEqual([]);
+    expect(errors(c)).toEqual([[2, 'Maekawa_S: P2 got UNLOCK for unknown group 9', 1]]);
+    c.net.endpoint(1).send(2, { type: 'UNLOCK', sn: 1, g: 1 });
+    await deliver(c.net, 1, 2, 'UNLOCK');
+    expect(inspectS(c, 2).node.lock_ps).toEqual([[1, 0, 1]]);
+    c.net.endpoint(1).send(2, { type: 'UNLOCK', sn: 1, g: 0 });
+    await deliver(c.net, 1, 2, 'UNLOCK');
     expect(inspectS(c, 2).node.lock_ps).toEqual([]);
   });
 });

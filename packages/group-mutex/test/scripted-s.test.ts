@@ -123,7 +123,7 @@ describe('Maekawa_S rare rules, scripted', () => {
     await deliverAll(c.net);
     await p3;
     expect(c.objects[3]!.state).toBe('InCS');
-    expect(inspectS(c, 3).node.cancelled).toEqual([[1, 1]]); // the REQUEST never comes: kept (≤ 64 per process)
+    expect(inspectS(c, 3).node.cancelled).toEqual([[1, 0, 1]]); // the REQUEST never comes: kept (≤ 64 per process)
     expect(c.firstViolation).toBeNull();
     ac3.abort();
   });

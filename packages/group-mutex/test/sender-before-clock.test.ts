@@ -161,7 +161,7 @@ describe('Maekawa_S: an UNLOCK from a process none of whose quorums holds the no
   it('is reported and dropped: nothing is remembered for it (it would withdraw a stranger request)', async () => {
     const c = controlled('S');
     const before = inspectS(c, 0);
-    await forge(c, 1, 0, { type: 'UNLOCK', sn: 1 }); // 0 ∉ {1, 2, 3}
+    await forge(c, 1, 0, { type: 'UNLOCK', g: 0, sn: 1 }); // 0 ∉ {1, 2, 3}
     expect(inspectS(c, 0)).toEqual(before);
     expect(errors(c)).toEqual([
       [0, 'Maekawa_S: P0 got UNLOCK from P1, but P0 is in none of the quorums P1 uses', 1],
@@ -171,8 +171,8 @@ describe('Maekawa_S: an UNLOCK from a process none of whose quorums holds the no
 
   it('from a process that uses the node, an early UNLOCK is still remembered', async () => {
     const c = controlled('S');
-    await forge(c, 2, 0, { type: 'UNLOCK', sn: 1 }); // 0 ∈ {0, 1} of P2
+    await forge(c, 2, 0, { type: 'UNLOCK', g: 0, sn: 1 }); // 0 ∈ {0, 1} of P2
     expect(c.errors).toEqual([]);
-    expect(inspectS(c, 0).node.cancelled).toEqual([[2, 1]]);
+    expect(inspectS(c, 0).node.cancelled).toEqual([[2, 0, 1]]);
   });
 });

@@ -155,7 +155,7 @@ describe('valid messages with extreme values mid-run: no invalid message follows
               } else {
                 const sn = CLOCK_MAX;
                 if (pick === 0) c.net.endpoint(Q[Q.length - 1]!).send(j, { type: 'GRANT', g, sn });
-                else if (pick === 1) ep.send(node, { type: 'UNLOCK', sn });
+                else if (pick === 1) ep.send(node, { type: 'UNLOCK', g, sn });
                 else if (pick === 2) c.net.endpoint(Q[Q.length - 1]!).send(j, { type: 'GRANT', g, sn: 0 });
                 else ep.send(Q[0]!, { type: 'REQUEST', p: j, g, sn });
               }

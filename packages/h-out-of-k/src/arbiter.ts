@@ -37,10 +37,17 @@
  * abort's, or a forged one while p waits or is InCS. Then the units stay taken and p is probed:
  * after an abort it answers `release` (now with a later clock), while still using the request it
  * ignores the probe, and its exit's `release` ends the entry.
+ *
+ * **A `cancelled` for an OK still given is answered with the OK (issue 27 §3).** A `cancel` goes
+ * only from status ok, which it turns to cancel, and `cancelled` answers it: one that finds its
+ * entry in status ok means a `cancel` forged in this arbiter's name reached p, and p, waiting,
+ * gave the OK back. The units stay taken (the `cancelled` itself may be forged while p is InCS)
+ * and the `OK` goes again; before, p waited for it for ever.
  */
 import type { ProcessId } from '@critsec/core';
 import { CLOCK_MAX } from '@critsec/transport';
 import { reach } from './rare-paths.js';
+import type { HOutOfKDurableState } from './durable.js';
 import type { HOutOfKMessage } from './messages.js';
 import { type Priority, Que } from './que.js';
 import type { HOutOfKSnapshot } from './types.js';
@@ -95,6 +102,42 @@ export class HOutOfKArbiter {
       .map(([p, r]): [ProcessId, number] => [p, r.seq])
       .sort((a, b) => a[0] - b[0]);
     return { ...snap, aside };
+  }
+
+  /** Every variable of the arbiter role as JSON (`arbiter` of {@link HOutOfKDurableState}). */
+  durable(): HOutOfKDurableState['arbiter'] {
+    const Que = this.#Que
+      .entries()
+      .map((e): HOutOfKDurableState['arbiter']['Que'][number] => [
+        e.process,
+        e.clock,
+        e.units,
+        e.status,
+        e.seq,
+        e.okTs ?? NONE,
+      ]);
+    const done: [ProcessId, number][] = [];
+    this.#done.forEach((seq, p) => {
+      if (seq !== NONE) done.push([p, seq]);
+    });
+    return {
+      x: this.#x,
+      Que,
+      aside: [...this.#aside].map(([p, r]): [ProcessId, number, number, number] => [p, r.h, r.c, r.seq]),
+      suspect: [...this.#suspect],
+      done,
+    };
+  }
+
+  /** Resumes from a recovered state (checked by `parseHOutOfKDurable`), replacing the initial one. */
+  restore(a: HOutOfKDurableState['arbiter']): void {
+    this.#x = a.x;
+    for (const [process, clock, units, status, seq, okTs] of a.Que) {
+      this.#Que.insert({ process, clock, units, status, seq, ...(okTs === NONE ? {} : { okTs }) });
+    }
+    for (const [p, h, c, seq] of a.aside) this.#aside.set(p, { h, c, seq });
+    for (const p of a.suspect) this.#suspect.add(p);
+    for (const [p, seq] of a.done) this.#done[p] = seq;
   }
 
   /**
@@ -209,11 +252,20 @@ export class HOutOfKArbiter {
       } else reach('h-out-of-k:stale-ignored');
       return;
     }
-    if (this.#Que.at(j).status !== 'cancel') {
+    const e = this.#Que.at(j);
+    if (e.status === 'ok') {
+      // never honest (p answers a cancel, sent in status cancel): p gave back an OK this arbiter
+      // still counts as given — a cancel forged in its name reached p. The units stay taken (p may
+      // be InCS, if the cancelled is forged); the OK goes again, so a waiting p is not wedged
+      reach('h-out-of-k:ok-again');
+      e.okTs = this.#stamp();
+      this.#send(p, { type: 'OK', seq, ts: e.okTs });
+      return;
+    }
+    if (e.status !== 'cancel') {
       reach('h-out-of-k:stale-ignored');
       return;
     }
-    const e = this.#Que.at(j);
     e.status = 'wait';
     this.#x += e.units;
     this.#newChance();

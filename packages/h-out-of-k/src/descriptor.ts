@@ -99,6 +99,7 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'h-out-of-k',
   title: 'h-out-of-k mutual exclusion with (h,k)-arbiters (Manabe & Tajima, Sec. 4, Fig. 1)',
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({
     k: param('the units: at most k held at once (default 3, capped to n)'),
     l: param('h-out-of-k has no lower bound: l is 0 (or left out)'),

@@ -10,9 +10,11 @@ import {
   isHKArbiter,
   type KArbiter,
 } from '@critsec/coteries';
+import { parseHOutOfKDurable } from './durable.js';
 import { HOutOfKCS } from './h-out-of-k.js';
 import type { Priority } from './que.js';
 import type { ArbiterClass } from './arbiter.js';
+import { SenderRoles } from './roles.js';
 import type { HOutOfKOptions } from './types.js';
 
 /** @internal the factory; `Arbiter` is the arbiter role's class (a test's subclass, or the default). */
@@ -39,7 +41,12 @@ function makeFactory(
         `hOutOfK: every process starts OutCS (Fig. 1: In = false, x = k), got InCS initially: ${inCS.map((i) => `P${i}`).join(', ')}`,
       );
     }
-    return new HOutOfKCS(ctx, k, arbiter, priority, Arbiter);
+    const setting = { k, arbiter, priority };
+    const roles = new SenderRoles(ctx.id, ctx.n, k, arbiter);
+    // issue 27: a restarted process resumes from its recovered state, checked first
+    const restored =
+      ctx.recovered === undefined ? undefined : parseHOutOfKDurable(ctx.recovered, ctx, setting, roles);
+    return new HOutOfKCS(ctx, setting, roles, Arbiter, restored);
   };
 }
 
@@ -60,11 +67,19 @@ function makeFactory(
  * quorum, which gives back every unit granted or in flight; the promise rejects with
  * `AbortError`. Objects expose `units` (held now) and `inspect()` (every variable of Fig. 1).
  *
+ * **Crash recovery** (issue 27): the objects are `DurableCSObject`s of `@critsec/core`
+ * (`isDurableCSObject` tells). `durableState()` returns every protocol variable of both roles as
+ * JSON ({@link HOutOfKDurableState}); given it as `ctx.recovered`, the factory builds the object
+ * exactly there — a waiting request counting as OutCS with the request still standing at the
+ * arbiters — and `recover()` then withdraws that request (`release` to its quorum, as an abort)
+ * or leaves a recovered CS (the exit's `release`).
+ *
  * @param options `{ k, arbiter }`.
  * @returns a `CSFactory<number>` (the request is h).
  * @throws ConfigurationError (at once) if `k` is not an integer ≥ 1, `arbiter` is not an
  *   (h,k)-arbiter, or it is built for another k; (from the factory) if it is built for another n
- *   or a process starts InCS (Fig. 1 starts every process OutCS). `entry(h)` rejects with
+ *   or a process starts InCS (Fig. 1 starts every process OutCS), or if `ctx.recovered` is not a
+ *   state this process, k and arbiter can reach. `entry(h)` rejects with
  *   `ConfigurationError` for h that is not an integer in 1..k, sending nothing.
  */
 export function hOutOfK(options: HOutOfKOptions): CSFactory<number> {

@@ -78,8 +78,10 @@
  * entry that does not fit.
  */
 import {
+  CSMICError,
   CSObjectBase,
   ConfigurationError,
+  type DurableCSObject,
   type Endpoint,
   type ProcessContext,
   type ProcessId,
@@ -90,8 +92,10 @@ import { reach } from './rare-paths.js';
 import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
 import { type ArbiterClass, HOutOfKArbiter } from './arbiter.js';
+import { H_OUT_OF_K_DURABLE_FORMAT, type HOutOfKDurableState } from './durable.js';
 import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
 import type { Priority } from './que.js';
+import type { SenderRoles } from './roles.js';
 import type { HOutOfKSnapshot } from './types.js';
 
 /** An answer (OK, cancel) to a request. */
@@ -99,18 +103,18 @@ type Answer = Extract<HOutOfKMessage, { type: 'OK' | 'cancel' }>;
 
 const NONE = -1;
 
-/** One process of the h-out-of-k algorithm (Fig. 1, "Program for process p"). */
-export class HOutOfKCS extends CSObjectBase<number> {
+/**
+ * One process of the h-out-of-k algorithm (Fig. 1, "Program for process p"); durable (issue 27:
+ * `durableState()`, `recover()`, the format in `durable.ts`).
+ */
+export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<number> {
   /** Number of units k. */
   readonly k: number;
+  readonly #n: number;
   readonly #endpoint: Endpoint;
   readonly #arbiter: HKArbiter;
-  /** `reporter[h−1][p'] = 1`: p' asks this arbiter when it requests h units. */
-  readonly #reporter: Uint8Array[];
-  /** `asker[p'] = 1`: p' asks this arbiter for some h (may send `release`, `cancelled`). */
-  readonly #asker: Uint8Array;
-  /** `answerer[r] = 1`: r is in this process's quorum for some h (may send `OK`, `cancel`). */
-  readonly #answerer: Uint8Array;
+  /** Who may send what here (checked before anything else, `roles.ts`). */
+  readonly #roles: SenderRoles;
 
   /** Fig. 1 `c`: the Lamport clock. */
   #c = 0;
@@ -137,42 +141,41 @@ export class HOutOfKCS extends CSObjectBase<number> {
   #seq = 0;
   /** The waiting `entry(h)`. */
   readonly #call: PendingCall;
+  /** Recovered with a waiting request and no caller (a crash cut its `entry()`): `recover()` withdraws it. */
+  #orphan = false;
+  /** Recovered InCS (the crashed application's CS): `recover()` leaves it by the exit. */
+  #recoveredInCS = false;
 
   /** The arbiter role (Fig. 1: `x`, `Que`, `Quelength`; `arbiter.ts`). */
   readonly #arb: HOutOfKArbiter;
 
+  /** @param restored a recovered state, checked by `parseHOutOfKDurable`: the object resumes there. */
   constructor(
     ctx: ProcessContext,
-    k: number,
-    arbiter: HKArbiter,
-    priority: Priority,
+    setting: { readonly k: number; readonly arbiter: HKArbiter; readonly priority: Priority },
+    roles: SenderRoles,
     Arbiter: ArbiterClass = HOutOfKArbiter,
+    restored?: HOutOfKDurableState,
   ) {
-    super(ctx.id, 'OutCS', { takesRequest: true });
+    super(ctx.id, restored?.state ?? 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('hOutOfK', ctx.id, 'entry'));
-    this.k = k;
-    this.#arbiter = arbiter;
+    this.k = setting.k;
+    this.#n = ctx.n;
+    this.#arbiter = setting.arbiter;
     this.#endpoint = ctx.endpoint;
+    this.#roles = roles;
     this.#arb = new Arbiter(
       ctx.n,
-      k,
-      priority,
+      setting.k,
+      setting.priority,
       (to, msg) => this.#endpoint.send(to, msg),
       () => this.#c,
     );
     this.#inQ = new Uint8Array(ctx.n);
     this.#K = new Uint8Array(ctx.n);
     this.#gaveBack = new Uint8Array(ctx.n);
-    this.#reporter = [];
-    this.#asker = new Uint8Array(ctx.n);
-    this.#answerer = new Uint8Array(ctx.n);
-    for (let h = 1; h <= k; h++) {
-      const r = new Uint8Array(ctx.n);
-      for (const p of arbiter.reportersOf(ctx.id, h)) r[p] = this.#asker[p] = 1;
-      this.#reporter.push(r);
-      for (const q of arbiter.quorumOf(ctx.id, h)) this.#answerer[q] = 1;
-    }
-    this.listen(hOutOfKProtocol(k), ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
+    if (restored !== undefined) this.#restore(restored);
+    this.listen(hOutOfKProtocol(setting.k), ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
   /** Units this process holds: `h` while InCS, else 0. */
@@ -190,11 +193,52 @@ export class HOutOfKCS extends CSObjectBase<number> {
         seq: this.#seq,
         h: this.#h,
         In: this.#In,
-        waiting: this.#call.waiting,
+        waiting: this.#waiting,
         K,
       },
       arbiter: this.#arb.snapshot(),
     };
+  }
+
+  /** Every protocol variable of both roles as JSON (see {@link HOutOfKDurableState}). */
+  durableState(): HOutOfKDurableState {
+    const { request, seq, h, waiting, K } = this.inspect().requester;
+    const gaveBack = this.#Q.filter((r) => this.#gaveBack[r] === 1);
+    const requester = { request, seq, h, c: this.#requestC, Q: [...this.#Q], waiting, K: [...K], gaveBack };
+    const head = { format: H_OUT_OF_K_DURABLE_FORMAT, id: this.id, n: this.#n, k: this.k } as const;
+    return { ...head, state: this.state, c: this.#c, requester, arbiter: this.#arb.durable() };
+  }
+
+  /**
+   * Completes a recovery (issue 27): a recovered waiting request is withdrawn as an aborted entry
+   * is (`release` to every `r ∈ Q`: every unit granted or in flight comes back); a recovered CS is
+   * left by the exit (`release` to every `r ∈ Q`). Resolves once OutCS; at once on a fresh object.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  async recover(): Promise<void> {
+    if (this.pending !== null) {
+      throw new CSMICError(`hOutOfK: recover() called on P${this.id} while ${this.pending}() is in flight`);
+    }
+    if (this.#orphan) this.#withdraw();
+    else if (this.#recoveredInCS && this.state === 'InCS') await this.exit();
+  }
+
+  /** True while a request waits for OKs: `entry` in flight, or a recovered request until `recover()`. */
+  get #waiting(): boolean {
+    return this.#call.waiting || this.#orphan;
+  }
+
+  /** Resumes the clock and the requester where a recovered state left it (the arbiter: `restore`). */
+  #restore(s: HOutOfKDurableState): void {
+    const r = s.requester;
+    [this.#c, this.#request, this.#seq, this.#h, this.#requestC] = [s.c, r.request, r.seq, r.h, r.c];
+    this.#In = this.#recoveredInCS = s.state === 'InCS';
+    [this.#orphan, this.#Q] = [r.waiting, r.Q];
+    for (const q of r.Q) this.#inQ[q] = 1;
+    for (const q of r.K) this.#K[q] = 1;
+    for (const q of r.gaveBack) this.#gaveBack[q] = 1;
+    this.#Ksize = r.K.length;
+    this.#arb.restore(s.arbiter);
   }
 
   // ---------------------------------------------------------------- requester
@@ -205,6 +249,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
         `hOutOfK: entry(h) needs an integer h with 1 ≤ h ≤ k = ${this.k}, got h = ${String(h)}`,
       );
     }
+    if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     this.#c = tick(this.#c);
     const c = this.#c;
     this.#h = h;
@@ -222,7 +267,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
   protected async doExit(): Promise<void> {
     const seq = this.#request;
     const Q = this.#Q;
-    this.#In = false;
+    [this.#In, this.#recoveredInCS] = [false, false];
     this.#forget();
     this.setState('OutCS');
     for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
@@ -236,6 +281,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
   #withdraw(): void {
     const seq = this.#request;
     const Q = this.#Q;
+    this.#orphan = false;
     this.#forget();
     if (!this.closed) for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
   }
@@ -251,14 +297,13 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   #forget(): void {
     this.#clearK();
-    this.#request = NONE;
-    this.#h = 0;
+    [this.#request, this.#h, this.#requestC] = [NONE, 0, 0];
     this.#Q = [];
   }
 
   /** True when `msg` from `r` belongs to the request this process waits for (`r ∈ Q`: checked by the dispatch). */
   #current(r: ProcessId, msg: Answer): boolean {
-    if (!this.#call.waiting || msg.seq !== this.#request) {
+    if (!this.#waiting || msg.seq !== this.#request) {
       if (msg.seq >= this.#seq) this.#releaseUnused(r, msg.seq);
       else reach('h-out-of-k:stale-ignored');
       return false;
@@ -276,7 +321,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
       this.#releaseUnused(r, seq);
       return;
     }
-    if (!this.#call.waiting || this.#K[r] === 1) {
+    if (!this.#waiting || this.#K[r] === 1) {
       reach('h-out-of-k:probe-current');
       return;
     }
@@ -296,7 +341,7 @@ export class HOutOfKCS extends CSObjectBase<number> {
     if (this.#gaveBack[r] === 1) reach('h-out-of-k:ok-after-cancelled');
     this.#K[r] = 1;
     this.#Ksize++;
-    if (this.#Ksize !== this.#Q.length) return; // wait for another OK
+    if (this.#Ksize !== this.#Q.length || this.#orphan) return; // wait for another OK (or recover())
     this.#In = true;
     this.#call.resolve(() => this.setState('InCS'));
   }
@@ -317,39 +362,10 @@ export class HOutOfKCS extends CSObjectBase<number> {
 
   // ---------------------------------------------------------------- dispatch
 
-  /**
-   * Why `msg` from `from` is refused (the end of the `ProtocolError`'s message), or `undefined`: a
-   * message that no honest process sends this one, from outside its role. Staleness, and a second
-   * request while the first is in `Que`, are the handlers' business.
-   */
-  #refusal(from: ProcessId, msg: HOutOfKMessage): string | undefined {
-    switch (msg.type) {
-      case 'request':
-        if (this.#reporter[msg.h - 1]![from] !== 1)
-          return `request(h = ${msg.h}) from P${from}, whose quorum for ${msg.h} units does not contain P${this.id}`;
-        return undefined;
-      case 'release':
-      case 'cancelled':
-        if (this.#asker[from] === 1) return undefined;
-        return `${msg.type} from P${from}, none of whose quorums (h = 1..${this.k}) contains P${this.id}`;
-      case 'OK':
-      case 'cancel':
-      case 'probe':
-        // an answer to the current request comes from Q; one to another request (stale) from
-        // a quorum of this process for some h
-        if (msg.seq === this.#request) {
-          if (this.#inQ[from] === 1) return undefined;
-          return `${msg.type} from P${from}, which is not in its quorum Q = {${this.#Q.join(', ')}}`;
-        }
-        if (this.#answerer[from] === 1) return undefined;
-        return `${msg.type} from P${from}, which is in none of its quorums (h = 1..${this.k})`;
-    }
-  }
-
   #onMessage(from: ProcessId, msg: HOutOfKMessage): void {
     // The sender first: a message no honest process sends here is reported and dropped before it
     // touches anything, the clock included — a forged c/ts must not move c.
-    const refusal = this.#refusal(from, msg);
+    const refusal = this.#roles.refusal(from, msg, { request: this.#request, inQ: this.#inQ, Q: this.#Q });
     if (refusal !== undefined) {
       this.reportError(new ProtocolError(`hOutOfK: P${this.id} got ${refusal}`, { from }));
       return;

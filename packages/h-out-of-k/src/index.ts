@@ -10,6 +10,8 @@
  * - {@link hOutOfKBounds}: the paper's message bounds (3·|q_{h,k}| without conflict,
  *   (3h+3)·|q_{h,k}| worst case) and waiting times per h; {@link compareArbiters}: quorum sizes and
  *   messages of uniform / cube (h,k)-arbiters against the k-arbiters.
+ * - Crash recovery (issue 27): the objects are `DurableCSObject`s; {@link HOutOfKDurableState} is
+ *   what `durableState()` returns and the factory resumes from (`ctx.recovered`).
  * - {@link hOutOfKRequest}: a workload's request generator (a fixed h, or h uniform in 1..k).
  * - {@link hOutOfKProtocol}: the validated message union (`request`, `OK`, `cancel`, `cancelled`,
  *   `release`); {@link hOutOfKRarePaths}: the coverage marks.
@@ -32,6 +34,11 @@
  */
 export { type HOutOfKBoundRow, hOutOfKBounds } from './bounds.js';
 export { type ArbiterComparisonRow, type ArbiterCost, compareArbiters } from './compare.js';
+export {
+  type DurableQueEntry,
+  H_OUT_OF_K_DURABLE_FORMAT,
+  type HOutOfKDurableState,
+} from './durable.js';
 export { asHKArbiter, hOutOfK } from './factory.js';
 export type { HOutOfKCS } from './h-out-of-k.js';
 export { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';

@@ -42,7 +42,7 @@ export interface QueEntry {
  * the requester's request count first — so a process that keeps requesting cannot overtake a
  * waiting one forever (Theorem 6 needs later requests to rank lower; at the ceiling `seq` does it).
  */
-function higher(
+export function higher(
   a: Pick<QueEntry, 'clock' | 'seq' | 'process'>,
   b: Pick<QueEntry, 'clock' | 'seq' | 'process'>,
   priority: Priority = 'ceiling-fair',
@@ -107,6 +107,11 @@ export class Que {
     let sum = 0;
     for (let i = 0; i <= j; i++) sum += this.#entries[i]!.units;
     return sum;
+  }
+
+  /** The entries, highest first (read only: the durable state copies them). */
+  entries(): readonly Readonly<QueEntry>[] {
+    return this.#entries;
   }
 
   /** Snapshot `[process, clock, units, status, seq]` per entry, highest first. */

@@ -35,6 +35,7 @@ const otherMarks = [
   'h-out-of-k:aside-admitted',
   'h-out-of-k:aside-dropped',
   'h-out-of-k:cancelled-after-release',
+  'h-out-of-k:ok-again',
   'h-out-of-k:probe',
   'h-out-of-k:probe-current',
   'h-out-of-k:release-before-ok',

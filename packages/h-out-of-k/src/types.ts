@@ -35,7 +35,7 @@ export interface HOutOfKSnapshot {
     readonly h: number;
     /** `In`: true InCS. */
     readonly In: boolean;
-    /** True while `entry` waits. */
+    /** True while a request waits for OKs: `entry` in flight, or a recovered request until `recover()`. */
     readonly waiting: boolean;
     /** `K`: arbiters whose OK is held. */
     readonly K: readonly number[];

@@ -1,5 +1,5 @@
 /**
- * The sender is checked before the clock (README, "Errors"; `#refusal` in `src/h-out-of-k.ts`): a
+ * The sender is checked before the clock (README, "Errors"; `SenderRoles.refusal` in `src/roles.ts`): a
  * message that no honest process sends this one — a `request` from outside the reporters for its h
  * or a second one while the first is in `Que`, a `release`/`cancelled` from a process none of whose
  * quorums contains the arbiter, an `OK`/`cancel` of the current request from outside `Q` or of

@@ -85,20 +85,31 @@ describe('a stale or forged message about another request changes nothing', () =
     expect(inspectH(c, 0).arbiter).toEqual({ x: k, Que: [] });
   });
 
-  it('cancelled of the current seq for an entry in status ok (no cancel was sent): the OK is not re-sent', async () => {
+  it('cancelled of the current seq for an entry in status ok (no cancel was sent): the units stay taken, the OK goes again (issue 27 §3)', async () => {
     const c = fixedCluster(n, k, [0]);
     const done = [cycle(c, 1, 1), cycle(c, 3, 2)];
     await c.net.settle();
     await deliver(c.net, 1, 0, 'request'); // P1 holds 1: x = 1
     await deliver(c.net, 3, 0, 'request'); // P3 (2 units) after P1: 1 + 2 > k, waits
-    expect(inspectH(c, 0).arbiter).toEqual({
+    const before = inspectH(c, 0).arbiter;
+    expect(before).toEqual({
       x: 1,
       Que: [
         [1, 1, 1, 'ok', 0],
         [3, 1, 2, 'wait', 0],
       ],
     });
-    await expectIgnored(c, 1, 0, { type: 'cancelled', seq: 0, ts: 2 });
+    const queued = queuedList(c.net);
+    // a cancel forged in P0's name made P1 give the OK back: P0 never took the units back
+    // (taking them would free 2 units: P3 granted beside P1's, 3 > k), it sends the OK again
+    c.net.endpoint(1).send(0, { type: 'cancelled', seq: 0, ts: 2 });
+    await deliver(c.net, 1, 0, 'cancelled');
+    expect(inspectH(c, 0).arbiter).toEqual(before);
+    const oks = (list: string[]) => list.filter((m) => m === '0→1 OK').length;
+    expect(queuedList(c.net)).toHaveLength(queued.length + 1);
+    expect(oks(queuedList(c.net))).toBe(oks(queued) + 1); // the OK, once more
+    expect(mark('ok-again')).toBe(1);
+    expect(mark('stale-ignored')).toBe(0);
     await deliverAll(c.net);
     await Promise.all(done);
     expect(c.firstViolation).toBeNull();

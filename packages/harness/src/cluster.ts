@@ -85,6 +85,8 @@ export class SimCluster<Req = void> {
   readonly recoveryFailures: string[] = [];
   readonly #factory: CSFactory<Req>;
   readonly #unwire: (() => void)[] = [];
+  /** The request each process last entered the CS with (what a process restarted InCS holds). */
+  readonly #held: unknown[] = [];
   /** The safety monitor fed by every object's `statechange`. */
   readonly monitor: SafetyMonitor;
   /** The problem the monitor checks. */
@@ -193,7 +195,12 @@ export class SimCluster<Req = void> {
       offError();
     };
     this.objects[id] = cs;
-    if (!first && cs.state === 'InCS') this.#follow(id, 'InCS');
+    if (!first && cs.state === 'InCS') {
+      // restarted InCS: its last committed step is the CS it last entered (its exit was lost), not
+      // the entry the workload may have begun since, which set the monitor's request
+      this.monitor.setRequest(id, this.#held[id], true);
+      this.#follow(id, 'InCS');
+    }
     return cs;
   }
 
@@ -201,6 +208,7 @@ export class SimCluster<Req = void> {
   #follow(id: ProcessId, s: CSState): void {
     if (this.crash !== undefined && this.monitor.states[id] === s) return;
     this.net.note({ p: id, s });
+    if (s === 'InCS') this.#held[id] = this.monitor.requests[id];
     const v = this.monitor.change(id, s, this.net.now);
     if (v !== null && this.firstViolation === null) {
       this.firstViolation = v;

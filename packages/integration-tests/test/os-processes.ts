@@ -1,9 +1,9 @@
 /**
  * Issue #6, "What it must show" (2): the same algorithms as n separate OS processes over
  * TCP/TLS on loopback, through the launcher of @critsec/cluster, checked by its sound
- * shared-log check: zero violations, every process completes its rounds. The n = 5 cases run in
- * `npm test` (`os-processes.test.ts`), the n = 9 ones in the long suite
- * (`os-processes.long.test.ts`).
+ * shared-log check: zero violations, every process completes its rounds. The n = 5 and n = 9
+ * cases run in the long suite (`os-processes.long.test.ts`); `npm test` keeps an n = 5 Maekawa
+ * cluster of OS processes in `@critsec/cluster`'s `launcher.test.ts`.
  */
 import type { CSState } from '@critsec/core';
 import { describe, expect, it } from 'vitest';

@@ -127,6 +127,7 @@ export const mutinDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutin',
   title: 'MUTIN(l), l-mutual inclusion (Kamei & Kakugawa 2019, Sec. 4, Algorithms 1–2)',
   defaultN: DEFAULT_N,
+  crashRecovery: true,
   params: params({
     l: param('at least l processes InCS (default 3, capped to fit n)'),
     k: param('mutin solves the (l,n)-CS: k is n (or left out)'),

@@ -15,6 +15,7 @@ import { countInCS } from '@critsec/core/kit';
 import { type Coterie, checkCoterie, isCoterie } from '@critsec/coteries';
 import { maekawa } from '@critsec/mutex';
 import { MutinCS } from './mutin.js';
+import { parseMutinDurable } from './mutin-durable.js';
 import type { MutinQuorums, Response2Rule } from './settings.js';
 
 /** Settings of {@link mutin}. */
@@ -141,12 +142,25 @@ export function validateMutin(l: number, coterie: Coterie, ctx: ProcessContext):
  * Abort: an Exit() can be withdrawn while it waits for `mx` or for l+1 processes InCS; once its
  * Acquire messages are sent it completes. Entry() completes at once.
  *
+ * **Crash recovery** (issue 27): when `mx` is durable (Maekawa and Ricart–Agrawala are), the
+ * objects are `DurableCSObject`s of `@critsec/core`: `durableState()` returns every protocol
+ * variable as JSON (`MutinDurableState`, `mx`'s state nested); given it as `ctx.recovered`,
+ * the factory builds the object exactly there, and `recover()` ends the Exit() the crash cut —
+ * withdrawn while it waited for `mx` or for l+1 processes InCS (the process stays InCS),
+ * completed once its Acquires were out (OutCS). It never begins a call: a process InCS or OutCS
+ * stays so, and the restarted application makes the next call (the paper's model, Sec. 3, has
+ * every process eventually invoke the next one). Over an `mx` that is not durable the objects
+ * have no `durableState`/`recover` (not durable), and a recovered state is refused.
+ *
  * @param options `{ l, coterie, mx? }` — see {@link MutinOptions}.
  * @returns a factory; calling it validates the context and may throw (see below).
  * @throws ConfigurationError (from the factory, before any message) unless `0 ≤ l < n`, the
  *   coterie is over the same n, the initial configuration has at least l processes InCS and
  *   `mx` is a plain mutual exclusion factory; here already if `l` is not a non-negative integer,
  *   `coterie` is not a coterie, or `mx` is not a function.
+ * @throws ConfigurationError (from the factory) if `ctx.recovered` is not a state of this process
+ *   under this l and coterie (malformed, another algorithm's, process's or cluster's, one the
+ *   algorithm cannot reach, or `mx`'s part refused by `mx`), or `mx` is not durable.
  * @throws CoterieError (from the factory) if the coterie's quorums do not intersect pairwise or
  *   are not minimal.
  *
@@ -179,6 +193,9 @@ export function mutin(options: MutinOptions): CSFactory {
   const mx = options.mx ?? maekawa({ coterie });
   return (ctx: ProcessContext): CSObject => {
     const quorums = validateMutin(l, coterie, ctx);
-    return new MutinCS(ctx, { l, quorums, mx, response2 });
+    // issue 27: a restarted process resumes from its recovered state, checked first
+    const restored =
+      ctx.recovered === undefined ? undefined : parseMutinDurable(ctx.recovered, ctx, l, quorums);
+    return new MutinCS(ctx, { l, quorums, mx, response2 }, restored);
   };
 }

@@ -18,16 +18,11 @@
  *   "/* state_i = OutCS *\/"), so that P_j ∈ procsInCS_i ⇒ state_j = InCS (Lemma 1) holds at
  *   every instant; it flips to InCS in Entry() right after the Release messages are sent.
  *
- * DEVIATION (liveness fix, see `Response2Rule`): Algorithm 2 clears responseAgainTo_i after the
- * first Response2 ("it is sufficient for each process to send a Response2 message at most
- * once", Sec. 4). That is not sufficient: the one Response2 can be spent on a Release the
- * leaver already learned about through another member of its quorum, and a later Release that
- * only this member sees is then never reported — the leaver waits forever although l+1
- * processes are InCS (a deadlock the compliance suite finds, e.g. in (4,5)-GCS over majority(5),
- * exponential delays, seed 2000019). By default responseAgainTo_i is kept until the leaver's
- * Acquire (or the next Query) replaces it, so every Release that reaches a quorum member of a
- * waiting leaver is reported. Each Release still triggers at most one Response2, so Lemma 3's
- * count (≤ |Q_i| Response2 per Entry()) is unchanged. `response2: 'once'` keeps the paper's rule.
+ * DEVIATION (liveness fix, `Response2Rule`; the README tells the deadlock, e.g. (4,5)-GCS over
+ * majority(5), exponential delays, seed 2000019): Algorithm 2 clears responseAgainTo_i after the
+ * first Response2; by default it is kept until the leaver's Acquire (or next Query) replaces it,
+ * so every Release reaching a member of a waiting leaver's quorum is reported (still at most one
+ * Response2 per Release: Lemma 3's count holds). `response2: 'once'` keeps the paper's rule.
  *
  * DEVIATION (issue 27 §3, no message a validator accepts may wedge its receiver): responseAgainTo_i
  * is kept one entry per process and an Acquire from a process with no entry is ignored
@@ -36,22 +31,27 @@
  */
 import {
   AbortError,
-  ConfigurationError,
+  CSMICError,
   type CSObject,
   CSObjectBase,
+  type DurableCSObject,
   type Endpoint,
+  isDurableCSObject,
   type ProcessContext,
   type ProcessId,
   ProtocolError,
 } from '@critsec/core';
 import { PendingCall, reachOf } from '@critsec/core/kit';
-import type { MutinProtocolMessage } from './protocol.js';
-import { mutinProtocol } from './protocol.js';
+import { type MutinDurableState, type MutinPhase, mutinDurableState, sorted } from './mutin-durable.js';
+import { buildMx } from './mx.js';
+import { type MutinProtocolMessage, mutinProtocol, senderRoleError } from './protocol.js';
 import { ResponseAgain } from './response-again.js';
 import type { MutinSettings, Response2Rule } from './settings.js';
 
 /** `reach()` typed against MUTIN's marks (a typo fails `tsc`). */
 const reach = reachOf([
+  'mutin:recovered-exit-withdrawn',
+  'mutin:recovered-exit-completed',
   'mutin:exit-aborted',
   'mutin:response2-sent',
   'mutin:response2-unblocks',
@@ -62,13 +62,6 @@ const reach = reachOf([
   'mutin:query-renewed',
   'mutin:unasked-ack',
 ] as const);
-
-/** Where an Exit() is, for `inspect()` (the explorer must tell these states apart). */
-type Phase = 'idle' | 'mx.Entry' | 'query' | 'acquire' | 'mx.Exit';
-
-function sorted(s: ReadonlySet<ProcessId>): ProcessId[] {
-  return [...s].sort((a, b) => a - b);
-}
 
 /**
  * One process of MUTIN(l) (Algorithms 1–2). The fields carry the paper's names; message
@@ -88,6 +81,20 @@ export class MutinCS extends CSObjectBase {
    * only when `mx` has an `inspect()` itself (otherwise the state could not be told apart).
    */
   readonly inspect?: () => unknown;
+  /**
+   * Crash recovery (issue 27): every protocol variable as JSON ({@link MutinDurableState}, `mx`'s
+   * own state nested). Present only when `mx` is a `DurableCSObject` itself: over a mutual
+   * exclusion that cannot resume, MUTIN cannot either, and says so by not having it.
+   */
+  readonly durableState?: () => MutinDurableState;
+  /**
+   * Completes a recovery (issue 27; present with {@link durableState}): the crashed Exit() is
+   * withdrawn while it waited for `mx` or for l+1 processes InCS (stays InCS), completed once its
+   * Acquires were out (OutCS); with no Exit() running the state stays — the next call is the
+   * application's (see `mutin` and the README). Resolves then; at once on a fresh object.
+   * @throws CSMICError (rejects) while a call is in flight.
+   */
+  readonly recover?: () => Promise<void>;
 
   /** reqCnt_i: the request counter, matches Response1/Response2 to their Query. */
   reqCnt = 0;
@@ -132,11 +139,17 @@ export class MutinCS extends CSObjectBase {
     aborted: 'MUTIN Exit() was aborted',
     closed: 'MUTIN closed while waiting for Ack messages',
   });
-  #phase: Phase = 'idle';
+  /** Where the Exit() is (`inspect()` tells the explorer; recovery resumes it). */
+  #phase: MutinPhase = 'idle';
+  /** The recovery owed by an object built from a recovered state (issue 27; memoized). */
+  #recovery: (() => Promise<void>) | null = null;
 
-  /** Process `ctx.id` of MUTIN(l) (use `mutin`, which validates the settings). */
-  constructor(ctx: ProcessContext, settings: MutinSettings) {
-    super(ctx.id, ctx.initial[ctx.id]!);
+  /**
+   * Process `ctx.id` of MUTIN(l) (use `mutin`, which validates the settings and `restored`, a
+   * recovered state to resume from). @throws ConfigurationError for an unfit `mx` (see `mx.ts`).
+   */
+  constructor(ctx: ProcessContext, settings: MutinSettings, restored?: MutinDurableState) {
+    super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.l = settings.l;
     this.response2 = settings.response2 ?? 'per-release';
     this.Q = settings.quorums.Q;
@@ -146,36 +159,29 @@ export class MutinCS extends CSObjectBase {
     this.#n = ctx.n;
     this.#endpoint = ctx.endpoint;
     // procsInCS_i, initially { P_j ∈ R_i | state_j = InCS } in the (safe) initial configuration
-    this.procsInCS = new Set(this.R.filter((j) => ctx.initial[j] === 'InCS'));
-    const mx = settings.mx({
-      id: ctx.id,
-      n: ctx.n,
-      endpoint: ctx.endpoint.channel('mx'),
-      initial: Object.freeze(Array.from({ length: ctx.n }, () => 'OutCS' as const)),
-    });
-    if (mx.takesRequest || mx.id !== ctx.id || mx.state !== 'OutCS') {
-      void mx.close();
-      throw new ConfigurationError(
-        `mutin: mx must be a plain mutual exclusion factory (no request) that starts every process ` +
-          `OutCS; for P${ctx.id} it made P${mx.id} ${mx.state}${mx.takesRequest ? ' taking a request' : ''}`,
-      );
-    }
+    this.procsInCS = new Set(restored?.procsInCS ?? this.R.filter((j) => ctx.initial[j] === 'InCS'));
+    const mx = buildMx(ctx, settings.mx, restored);
     this.mx = mx;
+    if (isDurableCSObject(mx)) {
+      const where = () => ({ n: this.#n, phase: this.#phase, queryAborted: this.#queryAborted });
+      const more = () => ({ answered: this.#answered, mx: mx.durableState() });
+      this.durableState = () => mutinDurableState(this, where(), more());
+      this.recover = async () => {
+        if (this.pending !== null)
+          throw new CSMICError(`MUTIN: recover() on P${this.id} while ${this.pending}() is in flight`);
+        await this.#recovery?.();
+      };
+      if (restored !== undefined) this.#restore(restored, mx);
+    }
     this.forwardErrors(mx);
     this.listen(mutinProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
     const mxInspect = (mx as { inspect?: unknown }).inspect;
     if (typeof mxInspect === 'function') {
       this.inspect = () => ({
-        state: this.state,
-        pending: this.pending,
-        phase: this.#phase,
-        reqCnt: this.reqCnt,
-        procsInCS: sorted(this.procsInCS),
-        currentInCS: sorted(this.currentInCS),
-        ackFrom: sorted(this.ackFrom),
-        responseAgainTo: this.responseAgainTo,
-        respAgainReqCnt: this.respAgainReqCnt,
-        responseAgain: this.responseAgain.snapshot(),
+        ...{ state: this.state, pending: this.pending, phase: this.#phase, reqCnt: this.reqCnt },
+        ...{ procsInCS: sorted(this.procsInCS), currentInCS: sorted(this.currentInCS) },
+        ...{ ackFrom: sorted(this.ackFrom), responseAgainTo: this.responseAgainTo },
+        ...{ respAgainReqCnt: this.respAgainReqCnt, responseAgain: this.responseAgain.snapshot() },
         mx: (mxInspect as () => unknown).call(mx),
       });
     }
@@ -189,6 +195,8 @@ export class MutinCS extends CSObjectBase {
    * the state stays InCS); once the Acquire messages are out the exit is committed and completes.
    */
   protected async doExit(signal: AbortSignal | undefined): Promise<void> {
+    // exit() before recover(): the crashed Exit() ends first (and may have left already)
+    if (this.#recovery !== null && (await this.#endedIn('OutCS'))) return;
     // mx.Entry();
     this.#phase = 'mx.Entry';
     try {
@@ -240,6 +248,8 @@ export class MutinCS extends CSObjectBase {
    * blocks (an abort signal has nothing to withdraw).
    */
   protected async doEntry(): Promise<void> {
+    // entry() before recover(): the crashed Exit() ends first (a withdrawn one leaves it InCS)
+    if (this.#recovery !== null && (await this.#endedIn('InCS'))) return;
     for (const j of this.Q) this.#send(j, { type: 'Release' });
     this.setState('InCS');
   }
@@ -248,6 +258,44 @@ export class MutinCS extends CSObjectBase {
     this.#enough.close();
     this.#acked.close();
     await this.mx.close();
+  }
+
+  /** Resumes every variable where a recovered state left it; a retraction resumes its wait for Acks. */
+  #restore(s: MutinDurableState, mx: DurableCSObject): void {
+    [this.#phase, this.reqCnt, this.#queryAborted] = [s.phase, s.reqCnt, s.queryAborted];
+    [this.currentInCS, this.#answered] = [new Set(s.currentInCS), new Set(s.answered)];
+    this.ackFrom = new Set(s.ackFrom);
+    this.responseAgain.restore(s.responseAgain);
+    if (s.phase === 'acquire') {
+      this.#acked.begin();
+      this.#acked.wait(undefined).catch(() => {}); // recover() awaits it; a close before is no error
+      if (this.ackFrom.size === this.Q.length) this.#acked.resolve();
+    }
+    let run: Promise<void> | undefined;
+    this.#recovery = () => (run ??= this.#endCrashedExit(mx));
+  }
+
+  /** Ends a crashed Exit() still owed (no recover() yet): whether that left the state `to`. */
+  async #endedIn(to: 'InCS' | 'OutCS'): Promise<boolean> {
+    await this.#recovery?.();
+    return this.state === to;
+  }
+
+  /** Ends the Exit() a crash cut: withdrawn while it waited, completed once its Acquires were out. */
+  async #endCrashedExit(mx: DurableCSObject): Promise<void> {
+    const committed = this.#phase === 'acquire' || (this.#phase === 'mx.Exit' && !this.#queryAborted);
+    if (this.#phase === 'query') {
+      reach('mutin:recovered-exit-withdrawn');
+      this.#queryAborted = true; // as an aborted Exit(): later responses to it no longer count
+      this.#phase = 'mx.Exit';
+    } else if (this.#phase === 'acquire') {
+      reach('mutin:recovered-exit-completed');
+      await this.#acked.wait(undefined);
+      this.#phase = 'mx.Exit';
+    }
+    await mx.recover(); // withdraws a waiting mx.Entry(), leaves a held mx
+    this.#phase = 'idle';
+    if (committed) this.setState('OutCS');
   }
 
   #throwIfClosed(): void {
@@ -266,28 +314,9 @@ export class MutinCS extends CSObjectBase {
     }
   }
 
-  /** Why a message cannot have come from a correct peer, or null. */
-  #invalid(from: ProcessId, msg: MutinProtocolMessage): string | null {
-    switch (msg.type) {
-      case 'Query':
-      case 'Acquire':
-      case 'Release':
-      case 'Withdraw':
-        return this.#inR.has(from) ? null : `${msg.type} from P${from}, which is not in R_${this.id}`;
-      case 'Ack':
-        return this.#inQ.has(from) ? null : `Ack from P${from}, which is not in Q_${this.id}`;
-      case 'Response1':
-      case 'Response2': {
-        if (!this.#inQ.has(from)) return `${msg.type} from P${from}, which is not in Q_${this.id}`;
-        const bad = msg.procsInCS.find((p) => p >= this.#n);
-        return bad === undefined ? null : `${msg.type} from P${from} names process ${bad} (n = ${this.#n})`;
-      }
-    }
-  }
-
   /** Algorithm 2: the message handlers (atomic). */
   #onMessage(from: ProcessId, msg: MutinProtocolMessage): void {
-    const invalid = this.#invalid(from, msg);
+    const invalid = senderRoleError(this.id, this.#n, { inQ: this.#inQ, inR: this.#inR }, from, msg);
     if (invalid !== null) {
       this.reportError(new ProtocolError(`mutin: dropped ${invalid}`, { from }));
       return;

@@ -11,6 +11,7 @@ import {
   type Protocol,
   processIdSchema,
 } from '@critsec/transport';
+import type { ProcessId } from '@critsec/core';
 import * as v from 'valibot';
 
 const procsInCS = v.array(processIdSchema);
@@ -86,3 +87,32 @@ export const mutinMessages: MessageSchema<MutinProtocolMessage> = schema;
 
 /** MUTIN's protocol: its only way in is `mutinProtocol.listen(endpoint, handler, onInvalid)`. */
 export const mutinProtocol: Protocol<MutinProtocolMessage> = defineProtocol('mutin', schema);
+
+/**
+ * The sender's role check of MUTIN's dispatch (ARCHITECTURE.md §2): why `msg` cannot have come
+ * from a correct peer of process `id` — Query, Acquire, Release and Withdraw come from R_i,
+ * responses and Acks from Q_i, and a response names processes of 0..n−1 only — or null.
+ */
+export function senderRoleError(
+  id: ProcessId,
+  n: number,
+  roles: { readonly inQ: ReadonlySet<ProcessId>; readonly inR: ReadonlySet<ProcessId> },
+  from: ProcessId,
+  msg: MutinProtocolMessage,
+): string | null {
+  switch (msg.type) {
+    case 'Query':
+    case 'Acquire':
+    case 'Release':
+    case 'Withdraw':
+      return roles.inR.has(from) ? null : `${msg.type} from P${from}, which is not in R_${id}`;
+    case 'Ack':
+      return roles.inQ.has(from) ? null : `Ack from P${from}, which is not in Q_${id}`;
+    case 'Response1':
+    case 'Response2': {
+      if (!roles.inQ.has(from)) return `${msg.type} from P${from}, which is not in Q_${id}`;
+      const bad = msg.procsInCS.find((p) => p >= n);
+      return bad === undefined ? null : `${msg.type} from P${from} names process ${bad} (n = ${n})`;
+    }
+  }
+}

@@ -80,6 +80,12 @@ export class ResponseAgain {
     return last;
   }
 
+  /** Replaces every entry by those of a {@link snapshot} (a recovered state, issue 27). */
+  restore(entries: readonly (readonly [ProcessId, number, boolean])[]): void {
+    this.#entries.clear();
+    for (const [p, reqCnt, spent] of entries) this.#entries.set(p, { reqCnt, spent });
+  }
+
   /** Every entry, oldest first, for `inspect()`: `[process, reqCnt, spent]`. */
   snapshot(): [ProcessId, number, boolean][] {
     return [...this.#entries].map(([p, e]) => [p, e.reqCnt, e.spent]);

@@ -1,5 +1,5 @@
-/** MUTIN(l)'s compliance matrix (`compliance.ts`), fast: a quarter of each configuration's weight (84 seeds per delay model for most). */
+/** MUTIN(l)'s compliance matrix (`compliance.ts`), fast: a twelfth of each configuration's weight (28 seeds per delay model for most; the long suite runs three times the weight). */
 import { seedsPerDelay } from '@critsec/testing';
 import { mutinCompliance } from './compliance.js';
 
-mutinCompliance((base) => seedsPerDelay(Math.ceil(base / 4)));
+mutinCompliance((base) => seedsPerDelay(Math.ceil(base / 12)));

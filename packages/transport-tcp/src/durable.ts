@@ -27,8 +27,13 @@ export interface TcpDurableState {
   readonly session: string;
   /** Every peer's session state, by peer id (as `ReliableLink.durableState` exports it; the payloads are the frames' JSON text). */
   readonly links: Readonly<Record<string, LinkState<string>>>;
-  /** Messages this process sent itself and has not handled yet, in order (channel `c`, message `m`). */
-  readonly toSelf: readonly { readonly c: string; readonly m: Message }[];
+  /** Messages this process sent itself and has not handled yet, in order. */
+  readonly toSelf: readonly {
+    /** The channel. */
+    readonly c: string;
+    /** The message. */
+    readonly m: Message;
+  }[];
 }
 
 /** What `stage()` captured: hand it back to `committed()` once the record is durable (opaque). */
@@ -47,7 +52,12 @@ export interface TcpDurability {
    * Takes every session's commit point and the transport's state as of now (stage the state in
    * the same record as the protocol's). Pure but for remembering the point.
    */
-  stage(): { readonly point: TcpCommitPoint; readonly state: TcpDurableState };
+  stage(): {
+    /** Hand it to `committed` once the record is durable. */
+    readonly point: TcpCommitPoint;
+    /** The state to stage (JSON). */
+    readonly state: TcpDurableState;
+  };
   /**
    * The record staged with `point` is durable: every session acknowledges what it covers and
    * the withheld frames it covers leave. Points may come late; an older one changes nothing.

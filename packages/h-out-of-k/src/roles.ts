@@ -1,0 +1,88 @@
+/**
+ * Who may send what to one process of the h-out-of-k algorithm — h-out-of-k paper (Manabe &
+ * Tajima), Sec. 3.1 and Fig. 1: `P_i` requesting h units asks the arbiters of `q_{h,k}(i)`, so an
+ * arbiter hears `request(h)` only from the processes whose quorum for h contains it, and a
+ * requester hears `OK`/`cancel` only from its quorum. The dispatch of `h-out-of-k.ts` checks the
+ * sender here before anything else (the clock included); a recovered state is checked against the
+ * same roles (`durable.ts`). Internal to `@critsec/h-out-of-k`.
+ */
+import type { ProcessId } from '@critsec/core';
+import type { HKArbiter } from '@critsec/coteries';
+import type { HOutOfKMessage } from './messages.js';
+
+/** The requester's current request, as the check of an answer needs it. */
+export interface CurrentRequest {
+  /** `seq` of the current request (−1: none). */
+  readonly request: number;
+  /** `inQ[r] = 1`: r ∈ Q. */
+  readonly inQ: Uint8Array;
+  /** `Q`, for the error message. */
+  readonly Q: readonly ProcessId[];
+}
+
+/** The senders one process accepts, per message type (built once from the (h,k)-arbiter). */
+export class SenderRoles {
+  /** Number of processes. */
+  readonly n: number;
+  readonly #id: ProcessId;
+  readonly #k: number;
+  /** `reporter[h−1][p'] = 1`: p' asks this arbiter when it requests h units. */
+  readonly #reporter: Uint8Array[] = [];
+  /** `asker[p'] = 1`: p' asks this arbiter for some h (may send `release`, `cancelled`). */
+  readonly #asker: Uint8Array;
+  /** `answerer[r] = 1`: r is in this process's quorum for some h (may send `OK`, `cancel`). */
+  readonly #answerer: Uint8Array;
+
+  constructor(id: ProcessId, n: number, k: number, arbiter: HKArbiter) {
+    this.n = n;
+    this.#id = id;
+    this.#k = k;
+    this.#asker = new Uint8Array(n);
+    this.#answerer = new Uint8Array(n);
+    for (let h = 1; h <= k; h++) {
+      const r = new Uint8Array(n);
+      for (const p of arbiter.reportersOf(id, h)) r[p] = this.#asker[p] = 1;
+      this.#reporter.push(r);
+      for (const q of arbiter.quorumOf(id, h)) this.#answerer[q] = 1;
+    }
+  }
+
+  /** True when `p` asks this arbiter for `h` units (`h` in 1..k). */
+  asks(p: ProcessId, h: number): boolean {
+    return this.#reporter[h - 1]?.[p] === 1;
+  }
+
+  /** True when `p` asks this arbiter for some h. */
+  asksSome(p: ProcessId): boolean {
+    return this.#asker[p] === 1;
+  }
+
+  /**
+   * Why `msg` from `from` is refused (the end of the `ProtocolError`'s message), or `undefined`: a
+   * message that no honest process sends this one, from outside its role. Staleness, and a second
+   * request while the first is in `Que`, are the handlers' business.
+   */
+  refusal(from: ProcessId, msg: HOutOfKMessage, cur: CurrentRequest): string | undefined {
+    const me = `P${this.#id}`;
+    switch (msg.type) {
+      case 'request':
+        if (this.asks(from, msg.h)) return undefined;
+        return `request(h = ${msg.h}) from P${from}, whose quorum for ${msg.h} units does not contain ${me}`;
+      case 'release':
+      case 'cancelled':
+        if (this.#asker[from] === 1) return undefined;
+        return `${msg.type} from P${from}, none of whose quorums (h = 1..${this.#k}) contains ${me}`;
+      case 'OK':
+      case 'cancel':
+      case 'probe':
+        // an answer to the current request comes from Q; one to another request (stale) from
+        // a quorum of this process for some h
+        if (msg.seq === cur.request) {
+          if (cur.inQ[from] === 1) return undefined;
+          return `${msg.type} from P${from}, which is not in its quorum Q = {${cur.Q.join(', ')}}`;
+        }
+        if (this.#answerer[from] === 1) return undefined;
+        return `${msg.type} from P${from}, which is in none of its quorums (h = 1..${this.#k})`;
+    }
+  }
+}
