@@ -1,9 +1,8 @@
 /*
  * issue 27's chaos runs: `critsec chaos mutex --n 5 --kills 40 --seed 23` and the same for the
  * (1,2)-GCS (gcs's default k is capped to n = 5, where no overlap is possible: k = 2 gives the
- * check something to hold). Each victim restarts alone with its state (`--restart member`),
- * which needs durable real members (cluster configuration `durability`) and, for gcs, gcs's
- * crash recovery.
+ * check something to hold). Each victim restarts alone with its state (`--restart member`:
+ * durable real members, the cluster configuration's `durability`).
  */
 import { noProgressMs } from '@critsec/testing';
 import { describe, expect, it } from 'vitest';
