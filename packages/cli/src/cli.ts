@@ -1,8 +1,8 @@
 /*
- * The `critsec` program (DESIGN.md 5; issue #7): `simulate`, `bench`, `cluster`, `node`, `certs`.
+ * The `critsec` program (DESIGN.md 5; issue #7): `simulate`, `bench`, `cluster`, `chaos`, `node`, `certs`.
  * Parsing by commander; every value is validated by the resolve* functions, and every invalid
  * input ends with exit code 2 and one line on stderr — never a stack trace. The commands are
- * registered by commands.ts and bench-command.ts.
+ * registered by commands.ts, bench-command.ts and chaos.ts.
  *
  * Exit codes (`EXIT`): 0 success; 1 the run failed (a safety violation, a process that could
  * not finish, a cluster member that failed, a deadline of `critsec node` that expired); 2 invalid
@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { CritsecError } from '@critsec/core';
 import { Command, CommanderError } from 'commander';
 import { benchCommand } from './bench-command.js';
+import { chaosCommand } from './chaos.js';
 import {
   type CliIO,
   type CommandContext,
@@ -79,7 +80,7 @@ function commandContext(io: CliIO, setExit: (code: number) => void): CommandCont
 function program(io: CliIO, setExit: (code: number) => void): Command {
   const root = new Command('critsec')
     .description(
-      'Quorum-based distributed critical sections: run them on the simulated network (simulate, bench) or on real processes over TCP/TLS (cluster, node).',
+      'Quorum-based distributed critical sections: run them on the simulated network (simulate, bench) or on real processes over TCP/TLS (cluster, chaos, node).',
     )
     .version(version(), '-V, --version')
     .showSuggestionAfterError(true)
@@ -100,6 +101,7 @@ ${EXIT.config} (EX_CONFIG) the configuration file of \`critsec node\`, or a file
   simulateCommand(root, ctx);
   benchCommand(root, ctx);
   clusterCommand(root, ctx);
+  chaosCommand(root, ctx);
   deploymentCommands(root, ctx);
   return root;
 }

@@ -15,11 +15,14 @@
  *   contract of @critsec/core; add your own), and {@link resolveCluster}, which finds one by name,
  *   checks its parameters and lets it build its factory, safety spec, requests, initial
  *   configuration and paper bounds;
- * - the shared-log check ({@link checkSharedLog}): sound — every violation it reports happened.
+ * - the shared-log check ({@link checkSharedLog}): sound — every violation it reports happened;
+ * - the chaos run: {@link runChaos} (`critsec chaos`: members SIGKILLed and restarted while they
+ *   read-modify-write a shared counter under the lock) and its check, {@link checkChaos}
+ *   (overlaps beyond k, lost updates).
  *
  * The member workload as a workload module is the subpath `@critsec/cluster/member`. The source
  * files are named after these rooms: `config-*.ts`, `member-*.ts` (with the one process main,
- * `member-main.ts`), `launcher*.ts`, `algorithm-*.ts` and `shared-log.ts`.
+ * `member-main.ts`), `launcher*.ts`, `algorithm-*.ts`, `shared-log.ts` and `chaos-check.ts`.
  *
  * @example
  * ```ts
@@ -87,6 +90,22 @@ export {
 } from './launcher-local-run.js';
 export type { LoggedWork, MemberDeath } from './launcher-logged-work.js';
 export { type ClusterRunInput, type ClusterRunSettings, resolveClusterRun } from './launcher-settings.js';
+export {
+  type ChaosOptions,
+  type ChaosProgress,
+  type ChaosResult,
+  type ChaosVictim,
+  runChaos,
+} from './launcher-chaos.js';
+export { ChaosStuckError, type ChaosWhere } from './launcher-chaos-watch.js';
+export type { ChaosLogRecord, CounterContent, CounterWrite } from './launcher-chaos-rmw.js';
+export {
+  type ChaosCheck,
+  type ChaosCheckInput,
+  checkChaos,
+  type EntriesAfterRestart,
+  readChaosRecords,
+} from './chaos-check.js';
 export { type NodeReport, type RunNodeOptions, runNode } from './member-critsec.js';
 export {
   type ClusterNodeProgress,

@@ -5,7 +5,9 @@ describe('@critsec/cluster: the public face is what a user composes with (issue 
   it('exports exactly these values; option parsers, footprint tables and log writers stay inside', () => {
     expect(Object.keys(cluster).sort()).toEqual([
       'ALGORITHMS',
+      'ChaosStuckError',
       'WORKLOAD_NAMES',
+      'checkChaos',
       'checkSharedLog',
       'clusterArguments',
       'createLocalCluster',
@@ -14,11 +16,13 @@ describe('@critsec/cluster: the public face is what a user composes with (issue 
       'loadClusterConfig',
       'memberStorePath',
       'parseClusterConfig',
+      'readChaosRecords',
       'readSharedLog',
       'resolveCluster',
       'resolveClusterRun',
       'resolveRun',
       'roundsWorkload',
+      'runChaos',
       'runClusterNode',
       'runLocalCluster',
       'runNode',

@@ -1,0 +1,185 @@
+/*
+ * `critsec chaos <algorithm>` (issue 27): `runChaos` of @critsec/cluster — n members over mutual
+ * TLS on this machine, SIGKILLed `--kills` times (holders and arbiters alike, seeded) while they
+ * read-modify-write a shared counter under the lock, restarted after `--restart-after` ms — and
+ * the check of the shared log as Jepsen checks a lock service: no overlap beyond k, no lost
+ * update, entries completed after every restart. A step line on stderr from the start, a
+ * summary (or `--json`), exit code 1 on a violation, a lost update or a stuck run.
+ */
+import { type ChaosProgress, type ChaosResult, ALGORITHMS as DESCRIPTORS, runChaos } from '@critsec/cluster';
+import type { Command } from 'commander';
+import type { CommandContext, CommandOptions } from './commands.js';
+import { EXIT } from './exit-codes.js';
+import { addParameterFlags, clusterInput } from './options.js';
+
+/** The `--json` object of `critsec chaos`. */
+interface ChaosSummary {
+  /** The algorithm, n, and the upper bound k the overlap check uses. */
+  readonly algorithm: string;
+  readonly n: number;
+  readonly k: number;
+  /** The seed of the victims, the moments and the members' think and hold times. */
+  readonly seed: number;
+  /** What a kill restarted: the victim (`member`) or the whole cluster (`cluster`). */
+  readonly restart: 'member' | 'cluster';
+  /** Members SIGKILLed, and restarts. */
+  readonly kills: number;
+  readonly restarts: number;
+  /** Of the kills, those of a member that held the CS. */
+  readonly holdersKilled: number;
+  /** Entries completed in the whole run. */
+  readonly entries: number;
+  /** Read-modify-writes completed, and of them those seen without their record (killed after the write). */
+  readonly completedRmws: number;
+  readonly unloggedWrites: number;
+  /** Overlaps beyond k the shared-log check proved. */
+  readonly safetyViolations: number;
+  /** Updates lost (see @critsec/cluster's README). */
+  readonly lostUpdates: number;
+  /** Configurations with fewer than l possibly InCS (information only under crashes). */
+  readonly lowerBoundDips: number;
+  /** The longest wall-clock interval with no entry completed in the whole cluster, ms. */
+  readonly longestStallMs: number;
+  /** Entries completed in the cluster after each restart, until the next kill or the end. */
+  readonly entriesAfterEachRestart: readonly number[];
+  /** No violation, no lost update, the members finished. */
+  readonly ok: boolean;
+  /** Why not. */
+  readonly failure: string | null;
+  /** Wall-clock duration, ms. */
+  readonly durationMs: number;
+  /** The run directory when kept (`--dir`, or a failed run). */
+  readonly dir: string | null;
+}
+
+/** The summary of a chaos result. */
+function chaosSummary(r: ChaosResult, seed: number): ChaosSummary {
+  const c = r.check;
+  return {
+    algorithm: r.algorithm,
+    n: r.n,
+    k: r.k,
+    seed,
+    restart: r.restart,
+    kills: r.kills,
+    restarts: r.restarts,
+    holdersKilled: r.victims.filter((v) => v.holder).length,
+    entries: c.entries,
+    completedRmws: c.completedRmws,
+    unloggedWrites: c.unloggedWrites,
+    safetyViolations: c.safetyViolations,
+    lostUpdates: c.lostUpdates,
+    lowerBoundDips: c.lowerBoundDips,
+    longestStallMs: c.longestStallMs,
+    entriesAfterEachRestart: c.entriesAfterEachRestart.map((a) => a.entries),
+    ok: r.ok,
+    failure: r.failure,
+    durationMs: r.durationMs,
+    dir: r.dir,
+  };
+}
+
+/** The summary in words. */
+function formatChaosSummary(s: ChaosSummary): string {
+  const after = s.entriesAfterEachRestart;
+  const least = after.length === 0 ? '—' : String(Math.min(...after));
+  return [
+    `critsec chaos ${s.algorithm} (n = ${s.n}, k = ${s.k}, seed ${s.seed}): ${s.kills} kills (${s.holdersKilled} of a holder), ${s.restarts} restarts of the ${s.restart === 'member' ? 'victim' : 'cluster'}`,
+    `  entries completed          ${s.entries}`,
+    `  read-modify-writes         ${s.completedRmws} (${s.unloggedWrites} seen without their record)`,
+    `  safety violations          ${s.safetyViolations} (overlaps beyond k = ${s.k})`,
+    `  lost updates               ${s.lostUpdates}`,
+    `  longest stall              ${s.longestStallMs} ms`,
+    `  entries after a restart    at least ${least} (over ${after.length} restarts)`,
+    `  wall clock                 ${(s.durationMs / 1000).toFixed(1)} s`,
+    s.ok ? '  ok' : `  FAILED: ${s.failure}${s.dir === null ? '' : ` (run directory ${s.dir})`}`,
+  ].join('\n');
+}
+
+/** A step line for each launch, kill and restart, and the entries at most once a second. */
+function progressLines(ctx: CommandContext, kills: number): (p: ChaosProgress) => void {
+  let last = 0;
+  return (p) => {
+    const now = Date.now();
+    if (p.kind === 'entry') {
+      if (now - last < 1_000) return;
+      last = now;
+      ctx.err(`  ${p.entries} entries completed (kills ${p.kills}/${kills})`);
+      return;
+    }
+    last = now;
+    const what =
+      p.kind === 'killed'
+        ? `kill ${p.kills}/${kills}: P${p.victim?.id}${p.victim?.holder ? ' (holding the CS)' : ''} SIGKILLed`
+        : p.kind === 'restarted'
+          ? `restart ${p.restarts}`
+          : p.kind === 'launched'
+            ? 'members launched'
+            : 'kills done: the members finish';
+    ctx.err(`  ${what} — ${p.entries} entries so far`);
+  };
+}
+
+/** `critsec chaos <algorithm>`. */
+export function chaosCommand(root: Command, ctx: CommandContext): void {
+  addParameterFlags(
+    root
+      .command('chaos')
+      .description(
+        'Kill (SIGKILL) and restart members of a real cluster over mutual TLS on this machine, again and again, while they read-modify-write a shared counter under the lock; check from the shared log that the CS intervals never overlap beyond k and that no update is lost, as Jepsen checks a lock service.',
+      )
+      .argument(
+        '<algorithm>',
+        `one of ${DESCRIPTORS.map((d) => d.name).join(', ')} whose problem is a global (l,k)-CS (the others are refused)`,
+      )
+      .option('--n <n>', 'number of processes (default 5)'),
+  )
+    .requiredOption('--kills <k>', 'how many times a member is SIGKILLed (holders and arbiters alike)')
+    .option('--restart-after <ms>', 'wall-clock ms from a kill to the restart', '200')
+    .option(
+      '--restart <what>',
+      'member: the victim alone, from its store (durable members; the algorithm must have crash recovery); cluster: every member restarts, fresh (any algorithm)',
+      'member',
+    )
+    .option('--seed <s>', 'seed of the victims, the moments of the kills, think and hold times', '1')
+    .option('--call-timeout <ms>', 'deadline of one entry() or exit() in a member', '120000')
+    .option(
+      '--stall-timeout <ms>',
+      'the run is stuck when no entry completes in the whole cluster for this long',
+      '60000',
+    )
+    .option(
+      '--dir <dir>',
+      'keep cluster.json, the counters and the shared log here (default: a temporary directory, kept only when the run fails)',
+    )
+    .option('--json', 'print the machine-readable summary on stdout (and nothing else)')
+    .option('--no-progress', 'no step lines on stderr')
+    .action(async (algorithm: string, o: CommandOptions) => {
+      const json = o.json === true;
+      const say = o.progress !== false;
+      const kills = String(o.kills);
+      if (say) ctx.err(`critsec chaos ${algorithm}: building the cluster`);
+      const input = await clusterInput(algorithm, o, '5');
+      const seed = Number(o.seed);
+      const result = await runChaos({
+        algorithm: input.algorithm,
+        ...(input.n === undefined ? {} : { n: input.n }),
+        params: input.params ?? {},
+        kills,
+        restart: String(o.restart) as 'member' | 'cluster',
+        restartAfterMs: String(o.restartAfter),
+        seed: String(o.seed),
+        callTimeoutMs: String(o.callTimeout),
+        stallTimeoutMs: String(o.stallTimeout),
+        ...(typeof o.dir === 'string' ? { dir: o.dir } : {}),
+        ...(say ? { onProgress: progressLines(ctx, Number(kills)) } : {}),
+        onMemberOutput: (id, line) => {
+          if (say) ctx.err(`[P${id}] ${line}`);
+        },
+      });
+      const s = chaosSummary(result, seed);
+      ctx.out(json ? JSON.stringify(s, null, 2) : formatChaosSummary(s));
+      if (!s.ok) ctx.err(`critsec chaos: ${s.failure} — seed ${seed}`);
+      ctx.setExit(s.ok ? EXIT.ok : EXIT.failed);
+    });
+}

@@ -1,0 +1,208 @@
+/*
+ * The check of a chaos run (`runChaos`), from its shared log and its counters, as Jepsen checks
+ * a lock service: the holders' CS intervals never overlap more than the algorithm allows (the
+ * sound shared-log check of shared-log.ts, on its upper half), and no update is lost (the
+ * read-modify-writes of launcher-chaos-rmw.ts).
+ *
+ * **Overlap.** `checkSharedLog` over the call records, the lower bound set to 0 for a global
+ * (l,k)-CS: at least l processes InCS is not a safety property once processes crash (a member
+ * killed InCS is InCS no more, and the others may not enter for it), so a dip below l is
+ * reported apart (`lowerBoundDips`) and fails nothing. Sound: every overlap reported happened.
+ *
+ * **Lost updates**, per counter (slot) `s`. The completed writes are the `rmw` records of `s`
+ * and the writes seen without a record (a token read by a later `rmw`, or in the final counter,
+ * whose writer was killed after its write and before its record). Each completed write adds 1
+ * to the value it read, so with no update lost the final value is the number of completed
+ * writes; `completed − final` writes were overwritten unseen (two holders read the same value:
+ * `duplicateReads` names them). A `rmw-refused` (k > 1: a holder found all k slots claimed, so
+ * k + 1 holders) is one update lost too: the holder in its CS could not make it.
+ *
+ * What is not counted: a holder killed in its CS before its write (its read-modify-write never
+ * completed), and a write that landed but was overwritten before anyone read it and whose
+ * writer was killed before its record — no trace of it is left; it needs a second holder in the
+ * CS at the same time, which the overlap check is there for.
+ */
+import { readFileSync } from 'node:fs';
+import { type CSState, globalSpec, type ProblemSpec } from '@critsec/core';
+import type { ChaosLogRecord, CounterContent } from './launcher-chaos-rmw.js';
+import { checkSharedLog, type SharedLogCheck, type SharedLogRecord } from './shared-log.js';
+
+/** What the check reads: the shared log's records, the counters' final contents, the problem. */
+export interface ChaosCheckInput {
+  /** The call records of the shared log, in file order (`readSharedLog`). */
+  readonly records: readonly SharedLogRecord[];
+  /** The chaos records of the shared log, in file order ({@link readChaosRecords}). */
+  readonly chaos: readonly ChaosLogRecord[];
+  /** Each slot's counter at the end, by slot (k slots for k > 1, one for k = 1). */
+  readonly counters: readonly CounterContent[];
+  /** The problem the algorithm solves (its `k` or spec bounds the overlap). */
+  readonly spec: ProblemSpec;
+  /** The initial configuration (default every process OutCS). */
+  readonly initial?: readonly CSState[];
+  /** Wall-clock ms of each restart, in order (to count the entries completed after each). */
+  readonly restartTimes?: readonly number[];
+}
+
+/** Entries completed after one restart, until the next kill or the end of the run. */
+export interface EntriesAfterRestart {
+  /** The restart's wall-clock time, ms since the epoch. */
+  readonly at: number;
+  /** Entries completed in the whole cluster from the restart to the next kill (or the end). */
+  readonly entries: number;
+}
+
+/** The result of {@link checkChaos}. */
+export interface ChaosCheck {
+  /** Overlaps beyond the upper bound the shared-log check proved (0 when safe). */
+  readonly safetyViolations: number;
+  /** The first of them, in words (`null` when none). */
+  readonly firstViolation: string | null;
+  /** Configurations with fewer than l processes possibly InCS (information only: no safety property under crashes). */
+  readonly lowerBoundDips: number;
+  /** Records out of order in the shared log (a member's bug or a torn log), the first few. */
+  readonly sequenceErrors: readonly string[];
+  /** Updates lost: completed writes missing from the final counters, plus refused ones (k > 1). */
+  readonly lostUpdates: number;
+  /** Completed read-modify-writes (logged, and seen without a record). */
+  readonly completedRmws: number;
+  /** Of them, writes seen without a record (their writer was killed after its write). */
+  readonly unloggedWrites: number;
+  /** Tokens read by more than one `rmw` (`initial:<slot>` for a counter's initial content). */
+  readonly duplicateReads: readonly string[];
+  /** `rmw` records whose write is not its read plus one, or a slot out of range (a broken workload). */
+  readonly malformedRmws: number;
+  /** Entries completed (`entry-done` records). */
+  readonly entries: number;
+  /** The longest interval with no entry completed in the whole cluster, between the first and the last, ms. */
+  readonly longestStallMs: number;
+  /** Entries completed after each restart, in order of {@link ChaosCheckInput.restartTimes}. */
+  readonly entriesAfterEachRestart: readonly EntriesAfterRestart[];
+  /** The shared-log check itself. */
+  readonly log: SharedLogCheck;
+}
+
+/** The chaos records (`rmw`, `rmw-refused`) of a shared log file, in file order. */
+export function readChaosRecords(path: string): ChaosLogRecord[] {
+  const out: ChaosLogRecord[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.includes('"e":"rmw')) continue;
+    try {
+      const r = JSON.parse(line) as ChaosLogRecord;
+      if (r.e === 'rmw' || r.e === 'rmw-refused') out.push(r);
+    } catch {
+      // a torn line: readSharedLog counts it
+    }
+  }
+  return out;
+}
+
+/** The overlap part: the upper bound only for a global (l,k)-CS. */
+function overlap(input: ChaosCheckInput): { log: SharedLogCheck; upper: number; lower: number } {
+  const { spec } = input;
+  const upperOnly = spec.kind === 'global' ? globalSpec(0, spec.k, spec.n) : spec;
+  const log = checkSharedLog(input.records, {
+    n: spec.n,
+    spec: upperOnly,
+    ...(input.initial === undefined ? {} : { initial: input.initial }),
+  });
+  const upper = log.violations.filter((v) => v.kind === 'upper').length;
+  const lowerLog =
+    spec.kind === 'global' && spec.l > 0
+      ? checkSharedLog(input.records, {
+          n: spec.n,
+          spec,
+          ...(input.initial === undefined ? {} : { initial: input.initial }),
+        })
+      : undefined;
+  const lower = lowerLog?.violations.filter((v) => v.kind === 'lower').length ?? 0;
+  // a global spec's violations are all upper ones: their exact count
+  return { log, upper: spec.kind === 'global' ? log.violationCount : upper, lower };
+}
+
+/** The lost-update part (see the module comment). */
+function updates(input: ChaosCheckInput): {
+  lost: number;
+  completed: number;
+  unlogged: number;
+  duplicates: string[];
+  malformed: number;
+} {
+  const slots = input.counters.length;
+  let lost = 0;
+  let completed = 0;
+  let unlogged = 0;
+  let malformed = 0;
+  const duplicates: string[] = [];
+  for (let s = 0; s < slots; s++) {
+    const logged = new Set<string>();
+    const reads = new Map<string, number>();
+    const seen = new Set<string>();
+    for (const r of input.chaos) {
+      if (r.e !== 'rmw' || r.s !== s) continue;
+      if (r.wrote.value !== r.read.value + 1) malformed++;
+      logged.add(r.wrote.by);
+      const key = r.read.by ?? `initial:${s}`;
+      reads.set(key, (reads.get(key) ?? 0) + 1);
+      if (r.read.by !== null) seen.add(r.read.by);
+    }
+    const final = input.counters[s]!;
+    if (final.by !== null) seen.add(final.by);
+    let unloggedHere = 0;
+    for (const token of seen) if (!logged.has(token)) unloggedHere++;
+    for (const [key, count] of reads) if (count > 1) duplicates.push(key);
+    const done = logged.size + unloggedHere;
+    completed += done;
+    unlogged += unloggedHere;
+    lost += Math.max(0, done - final.value);
+    if (final.value > done) malformed++;
+  }
+  malformed += input.chaos.filter((r) => r.e === 'rmw' && !(r.s >= 0 && r.s < slots)).length;
+  lost += input.chaos.filter((r) => r.e === 'rmw-refused').length;
+  return { lost, completed, unlogged, duplicates, malformed };
+}
+
+/** The longest gap between consecutive completed entries, ms, and the entries after each restart. */
+function liveness(input: ChaosCheckInput): {
+  longestStallMs: number;
+  after: EntriesAfterRestart[];
+} {
+  const times = input.records.filter((r) => r.e === 'entry-done').map((r) => r.t);
+  let longestStallMs = 0;
+  for (let i = 1; i < times.length; i++) longestStallMs = Math.max(longestStallMs, times[i]! - times[i - 1]!);
+  const kills = input.records.filter((r) => r.e === 'crashed').map((r) => r.t);
+  const after = (input.restartTimes ?? []).map((at) => {
+    const nextKill = kills.find((t) => t > at) ?? Number.POSITIVE_INFINITY;
+    return { at, entries: times.filter((t) => t >= at && t <= nextKill).length };
+  });
+  return { longestStallMs, after };
+}
+
+/**
+ * Checks a chaos run (see the module comment): overlaps beyond the upper bound, lost updates,
+ * and the evidence of liveness (the longest stall, the entries after each restart).
+ * @throws ConfigurationError (from `checkSharedLog`) for an initial configuration of the wrong length.
+ */
+export function checkChaos(input: ChaosCheckInput): ChaosCheck {
+  const { log, upper, lower } = overlap(input);
+  const u = updates(input);
+  const { longestStallMs, after } = liveness(input);
+  const first = log.violations.find((v) => v.kind === 'upper');
+  return {
+    safetyViolations: upper,
+    firstViolation:
+      first === undefined
+        ? null
+        : `${first.message} (P${first.processes.join(', P')} certainly InCS at shared-log record ${first.index + 1})`,
+    lowerBoundDips: lower,
+    sequenceErrors: log.sequenceErrors.slice(0, 10),
+    lostUpdates: u.lost,
+    completedRmws: u.completed,
+    unloggedWrites: u.unlogged,
+    duplicateReads: u.duplicates,
+    malformedRmws: u.malformed,
+    entries: log.entries.reduce((a, b) => a + b, 0),
+    longestStallMs,
+    entriesAfterEachRestart: after,
+    log,
+  };
+}
