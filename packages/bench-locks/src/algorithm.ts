@@ -28,6 +28,8 @@ export interface BenchAlgorithm {
   readonly driver: number;
   /** Bounds of the shared-log check: (0,1) for mutual exclusion. */
   readonly bounds: { readonly l: number; readonly k: number };
+  /** Durable members (issue 27): each commits its state to its LMDB store once per turn before its messages leave. */
+  readonly durable?: true;
 }
 
 /** Maekawa over the grid coterie at n processes. */
@@ -39,6 +41,11 @@ export function maekawaGrid(n: number): BenchAlgorithm {
     driver: 0,
     bounds: { l: 0, k: 1 },
   };
+}
+
+/** Maekawa over the grid coterie at n processes, durable members (an LMDB store each, `durability` of `@critsec/cluster`). */
+export function maekawaGridDurable(n: number): BenchAlgorithm {
+  return { ...maekawaGrid(n), label: 'Maekawa (grid), durable', durable: true };
 }
 
 /** The (1,3)-GCS over the grid coterie at n processes, P0 initially InCS. */

@@ -57,6 +57,7 @@ function writeCluster(
     bounds: alg.bounds,
     workload,
     certificateDir: certs.dir,
+    ...(alg.durable === true ? { durability: true as const } : {}),
   });
 }
 
