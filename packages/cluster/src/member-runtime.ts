@@ -148,7 +148,7 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
     if (errors.length < 20) errors.push(e.message);
   };
   transport.on('error', noteError);
-  log.append('start');
+  log.append(options.recover === true ? 'recovering' : 'start');
   try {
     const registry = options.algorithms ?? {};
     const named = config.algorithm;
@@ -360,6 +360,7 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
     options.onProgress?.({ id: m.id, event: 'ready' });
     watch = new NodeWatch(transport, m.deadlines, (c) => options.onProgress?.({ id: m.id, ...c }));
     if (m.durable !== undefined) await m.durable.recover(watch);
+    if (options.recover === true) m.log.append('recovered', undefined, undefined, m.cs.state);
     return await runMember(m, options, workload, { start, done, bye, workload: workloadChannel }, watch);
   } finally {
     watch?.stop();

@@ -9,7 +9,8 @@
  *   contract: an aborted call leaves the state unchanged);
  * - `start` when an incarnation starts, `done` when it finished its rounds; the launcher appends
  *   `crashed` when it sees a process die (a signal, or an exit without its report or with a code
- *   other than 0).
+ *   other than 0); a member restarted from its store (`--recover`) appends `recovering` instead
+ *   of `start`, and `recovered` with its CS object's state `s` once `recover()` resolved.
  *
  * Why one `O_APPEND` file gives a real-time order: on a local file system, `write(2)` on an
  * `O_APPEND` descriptor moves the offset to the end and writes as one atomic step, so each
@@ -35,7 +36,9 @@
  *
  * Crashes (outside the papers' model, which assumes none): a `crashed` process leaves `U` at the
  * `crashed` line (conservative for k: a smaller `U`), and keeps its `O` membership until its
- * next incarnation's `start` line, which puts it back in its initial state (conservative for l).
+ * next incarnation's `start` line, which puts it back in its initial state (conservative for l),
+ * or, for a recovered incarnation, until its `recovered` line, which puts it in the state `s` its
+ * object is in from then until its next call (`recovering` changes nothing).
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import {
@@ -68,6 +71,8 @@ export interface SharedLogRecord {
   readonly code?: number;
   /** For `entry-called` of an object that takes a request: the request (units h, a group). */
   readonly q?: unknown;
+  /** For `recovered`: the state the restarted incarnation's CS object is in once `recover()` resolved. */
+  readonly s?: CSState;
 }
 
 const EVENTS: ReadonlySet<string> = new Set([
@@ -80,6 +85,8 @@ const EVENTS: ReadonlySet<string> = new Set([
   'exit-aborted',
   'done',
   'crashed',
+  'recovering',
+  'recovered',
 ]);
 /** Lines are kept far below PIPE_BUF / a page so one `write(2)` stays whole. */
 const MAX_LINE_BYTES = 1024;
@@ -116,8 +123,11 @@ export class SharedLogWriter {
     this.#inc = options.incarnation;
   }
 
-  /** Appends `event` (with round `r`, and for `entry-called` the request `q`, if any) now. */
-  append(e: SharedLogEvent, r?: number, q?: unknown): void {
+  /**
+   * Appends `event` (with round `r`, for `entry-called` the request `q`, for `recovered` the
+   * state `s`, if any) now.
+   */
+  append(e: SharedLogEvent, r?: number, q?: unknown, s?: CSState): void {
     if (this.#closed) return;
     const record: SharedLogRecord = {
       p: this.#p,
@@ -126,6 +136,7 @@ export class SharedLogWriter {
       ...(this.#inc === undefined ? {} : { inc: this.#inc }),
       t: Date.now(),
       ...(q === undefined ? {} : { q }),
+      ...(s === undefined ? {} : { s }),
     };
     writeSync(this.#fd, encodeRecord(record));
   }

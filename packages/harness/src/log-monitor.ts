@@ -3,7 +3,10 @@
  * #6's shared log of real processes). A process appends `entry-called` just before `entry()`,
  * `entry-done` just after it resolved, likewise `exit-called` / `exit-done`, `entry-aborted` /
  * `exit-aborted` after a withdrawn call (the state is unchanged), `start` when an incarnation
- * starts (in its initial state), `done` after its rounds; `crashed` when it died. The log's order
+ * starts (in its initial state), `done` after its rounds; `crashed` when it died; an incarnation
+ * restarted from its durable state (crash recovery, issue 27) appends `recovering` instead of
+ * `start`, then `recovered` with the state `s` its object is in once `recover()` resolved (a
+ * recovered (l,k)-GCS process may still be InCS: it stays there until its next call). The order
  * must be consistent with real time (one `O_APPEND` file on one machine).
  *
  * From the log alone a process's state is known only up to the call in flight, so two
@@ -27,7 +30,9 @@ export type CallLogEvent =
   | 'entry-aborted'
   | 'exit-aborted'
   | 'done'
-  | 'crashed';
+  | 'crashed'
+  | 'recovering'
+  | 'recovered';
 
 /** One record of a call log (other fields are ignored). */
 export interface CallLogRecord {
@@ -37,6 +42,8 @@ export interface CallLogRecord {
   readonly e: CallLogEvent;
   /** For `entry-called` of an object that takes a request: the request (units h, a group). */
   readonly q?: unknown;
+  /** For `recovered`: the state the incarnation's CS object is in once its `recover()` resolved. */
+  readonly s?: CSState;
 }
 
 /** A violation a {@link LogMonitor} proved, after a record. */
@@ -132,6 +139,9 @@ export class LogMonitor {
   readonly #initialRequests: readonly unknown[] | undefined;
   readonly #keep: number;
   readonly #phase: Phase[];
+  /** The request of each process's last `entry-called`, and the one it last entered the CS with. */
+  readonly #asked: unknown[];
+  readonly #held: unknown[];
   readonly #entries: number[];
   readonly #violations: LogViolation[] = [];
   readonly #sequenceErrors: string[] = [];
@@ -152,6 +162,8 @@ export class LogMonitor {
     this.certain = new SafetyMonitor(spec, this.#initial, requests, { bound: 'upper' });
     this.possible = new SafetyMonitor(spec, this.#initial, requests, { bound: 'lower' });
     this.#phase = this.#initial.map((s) => (s === 'InCS' ? 'in' : 'out'));
+    this.#asked = [...requests];
+    this.#held = [...requests];
     this.#entries = new Array<number>(n).fill(0);
     this.#minO = n;
     this.#evaluate(-1);
@@ -173,13 +185,25 @@ export class LogMonitor {
       if (now !== step[0])
         this.#sequenceError(`record ${index}: P${p} ${rec.e} while ${now} (expected ${step[0]})`);
       next = step[1];
-      if (rec.e === 'entry-called') request = { value: rec.q };
-      if (rec.e === 'entry-done') this.#entries[p]!++;
+      if (rec.e === 'entry-called') {
+        request = { value: rec.q };
+        this.#asked[p] = rec.q;
+      }
+      if (rec.e === 'entry-done') {
+        this.#entries[p]!++;
+        this.#held[p] = this.#asked[p];
+      }
     } else if (rec.e === 'crashed') {
       next = inO(now) ? 'crashed-maybe' : 'crashed-out';
     } else if (rec.e === 'start') {
       next = this.#initial[p] === 'InCS' ? 'in' : 'out';
       request = { value: this.#initialRequests?.[p] };
+      this.#held[p] = this.#initialRequests?.[p];
+    } else if (rec.e === 'recovered') {
+      // once recover() resolved, the object stays in `s` until its next call (`recovering`
+      // changes nothing: until then the process counts as it did since its crash)
+      next = rec.s === 'InCS' ? 'in' : 'out';
+      request = { value: this.#held[p] };
     }
     this.#phase[p] = next;
     this.#move(this.certain, p, inU(now), inU(next), request);

@@ -101,6 +101,41 @@ describe('LogMonitor (a safety monitor fed from a log of call records)', () => {
     expect(checkCallLog(records, mutex(2))).toMatchObject({ ok: true, entries: [2, 1] });
   });
 
+  it('a recovered incarnation: recovering changes nothing, recovered puts it in the state it recovered in', () => {
+    const rec = (p: number, s: 'InCS' | 'OutCS'): CallLogRecord => ({ p, e: 'recovered', s });
+    // P0 crashed InCS and recovered InCS (a (l,k)-GCS process stays there): it counts as InCS
+    // until its exit, so P1's entry meanwhile is an overlap, and P0's exit is in order
+    const stays = [
+      ...log('P0 entry-called', 'P0 entry-done', 'P0 crashed', 'P0 recovering'),
+      rec(0, 'InCS'),
+      ...log('P1 entry-called', 'P1 entry-done', 'P0 exit-called', 'P0 exit-done'),
+    ];
+    const r = checkCallLog(stays, mutex(2));
+    expect(r.sequenceErrors).toEqual([]);
+    expect(r.violations.map((v) => [v.kind, v.index, v.processes])).toEqual([['upper', 6, [0, 1]]]);
+    // recovered OutCS (Maekawa leaves the CS): no overlap; its next call starts from out
+    const leaves = [
+      ...log('P0 entry-called', 'P0 entry-done', 'P0 crashed', 'P0 recovering'),
+      rec(0, 'OutCS'),
+      ...log(...cycle(1), ...cycle(0)),
+    ];
+    expect(checkCallLog(leaves, mutex(2))).toMatchObject({ ok: true, entries: [2, 1] });
+    // `recovering` alone keeps the crash's conservative view (a `start` would reset P0 to its
+    // initial InCS and prove an overlap that may not exist)
+    const waiting = log('P0 exit-called', 'P0 crashed', 'P0 recovering', 'P1 entry-called', 'P1 entry-done');
+    expect(checkCallLog(waiting, { spec: globalSpec(0, 1, 2), initial: ['InCS', 'OutCS'] }).ok).toBe(true);
+  });
+
+  it('h-out-of-k: a process recovered InCS holds the units it last entered with', () => {
+    const m = new LogMonitor({ spec: hOutOfKSpec(3, 2) });
+    const feed = (...lines: string[]) => log(...lines).map((rec, i) => m.feed(rec, i));
+    feed('P0 entry-called 2', 'P0 entry-done', 'P0 crashed', 'P0 recovering');
+    m.feed({ p: 0, e: 'recovered', s: 'InCS' }, 4);
+    expect(feed('P1 entry-called 2', 'P1 entry-done').flat().map((v) => v.message)).toEqual([
+      '4 units held InCS, more than k = 3',
+    ]);
+  });
+
   it('h-out-of-k: units of the logged requests; a restart gives back the initial request', () => {
     const overlap = (a: number, b: number) =>
       log(`P0 entry-called ${a}`, 'P0 entry-done', `P1 entry-called ${b}`, 'P1 entry-done', 'P0 exit-called');
