@@ -131,9 +131,11 @@ describe('LogMonitor (a safety monitor fed from a log of call records)', () => {
     const feed = (...lines: string[]) => log(...lines).map((rec, i) => m.feed(rec, i));
     feed('P0 entry-called 2', 'P0 entry-done', 'P0 crashed', 'P0 recovering');
     m.feed({ p: 0, e: 'recovered', s: 'InCS' }, 4);
-    expect(feed('P1 entry-called 2', 'P1 entry-done').flat().map((v) => v.message)).toEqual([
-      '4 units held InCS, more than k = 3',
-    ]);
+    expect(
+      feed('P1 entry-called 2', 'P1 entry-done')
+        .flat()
+        .map((v) => v.message),
+    ).toEqual(['4 units held InCS, more than k = 3']);
   });
 
   it('h-out-of-k: units of the logged requests; a restart gives back the initial request', () => {
