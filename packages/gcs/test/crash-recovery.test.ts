@@ -15,7 +15,7 @@ describe('crash recovery in the simulator', () => {
     name: 'kMutex(2), majority(4)',
     factory: kMutex({ k: 2, coterie: majority(4) }),
     spec: globalSpec(0, 2, 4),
-    seeds: 80,
+    seeds: 40,
     rounds: 2,
   });
   crashRecoverySuite({
@@ -23,7 +23,7 @@ describe('crash recovery in the simulator', () => {
     name: '(1,2)-GCS, majority(3)',
     factory: gcs({ l: 1, k: 2, coterie: majority(3) }),
     spec: globalSpec(1, 2, 3),
-    seeds: 80,
+    seeds: 40,
     rounds: 2,
   });
   crashRecoverySuite({
@@ -31,7 +31,7 @@ describe('crash recovery in the simulator', () => {
     name: '(1,3)-GCS, majority(5)',
     factory: gcs({ l: 1, k: 3, coterie: majority(5) }),
     spec: globalSpec(1, 3, 5),
-    seeds: 30,
+    seeds: 15,
     rounds: 2,
   });
 });

@@ -19,7 +19,7 @@ describe('crash recovery in the simulator', () => {
       factory: groupMutex({ system, variant }),
       spec: groupSpec(system.m, system.n),
       request: anyGroup(system.m),
-      seeds: 150,
+      seeds: 75,
     });
   }
 });

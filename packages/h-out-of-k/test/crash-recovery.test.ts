@@ -3,7 +3,7 @@
  * `recover()` of `src/h-out-of-k.ts`): seeded crashes and restarts under the durable layer of
  * `@critsec/harness` — a step's messages leave only once its state is committed, a crash may
  * lose the unsynced write — with h drawn in 1..k per entry, 3 crashes a run, losing unsynced
- * writes and not, on the uniform (h,k)-arbiter n = 5 (200 seeds each) and the cube n = 8 (40):
+ * writes and not, on the uniform (h,k)-arbiter n = 5 (100 seeds each) and the cube n = 8 (20):
  * 0 violations (Σ units held ≤ k), nobody stuck after the last restart.
  */
 import { hOutOfKSpec } from '@critsec/core';
@@ -20,7 +20,7 @@ describe('crash recovery in the simulator', () => {
     spec: hOutOfKSpec(2, 5),
     request: hOutOfKRequest(2, 'random'),
     rounds: 2,
-    seeds: 200,
+    seeds: 100,
   });
   crashRecoverySuite({
     it,
@@ -29,6 +29,6 @@ describe('crash recovery in the simulator', () => {
     spec: hOutOfKSpec(2, 8),
     request: hOutOfKRequest(2, 'random'),
     rounds: 2,
-    seeds: 40,
+    seeds: 20,
   });
 });

@@ -12,12 +12,12 @@ import { lmutinFamilies, lmutexFamilies, lkcsFamilies, type Instance } from './f
 const pick = (xs: Instance[], name: string): Instance => xs.find((x) => x.name === name)!;
 
 const cases: [Instance, number][] = [
-  [pick(lmutinFamilies(), 'lmutin ring:6 l=1'), 60],
-  [pick(lmutinFamilies(), 'lmutin complete:5 l=2'), 60],
-  [pick(lmutexFamilies(), 'lmutex ring:6 k=1'), 60],
-  [pick(lmutexFamilies(), 'lmutex grid:3x3 k=2'), 40],
-  [pick(lkcsFamilies(), 'lkcs complete:5 (1,4)'), 20],
-  [pick(lkcsFamilies(), 'lkcs complete:6 (1,4)'), 20],
+  [pick(lmutinFamilies(), 'lmutin ring:6 l=1'), 30],
+  [pick(lmutinFamilies(), 'lmutin complete:5 l=2'), 30],
+  [pick(lmutexFamilies(), 'lmutex ring:6 k=1'), 30],
+  [pick(lmutexFamilies(), 'lmutex grid:3x3 k=2'), 20],
+  [pick(lkcsFamilies(), 'lkcs complete:5 (1,4)'), 10],
+  [pick(lkcsFamilies(), 'lkcs complete:6 (1,4)'), 10],
 ];
 
 describe('crash recovery in the simulator', () => {

@@ -15,20 +15,20 @@ describe('crash recovery in the simulator', () => {
     name: 'MUTIN(2), majority(5)',
     factory: mutin({ l: 2, coterie: majority(5) }),
     spec: globalSpec(2, 5, 5),
-    seeds: 100,
+    seeds: 50,
   });
   crashRecoverySuite({
     it,
     name: 'MUTIN(3), grid(9)',
     factory: mutin({ l: 3, coterie: grid(9) }),
     spec: globalSpec(3, 9, 9),
-    seeds: 20,
+    seeds: 10,
   });
   crashRecoverySuite({
     it,
     name: 'MUTIN(1), majority(5), mx = Ricart–Agrawala',
     factory: mutin({ l: 1, coterie: majority(5), mx: ricartAgrawala() }),
     spec: globalSpec(1, 5, 5),
-    seeds: 60,
+    seeds: 30,
   });
 });
