@@ -11,7 +11,9 @@
  *
  * **Lost updates**, per counter (slot) `s`. The completed writes are the `rmw` records of `s`
  * and the writes seen without a record (a token read by a later `rmw`, or in the final counter,
- * whose writer was killed after its write and before its record). Each completed write adds 1
+ * whose writer was killed after its write and before its record; and, for a value from 1 to the
+ * final one that no known write wrote, a write whose writer and whose next writer were both
+ * killed before their records). Each completed write adds 1
  * to the value it read, so with no update lost the final value is the number of completed
  * writes; `completed − final` writes were overwritten unseen (two holders read the same value:
  * `duplicateReads` names them). A `rmw-refused` (k > 1: a holder found all k slots claimed, so
@@ -136,19 +138,32 @@ function updates(input: ChaosCheckInput): {
   for (let s = 0; s < slots; s++) {
     const logged = new Set<string>();
     const reads = new Map<string, number>();
-    const seen = new Set<string>();
+    // every token read or left in the counter, with the value its write wrote
+    const seen = new Map<string, number>();
+    // the values a completed write is known to have written
+    const written = new Set<number>();
     for (const r of input.chaos) {
       if (r.e !== 'rmw' || r.s !== s) continue;
       if (r.wrote.value !== r.read.value + 1) malformed++;
       logged.add(r.wrote.by);
+      written.add(r.wrote.value);
       const key = r.read.by ?? `initial:${s}`;
       reads.set(key, (reads.get(key) ?? 0) + 1);
-      if (r.read.by !== null) seen.add(r.read.by);
+      if (r.read.by !== null) seen.set(r.read.by, r.read.value);
     }
     const final = input.counters[s]!;
-    if (final.by !== null) seen.add(final.by);
+    if (final.by !== null) seen.set(final.by, final.value);
     let unloggedHere = 0;
-    for (const token of seen) if (!logged.has(token)) unloggedHere++;
+    for (const [token, value] of seen) {
+      if (logged.has(token)) continue;
+      unloggedHere++;
+      written.add(value);
+    }
+    // Writes are +1 steps from 0, so every value 1 … final was written by some completed write.
+    // A value nobody is known to have written was written by a write whose record is missing and
+    // whose token nobody read: the writer was killed before its record, and so was the next one
+    // (its record, which would have named the token it read, is missing too).
+    for (let v = 1; v <= final.value; v++) if (!written.has(v)) unloggedHere++;
     for (const [key, count] of reads) if (count > 1) duplicates.push(key);
     const done = logged.size + unloggedHere;
     completed += done;
