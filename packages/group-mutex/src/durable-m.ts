@@ -10,10 +10,10 @@
  * locks were given: INQUIREs go out in that order), `inquired_ps`, `lock_group`, `has_priority`,
  * and what README deviation 6 added (requests set aside, doubtful requests, `done(p)`).
  */
-import { ConfigurationError, type ProcessContext, type ProcessId } from '@critsec/core';
+import type { ProcessContext, ProcessId } from '@critsec/core';
 import { timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
-import { checkList, type Role } from './durable-check.js';
+import { checkList, parseGroupDurable, type Role } from './durable-check.js';
 import type { QuorumPlan } from './plan.js';
 
 /** The format tag of {@link MaekawaMDurableState} (a state of another algorithm or version is refused). */
@@ -155,20 +155,13 @@ export function parseMaekawaMDurable(
   ctx: ProcessContext,
   plan: QuorumPlan,
 ): MaekawaMDurableState {
-  const parsed = v.safeParse(schema, recovered);
-  let why: string | null;
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    why = `not a ${MAEKAWA_M_DURABLE_FORMAT} state (${v.getDotPath(issue) ?? '(root)'}: ${issue.message})`;
-  } else {
-    const s = parsed.output as MaekawaMDurableState;
-    why =
-      s.id !== ctx.id || s.n !== ctx.n || s.m !== plan.m
-        ? `it is P${s.id}'s of a cluster of ${s.n} with ${s.m} groups`
-        : (processIncoherence(s, plan) ?? nodeIncoherence(s, plan));
-    if (why === null) return s;
-  }
-  throw new ConfigurationError(
-    `groupMutex (Maekawa_M): P${ctx.id} cannot resume from its recovered state: ${why}. Give it the state its own store committed last (same cluster, group quorum system and process); if that state is lost, the process must not rejoin as new — it would forget the locks it granted (see "Crash recovery" in the @critsec/group-mutex README)`,
+  return parseGroupDurable<MaekawaMDurableState>(
+    'Maekawa_M',
+    MAEKAWA_M_DURABLE_FORMAT,
+    schema,
+    recovered,
+    ctx,
+    plan,
+    (s) => processIncoherence(s, plan) ?? nodeIncoherence(s, plan),
   );
 }

@@ -10,10 +10,10 @@
  * `lock_group`, `reference` and the withdrawn requests a node remembers (deviation 4), in the order
  * the node keeps them (E.4–E.7 and E.8–E.16 depend on it).
  */
-import { ConfigurationError, type ProcessContext, type ProcessId } from '@critsec/core';
+import type { ProcessContext, ProcessId } from '@critsec/core';
 import { counterSchema } from '@critsec/transport';
 import * as v from 'valibot';
-import { checkList, type Role } from './durable-check.js';
+import { checkList, parseGroupDurable, type Role } from './durable-check.js';
 import type { QuorumPlan } from './plan.js';
 
 /** The format tag of {@link MaekawaSDurableState} (a state of another algorithm or version is refused). */
@@ -138,20 +138,13 @@ export function parseMaekawaSDurable(
   ctx: ProcessContext,
   plan: QuorumPlan,
 ): MaekawaSDurableState {
-  const parsed = v.safeParse(schema, recovered);
-  let why: string | null;
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    why = `not a ${MAEKAWA_S_DURABLE_FORMAT} state (${v.getDotPath(issue) ?? '(root)'}: ${issue.message})`;
-  } else {
-    const s = parsed.output as MaekawaSDurableState;
-    why =
-      s.id !== ctx.id || s.n !== ctx.n || s.m !== plan.m
-        ? `it is P${s.id}'s of a cluster of ${s.n} with ${s.m} groups`
-        : (processIncoherence(s, plan) ?? nodeIncoherence(s, plan));
-    if (why === null) return s;
-  }
-  throw new ConfigurationError(
-    `groupMutex (Maekawa_S): P${ctx.id} cannot resume from its recovered state: ${why}. Give it the state its own store committed last (same cluster, group quorum system and process); if that state is lost, the process must not rejoin as new — it would forget the locks it granted (see "Crash recovery" in the @critsec/group-mutex README)`,
+  return parseGroupDurable<MaekawaSDurableState>(
+    'Maekawa_S',
+    MAEKAWA_S_DURABLE_FORMAT,
+    schema,
+    recovered,
+    ctx,
+    plan,
+    (s) => processIncoherence(s, plan) ?? nodeIncoherence(s, plan),
   );
 }
