@@ -12,18 +12,28 @@ function pair(options: EndpointOptions = {}) {
   const receivers: ((from: ProcessId, channel: string, msg: Message) => void)[] = [];
   let gone: (peer: ProcessId) => void = () => {};
   let suspect: (peer: ProcessId, suspected: boolean) => void = () => {};
-  const link = (self: ProcessId): Link => ({
-    self,
-    peers: [0, 1],
-    send: (to, channel, msg) => void queue.push([self, to, channel, msg]),
-    setReceiver: (fn) => void (receivers[self] = fn),
-    ...(self === 0
-      ? {
-          setPeerGone: (fn: typeof gone) => void (gone = fn),
-          setSuspect: (fn: typeof suspect) => void (suspect = fn),
-        }
-      : {}),
-  });
+  const link = (self: ProcessId): Link => {
+    const l: Link = {
+      self,
+      peers: [0, 1],
+      send: (to, channel, msg) => {
+        queue.push([self, to, channel, msg]);
+      },
+      setReceiver: (fn) => {
+        receivers[self] = fn;
+      },
+    };
+    if (self !== 0) return l;
+    return {
+      ...l,
+      setPeerGone: (fn) => {
+        gone = fn;
+      },
+      setSuspect: (fn) => {
+        suspect = fn;
+      },
+    };
+  };
   const eps = [createEndpoint(link(0), options), createEndpoint(link(1), options)];
   const flush = () => {
     while (queue.length > 0) {
