@@ -1,0 +1,163 @@
+/**
+ * Issue 28, "What it must show": partitions across Linux network namespaces. Five members, one
+ * per namespace, Maekawa over majority(5) with mutual TLS (`helpers/netns-cluster.ts`); iptables
+ * cuts one member off from the other four for a few seconds and heals, then another one. Each
+ * phase measures the majority side's entries/s in a window before the cut, during it and after
+ * the heal; asserts that the cut-off member's calls end in the member runtime's typed
+ * `TransportError` after its `callTimeoutMs` (not a hang), that progress resumes after the heal
+ * (the cut-off member enters again), and, over the whole run, the shared-log check (never two
+ * InCS). Every wait is bounded by progress (`waitForProgress`, `noProgressMs()`); the windows
+ * and the partition's length are measurement periods, not deadlines.
+ *
+ * Root only: skipped, with the reason printed, where namespaces or iptables are not permitted.
+ */
+import { majority } from '@critsec/coteries';
+import { noProgressMs, waitForProgress } from '@critsec/testing';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from './helpers/cleanup.js';
+import { type NetnsCluster, startNetnsCluster } from './helpers/netns-cluster.js';
+import { netnsSupport } from './helpers/netns.js';
+
+const N = 5;
+/** A member's deadline for one call, ms: the cut-off member's calls end after it. */
+const CALL_TIMEOUT_MS = 1_500;
+/** How long each partition lasts at least, ms (then until the cut-off member's call has timed out). */
+const PARTITION_MS = 4_000;
+/** The measurement window before a partition and after its heal, ms. */
+const WINDOW_MS = 3_000;
+
+const support = netnsSupport();
+if (!support.ok) console.log(`partition.long.test.ts skipped: ${support.reason}`);
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Entry completions the test saw, with the test process's clock. */
+interface Seen {
+  readonly id: number;
+  readonly t: number;
+}
+
+/** What one phase measured. */
+interface Phase {
+  readonly isolated: number;
+  /** Entries/s of the other members: before the cut, during it, after the heal. */
+  readonly before: number;
+  readonly during: number;
+  readonly after: number;
+  /** From the heal to the cut-off member's first entry, ms. */
+  readonly resumeMs: number;
+  /** The cut-off member's calls that ended in their deadline's error during the cut. */
+  readonly timeouts: readonly { error: string; code: string; waitedMs: number }[];
+}
+
+function rate(seen: readonly Seen[], from: number, to: number, without: number): number {
+  const count = seen.filter((s) => s.t >= from && s.t < to && s.id !== without).length;
+  return (count * 1000) / Math.max(1, to - from);
+}
+
+/** Cuts `isolated` off from the others, holds, heals, and measures (see the module comment). */
+async function partitionPhase(c: NetnsCluster, seen: readonly Seen[], isolated: number): Promise<Phase> {
+  const others = Array.from({ length: N }, (_, i) => i).filter((i) => i !== isolated);
+  const t0 = Date.now();
+  await sleep(WINDOW_MS);
+  const cut = Date.now();
+  const timeoutsBefore = c.callTimeouts().length;
+  c.hosts.partition([isolated], others);
+  await sleep(PARTITION_MS);
+  const mine = () =>
+    c
+      .callTimeouts()
+      .slice(timeoutsBefore)
+      .filter((r) => r.p === isolated);
+  await waitForProgress(() => mine().length > 0, {
+    what: `P${isolated}'s call to end in its deadline's error while cut off`,
+  });
+  const healed = Date.now();
+  c.hosts.heal();
+  const timeouts = mine().map(({ error, code, waitedMs }) => ({ error, code, waitedMs }));
+  await waitForProgress(() => seen.some((s) => s.id === isolated && s.t >= healed), {
+    what: `P${isolated} to enter again after the heal`,
+    measure: () => seen.length,
+  });
+  const resumed = Date.now();
+  await sleep(WINDOW_MS);
+  return {
+    isolated,
+    before: rate(seen, t0, cut, isolated),
+    during: rate(seen, cut, healed, isolated),
+    after: rate(seen, resumed, Date.now(), isolated),
+    resumeMs: resumed - healed,
+    timeouts,
+  };
+}
+
+describe.skipIf(!support.ok)('partitions across network namespaces (issue 28)', () => {
+  const track = closeAfterEach();
+
+  it(
+    'mutex over majority(5): a cut-off member fails with typed errors, progress resumes after the heal, never two InCS',
+    async () => {
+      const quorums = majority(N).toJSON().assignment;
+      const inQuorumsOf = (p: number) => quorums.flatMap((q, i) => (i !== p && q.includes(p) ? [i] : []));
+      const c = track(
+        await startNetnsCluster({
+          n: N,
+          params: { algorithm: 'mutex', coterie: 'majority' },
+          callTimeoutMs: CALL_TIMEOUT_MS,
+          thinkMs: 5,
+          holdMs: 2,
+        }),
+      );
+      const seen: Seen[] = [];
+      c.run.onProgress((e) => {
+        if (e.event === 'entry-done') seen.push({ id: e.id, t: Date.now() });
+      });
+      await waitForProgress(() => seen.length >= 10 * N && new Set(seen.map((s) => s.id)).size === N, {
+        what: 'every member to enter (warm-up)',
+        measure: () => seen.length,
+      });
+
+      // first a member, then another whose cut stops the quorums it is in (majority: every member is in three)
+      const phases = [await partitionPhase(c, seen, 4), await partitionPhase(c, seen, 2)];
+
+      c.stop();
+      let ended = false;
+      void c.run.done.then(() => {
+        ended = true;
+      });
+      await waitForProgress(() => ended, { what: 'the members to finish', measure: () => seen.length });
+      const result = await c.run.done;
+
+      for (const p of phases) {
+        console.log(
+          `partition of P${p.isolated} (in the quorums of P${inQuorumsOf(p.isolated).join(', P')}): majority side ` +
+            `${p.before.toFixed(1)} entries/s before, ${p.during.toFixed(1)} during, ${p.after.toFixed(1)} after; ` +
+            `P${p.isolated} entered again ${p.resumeMs} ms after the heal; its calls during the cut: ` +
+            p.timeouts.map((t) => `${t.error} (${t.code}) after ${t.waitedMs} ms`).join(', '),
+        );
+      }
+      console.log(
+        `run: ${seen.length} entries, shared-log check ${result.check.violationCount} violation(s), ${result.deaths.length} death(s)`,
+      );
+
+      expect(result.reason ?? null, c.stderr.join('\n')).toBeNull();
+      expect(result.ok).toBe(true);
+      expect(result.check.violationCount).toBe(0);
+      expect(result.deaths).toEqual([]);
+      for (const p of phases) {
+        // the cut-off member: typed errors after its deadline, not a hang
+        expect(p.timeouts.length).toBeGreaterThan(0);
+        for (const t of p.timeouts) {
+          expect(t).toMatchObject({ error: 'TransportError', code: 'TRANSPORT' });
+          expect(t.waitedMs).toBeGreaterThanOrEqual(CALL_TIMEOUT_MS - 1);
+        }
+        // progress outside the cut, and again after the heal
+        expect(p.before).toBeGreaterThan(0);
+        expect(p.after).toBeGreaterThan(0);
+        // With quorum reselection (issue 28 §4) the majority side keeps entering during the cut:
+        // expect(p.during).toBeGreaterThan(0);
+      }
+    },
+    10 * noProgressMs(),
+  );
+});
