@@ -6,7 +6,8 @@
  * the heal; asserts that the cut-off member's calls end in the member runtime's typed
  * `TransportError` after its `callTimeoutMs` (not a hang), that progress resumes after the heal
  * (the cut-off member enters again), and, over the whole run, the shared-log check (never two
- * InCS). Every wait is bounded by progress (`waitForProgress`, `noProgressMs()`); the windows
+ * InCS). Then a fifth of one member's incoming packets is dropped (iptables' statistic match) until
+ * the cluster has made 50 entries. Every wait is bounded by progress (`waitForProgress`, `noProgressMs()`); the windows
  * and the partition's length are measurement periods, not deadlines.
  *
  * Root only: skipped, with the reason printed, where namespaces or iptables are not permitted.
@@ -120,6 +121,17 @@ describe.skipIf(!support.ok)('partitions across network namespaces (issue 28)', 
       // first a member, then another whose cut stops the quorums it is in (majority: every member is in three)
       const phases = [await partitionPhase(c, seen, 4), await partitionPhase(c, seen, 2)];
 
+      // loss, not a cut: a fifth of the packets P1 receives dropped; TCP retransmits and the cluster goes on
+      const lossFrom = Date.now();
+      c.hosts.loss(1, 0.2);
+      await waitForProgress(() => seen.filter((s) => s.t >= lossFrom).length >= 10 * N, {
+        what: 'entries while P1 loses a fifth of its packets',
+        measure: () => seen.length,
+      });
+      const lossTo = Date.now();
+      c.hosts.heal();
+      const lossRate = rate(seen, lossFrom, lossTo, -1);
+
       c.stop();
       let ended = false;
       void c.run.done.then(() => {
@@ -136,6 +148,7 @@ describe.skipIf(!support.ok)('partitions across network namespaces (issue 28)', 
             p.timeouts.map((t) => `${t.error} (${t.code}) after ${t.waitedMs} ms`).join(', '),
         );
       }
+      console.log(`20 % loss at P1: ${lossRate.toFixed(1)} entries/s in the whole cluster`);
       console.log(
         `run: ${seen.length} entries, shared-log check ${result.check.violationCount} violation(s), ${result.deaths.length} death(s)`,
       );
