@@ -50,7 +50,11 @@ export interface ChaosOptions {
    * member may wait for several victims to come back in turn, each a process start).
    */
   readonly callTimeoutMs?: number | string;
-  /** The run is stuck when no entry completes in the whole cluster for this long, ms (default 60 000). */
+  /**
+   * The run is stuck when no entry completes in the whole cluster for this long, ms (default
+   * 60 000), counted from the moment every member of a launch has been ready (a member's start is
+   * bounded by its `readyTimeoutMs`).
+   */
   readonly stallTimeoutMs?: number | string;
   /** Mean think time OutCS and hold time InCS of a member, ms (default 2 and 1). */
   readonly thinkMs?: number;

@@ -176,7 +176,7 @@ function launch(p: Plan, t: Tally): Launched {
       if (stream === 'stderr' && line.trim() !== '') p.options.onMemberOutput?.(id, line);
     },
   });
-  const watch = new EntryWatch();
+  const watch = new EntryWatch(p.c.n);
   run.onProgress((e) => {
     watch.see(e);
     if (e.event === 'entry-done') {

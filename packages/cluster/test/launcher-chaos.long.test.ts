@@ -141,7 +141,7 @@ describe('runChaos: pauses and crash-stop (issue 28)', () => {
       restart: 'none',
       seed: 5,
       // how long the living are given to go on without the dead member before the run is called stuck
-      stallTimeoutMs: 30_000,
+      stallTimeoutMs: 20_000,
       dir,
     });
     console.log(
