@@ -138,7 +138,7 @@ function progressLines(ctx: CommandContext, kills: number): (p: ChaosProgress) =
               ? `restart ${p.restarts}`
               : p.kind === 'launched'
                 ? 'members launched'
-                : 'kills done: the members finish';
+                : 'faults done: the members finish';
     ctx.err(`  ${what} — ${p.entries} entries so far`);
   };
 }
@@ -184,7 +184,7 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
     .option('--call-timeout <ms>', 'deadline of one entry() or exit() in a member', '120000')
     .option(
       '--stall-timeout <ms>',
-      'the run is stuck when no entry completes in the whole cluster for this long',
+      'the run is stuck when no entry completes in the whole cluster for this long (once every member is ready)',
       '60000',
     )
     .option(
