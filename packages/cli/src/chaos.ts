@@ -193,35 +193,38 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
     )
     .option('--json', 'print the machine-readable summary on stdout (and nothing else)')
     .option('--no-progress', 'no step lines on stderr')
-    .action(async (algorithm: string, o: CommandOptions) => {
-      const json = o.json === true;
-      const say = o.progress !== false;
-      const kills = String(o.kills);
-      if (say) ctx.err(`critsec chaos ${algorithm}: building the cluster`);
-      const input = await clusterInput(algorithm, o, '5');
-      const seed = Number(o.seed);
-      const result = await runChaos({
-        algorithm: input.algorithm,
-        ...(input.n === undefined ? {} : { n: input.n }),
-        params: input.params ?? {},
-        kills,
-        // commander's --no-restart sets restart to false
-        restart: o.restart === false ? 'none' : (String(o.restart) as 'member' | 'cluster'),
-        ...(o.pause === undefined ? {} : { pauseMs: String(o.pause) }),
-        ...(o.pauses === undefined ? {} : { pauses: String(o.pauses) }),
-        restartAfterMs: String(o.restartAfter),
-        seed: String(o.seed),
-        callTimeoutMs: String(o.callTimeout),
-        stallTimeoutMs: String(o.stallTimeout),
-        ...(typeof o.dir === 'string' ? { dir: o.dir } : {}),
-        ...(say ? { onProgress: progressLines(ctx, Number(kills)) } : {}),
-        onMemberOutput: (id, line) => {
-          if (say) ctx.err(`[P${id}] ${line}`);
-        },
-      });
-      const s = chaosSummary(result, seed);
-      ctx.out(json ? JSON.stringify(s, null, 2) : formatChaosSummary(s));
-      if (!s.ok) ctx.err(`critsec chaos: ${s.failure} — seed ${seed}`);
-      ctx.setExit(s.ok ? EXIT.ok : EXIT.failed);
-    });
+    .action((algorithm: string, o: CommandOptions) => chaosAction(ctx, algorithm, o));
+}
+
+/** The action of `critsec chaos <algorithm>`: runs the chaos test, prints the summary, sets the exit code. */
+async function chaosAction(ctx: CommandContext, algorithm: string, o: CommandOptions): Promise<void> {
+  const json = o.json === true;
+  const say = o.progress !== false;
+  const kills = String(o.kills);
+  if (say) ctx.err(`critsec chaos ${algorithm}: building the cluster`);
+  const input = await clusterInput(algorithm, o, '5');
+  const seed = Number(o.seed);
+  const result = await runChaos({
+    algorithm: input.algorithm,
+    ...(input.n === undefined ? {} : { n: input.n }),
+    params: input.params ?? {},
+    kills,
+    // commander's --no-restart sets restart to false
+    restart: o.restart === false ? 'none' : (String(o.restart) as 'member' | 'cluster'),
+    ...(o.pause === undefined ? {} : { pauseMs: String(o.pause) }),
+    ...(o.pauses === undefined ? {} : { pauses: String(o.pauses) }),
+    restartAfterMs: String(o.restartAfter),
+    seed: String(o.seed),
+    callTimeoutMs: String(o.callTimeout),
+    stallTimeoutMs: String(o.stallTimeout),
+    ...(typeof o.dir === 'string' ? { dir: o.dir } : {}),
+    ...(say ? { onProgress: progressLines(ctx, Number(kills)) } : {}),
+    onMemberOutput: (id, line) => {
+      if (say) ctx.err(`[P${id}] ${line}`);
+    },
+  });
+  const s = chaosSummary(result, seed);
+  ctx.out(json ? JSON.stringify(s, null, 2) : formatChaosSummary(s));
+  if (!s.ok) ctx.err(`critsec chaos: ${s.failure} — seed ${seed}`);
+  ctx.setExit(s.ok ? EXIT.ok : EXIT.failed);
 }

@@ -61,6 +61,69 @@ export interface NetnsCluster {
   close(): Promise<void>;
 }
 
+/**
+ * Writes certificates for the hosts' addresses (the layout of `critsec certs`) and the cluster
+ * configuration, every member at its host's address on port 7400; returns it loaded.
+ */
+async function writeConfiguration(
+  dir: string,
+  o: NetnsClusterOptions,
+  hosts: NetnsHosts,
+): Promise<LoadedClusterConfig> {
+  const addresses = Array.from({ length: o.n }, (_, id) => hosts.address(id));
+  const certDir = join(dir, 'certs');
+  mkdirSync(certDir);
+  const certs = await createDevCertificates(o.n, { hosts: addresses });
+  writeFileSync(join(certDir, 'ca.pem'), certs.ca);
+  for (const p of certs.processes) {
+    writeFileSync(join(certDir, `p${p.id}.cert.pem`), p.cert);
+    writeFileSync(join(certDir, `p${p.id}.key.pem`), p.key, { mode: 0o600 });
+  }
+  const local = await createLocalCluster({
+    dir,
+    n: o.n,
+    certificateDir: certDir,
+    basePort: 7400,
+    algorithm: algorithmModule,
+    params: o.params,
+    workload: {
+      rounds: 0,
+      module: workloadModule,
+      settings: { dir, seed: o.seed ?? 1, thinkMs: o.thinkMs ?? 2, holdMs: o.holdMs ?? 1 },
+    },
+    readyTimeoutMs: noProgressMs(),
+    deadlines: {
+      callTimeoutMs: o.callTimeoutMs,
+      // a member cut off is unreachable for the partition's length: not a reason to end
+      peerDownTimeoutMs: noProgressMs(),
+      finishTimeoutMs: noProgressMs(),
+      shutdownTimeoutMs: noProgressMs(),
+    },
+  });
+  // every member at its namespace's address, all on port 7400
+  const json = JSON.parse(readFileSync(local.path, 'utf8')) as {
+    processes: { host: string; port: number }[];
+  };
+  json.processes.forEach((p, id) => {
+    p.host = addresses[id]!;
+    p.port = 7400;
+  });
+  writeFileSync(local.path, `${JSON.stringify(json, null, 2)}\n`);
+  return loadClusterConfig(local.path);
+}
+
+/** The call-timeout lines the members wrote into `dir` so far. */
+function readCallTimeouts(dir: string): CallTimeoutRecord[] {
+  try {
+    return readFileSync(join(dir, CALL_TIMEOUTS_FILE), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as CallTimeoutRecord);
+  } catch {
+    return [];
+  }
+}
+
 /** Writes certificates and the configuration, makes the namespaces, launches the members. */
 export async function startNetnsCluster(o: NetnsClusterOptions): Promise<NetnsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'critsec-netns-'));
@@ -72,46 +135,7 @@ export async function startNetnsCluster(o: NetnsClusterOptions): Promise<NetnsCl
   try {
     hosts = createNetnsHosts(o.n);
     const h = hosts;
-    const addresses = Array.from({ length: o.n }, (_, id) => h.address(id));
-    const certDir = join(dir, 'certs');
-    mkdirSync(certDir);
-    const certs = await createDevCertificates(o.n, { hosts: addresses });
-    writeFileSync(join(certDir, 'ca.pem'), certs.ca);
-    for (const p of certs.processes) {
-      writeFileSync(join(certDir, `p${p.id}.cert.pem`), p.cert);
-      writeFileSync(join(certDir, `p${p.id}.key.pem`), p.key, { mode: 0o600 });
-    }
-    const local = await createLocalCluster({
-      dir,
-      n: o.n,
-      certificateDir: certDir,
-      basePort: 7400,
-      algorithm: algorithmModule,
-      params: o.params,
-      workload: {
-        rounds: 0,
-        module: workloadModule,
-        settings: { dir, seed: o.seed ?? 1, thinkMs: o.thinkMs ?? 2, holdMs: o.holdMs ?? 1 },
-      },
-      readyTimeoutMs: noProgressMs(),
-      deadlines: {
-        callTimeoutMs: o.callTimeoutMs,
-        // a member cut off is unreachable for the partition's length: not a reason to end
-        peerDownTimeoutMs: noProgressMs(),
-        finishTimeoutMs: noProgressMs(),
-        shutdownTimeoutMs: noProgressMs(),
-      },
-    });
-    // every member at its namespace's address, all on port 7400
-    const json = JSON.parse(readFileSync(local.path, 'utf8')) as {
-      processes: { host: string; port: number }[];
-    };
-    json.processes.forEach((p, id) => {
-      p.host = addresses[id]!;
-      p.port = 7400;
-    });
-    writeFileSync(local.path, `${JSON.stringify(json, null, 2)}\n`);
-    const config = loadClusterConfig(local.path);
+    const config = await writeConfiguration(dir, o, h);
     const stderr: string[] = [];
     const run = launchCluster({
       configPath: config.path,
@@ -130,16 +154,7 @@ export async function startNetnsCluster(o: NetnsClusterOptions): Promise<NetnsCl
       run,
       dir,
       stderr,
-      callTimeouts() {
-        try {
-          return readFileSync(join(dir, CALL_TIMEOUTS_FILE), 'utf8')
-            .split('\n')
-            .filter((l) => l !== '')
-            .map((l) => JSON.parse(l) as CallTimeoutRecord);
-        } catch {
-          return [];
-        }
-      },
+      callTimeouts: () => readCallTimeouts(dir),
       stop() {
         writeFileSync(join(dir, PARTITION_STOP_FILE), '');
       },

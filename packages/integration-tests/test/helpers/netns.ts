@@ -104,54 +104,36 @@ export interface NetnsHosts {
   close(): void;
 }
 
-/**
- * Makes `n` hosts (see the module comment).
- * @throws Error from `ip` when a namespace or link cannot be made (after removing what was made).
- */
-export function createNetnsHosts(n: number): NetnsHosts {
-  sweepStale();
-  const bridge = `${PREFIX}${process.pid}-br`;
-  const ns = (id: number) => `${PREFIX}${process.pid}-m${id}`;
-  const address = (id: number) => `10.77.0.${10 + id}`;
-  const made: string[] = [];
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    process.off('exit', close);
-    for (const name of made.reverse()) {
-      try {
-        ip('netns', 'del', name);
-      } catch {
-        // already gone
-      }
-    }
-  };
-  process.on('exit', close);
-  try {
-    ip('netns', 'add', bridge);
-    made.push(bridge);
-    ip('-n', bridge, 'link', 'add', 'br0', 'type', 'bridge');
-    ip('-n', bridge, 'link', 'set', 'br0', 'up');
-    for (let id = 0; id < n; id++) {
-      ip('netns', 'add', ns(id));
-      made.push(ns(id));
-      ip('-n', bridge, 'link', 'add', `v${id}`, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', ns(id));
-      ip('-n', bridge, 'link', 'set', `v${id}`, 'master', 'br0', 'up');
-      ip('-n', ns(id), 'addr', 'add', `${address(id)}/24`, 'dev', 'eth0');
-      ip('-n', ns(id), 'link', 'set', 'eth0', 'up');
-      ip('-n', ns(id), 'link', 'set', 'lo', 'up');
-    }
-  } catch (err) {
-    close();
-    throw err;
+/** The bridge namespace and one namespace per host, veth pairs between them, addresses up; each name pushed to `made` as it exists. */
+function makeNamespaces(n: number, names: Names, made: string[]): void {
+  const { bridge, ns, address } = names;
+  ip('netns', 'add', bridge);
+  made.push(bridge);
+  ip('-n', bridge, 'link', 'add', 'br0', 'type', 'bridge');
+  ip('-n', bridge, 'link', 'set', 'br0', 'up');
+  for (let id = 0; id < n; id++) {
+    ip('netns', 'add', ns(id));
+    made.push(ns(id));
+    ip('-n', bridge, 'link', 'add', `v${id}`, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', ns(id));
+    ip('-n', bridge, 'link', 'set', `v${id}`, 'master', 'br0', 'up');
+    ip('-n', ns(id), 'addr', 'add', `${address(id)}/24`, 'dev', 'eth0');
+    ip('-n', ns(id), 'link', 'set', 'eth0', 'up');
+    ip('-n', ns(id), 'link', 'set', 'lo', 'up');
   }
+}
+
+/** The names and addresses of one set of hosts. */
+interface Names {
+  readonly bridge: string;
+  ns(id: number): string;
+  address(id: number): string;
+}
+
+/** The iptables faults of {@link NetnsHosts} over `names`. */
+function faults(names: Names): Pick<NetnsHosts, 'partition' | 'loss' | 'heal'> {
+  const { ns, address } = names;
   const rules = new Set<number>();
   return {
-    n,
-    address,
-    namespace: ns,
-    runUnder: (id) => ['ip', 'netns', 'exec', ns(id)],
     partition(a, b) {
       for (const x of a) {
         for (const y of b) {
@@ -188,6 +170,47 @@ export function createNetnsHosts(n: number): NetnsHosts {
       for (const id of rules) iptables(ns(id), '-F');
       rules.clear();
     },
+  };
+}
+
+/**
+ * Makes `n` hosts (see the module comment).
+ * @throws Error from `ip` when a namespace or link cannot be made (after removing what was made).
+ */
+export function createNetnsHosts(n: number): NetnsHosts {
+  sweepStale();
+  const names: Names = {
+    bridge: `${PREFIX}${process.pid}-br`,
+    ns: (id) => `${PREFIX}${process.pid}-m${id}`,
+    address: (id) => `10.77.0.${10 + id}`,
+  };
+  const made: string[] = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    process.off('exit', close);
+    for (const name of made.reverse()) {
+      try {
+        ip('netns', 'del', name);
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.on('exit', close);
+  try {
+    makeNamespaces(n, names, made);
+  } catch (err) {
+    close();
+    throw err;
+  }
+  return {
+    n,
+    address: names.address,
+    namespace: names.ns,
+    runUnder: (id) => ['ip', 'netns', 'exec', names.ns(id)],
+    ...faults(names),
     close,
   };
 }
