@@ -4,14 +4,17 @@
  * member's namespace (`eth0`, address `10.77.0.(10 + id)/24`), and faults made with iptables
  * inside the members' namespaces — a partition drops every packet both ways between two sets of
  * members, a loss drops a random fraction of a member's incoming packets (this kernel has no
- * `tc netem`). Root only; {@link netnsSupport} says why not elsewhere.
+ * `tc netem`); a delay runs a member's connections through proxies (`netns-delay.ts`). Root
+ * only; {@link netnsSupport} says why not elsewhere.
  *
- * Teardown removes the namespaces (their veth pairs and iptables rules go with them). It runs
+ * Teardown kills the delay proxies and removes the namespaces (their veth pairs and iptables
+ * rules go with them). It runs
  * from `close()`, from the process's `exit` event (synchronously) if the test never got there,
  * and namespaces left by a process that died without either are removed by the next
  * {@link createNetnsHosts} (their names carry the pid of the process that made them).
  */
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { type Delay, delayHost } from './netns-delay.js';
 
 /** The prefix of every namespace these helpers make: `critsec-<pid>-br`, `critsec-<pid>-m<id>`. */
 const PREFIX = 'critsec-';
@@ -98,7 +101,9 @@ export interface NetnsHosts {
   partition(a: readonly number[], b: readonly number[]): void;
   /** Drops a random `fraction` of the packets host `id` receives (iptables' statistic match). */
   loss(id: number, fraction: number): void;
-  /** Removes every rule {@link partition} and {@link loss} made. */
+  /** Adds `ms` of delay each way to every connection of host `id` on `port` (`netns-delay.ts`); {@link heal} removes it. */
+  delay(id: number, ms: number, port: number): Promise<Pick<Delay, 'connections'>>;
+  /** Removes every rule {@link partition}, {@link loss} and {@link delay} made, and the delay proxies. */
   heal(): void;
   /** Tears everything down (idempotent). Kill the programs running in the namespaces first. */
   close(): void;
@@ -185,11 +190,14 @@ export function createNetnsHosts(n: number): NetnsHosts {
     address: (id) => `10.77.0.${10 + id}`,
   };
   const made: string[] = [];
+  const proxies = new Set<ChildProcess>();
+  const delays: Delay[] = [];
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     process.off('exit', close);
+    for (const p of proxies) p.kill('SIGKILL');
     for (const name of made.reverse()) {
       try {
         ip('netns', 'del', name);
@@ -205,12 +213,22 @@ export function createNetnsHosts(n: number): NetnsHosts {
     close();
     throw err;
   }
+  const f = faults(names);
+  const view = { n, address: names.address, namespace: names.ns };
   return {
-    n,
-    address: names.address,
-    namespace: names.ns,
+    ...view,
     runUnder: (id) => ['ip', 'netns', 'exec', names.ns(id)],
-    ...faults(names),
+    partition: f.partition,
+    loss: f.loss,
+    async delay(id, ms, port) {
+      const d = await delayHost(view, id, ms, port, (p) => proxies.add(p));
+      delays.push(d);
+      return d;
+    },
+    heal() {
+      f.heal();
+      for (const d of delays.splice(0)) d.undo();
+    },
     close,
   };
 }
