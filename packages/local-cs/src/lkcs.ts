@@ -18,7 +18,9 @@
  * grant lists (|N_LDR| − L_LDR + 1 and K_LDR, the proof's values) and classifies candidates by the
  * type of their last Request (not by ts arithmetic, which the Lamport clock breaks) and sends a
  * candidate's own request tag; RequestByTrigger ends a preemption of the same process;
- * Preempt is ignored unless it names the request the process waits on (tags, as in LMUTIN).
+ * Preempt is ignored unless it names the request the process waits on (tags, as in LMUTIN);
+ * Release and the sidetrack's Grant name their request, and a Grant or Trigger for a request the
+ * process does not know is given back (deviations 6 and 11, `lkcs-requester.ts`).
  */
 import {
   type CSFactory,
