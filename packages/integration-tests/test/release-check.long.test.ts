@@ -87,16 +87,12 @@ describe('npm run release:check', () => {
     const gitStatusBefore = execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' });
     let output = '';
     try {
-      output = execFileSync(
-        process.execPath,
-        ['tools/release-check.mjs', '--summary', summaryFile],
-        {
-          cwd: root,
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-          maxBuffer: 64 << 20,
-        },
-      );
+      output = execFileSync(process.execPath, ['tools/release-check.mjs', '--summary', summaryFile], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 64 << 20,
+      });
     } catch (e) {
       output = String((e as { stdout?: string }).stdout ?? e);
     }
