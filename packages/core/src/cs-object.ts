@@ -1,3 +1,4 @@
+import type { ProtocolClock } from './clock.js';
 import type { JsonValue } from './json.js';
 import type { Endpoint } from './message.js';
 import type { CSState, ProcessId } from './process.js';
@@ -82,6 +83,13 @@ export interface ProcessContext {
    * throws `ConfigurationError` here. Absent on a first start.
    */
   readonly recovered?: JsonValue | undefined;
+  /**
+   * A monotonic clock with timers (issue 28): the simulator's virtual clock (time units), or
+   * `performance.now()` + `setTimeout` on a real member (ms). Algorithms with time-bounded grants
+   * need it (their TTL is in its unit); without time bounds it is unused, and an algorithm given
+   * none behaves exactly as before.
+   */
+  readonly clock?: ProtocolClock | undefined;
 }
 
 /**

@@ -20,6 +20,7 @@
  *
  * @packageDocumentation
  */
+export { monotonicClock, type ProtocolClock } from './clock.js';
 export { CSObjectBase, type MessageSource } from './cs-base.js';
 export {
   type CSCallOptions,
@@ -42,6 +43,7 @@ export {
   LeaveTimeoutError,
   PeerDepartedError,
   ProtocolError,
+  TenureExpiredError,
   TransportError,
   throwIfAborted,
 } from './errors.js';
@@ -71,6 +73,7 @@ export {
 } from './params.js';
 export type { CSState, ProcessId } from './process.js';
 export { createRng, type Rng } from './rng.js';
+export { hasTenure, type Tenure, type TenuredCSObject } from './tenure.js';
 export {
   assertSafeConfiguration,
   checkConfiguration,

@@ -342,6 +342,17 @@ export class SimNetwork {
     return ep;
   }
 
+  /**
+   * Pauses `p` (`paused: true`, issue 28): messages to it wait in their links, in order, until
+   * it resumes (`false`), when they are delivered by a timer of delay 0 (label `P<p> resume`).
+   * Its state, endpoint and subscriptions stay; its own timers are its clock's business (the
+   * harness holds them). Traced as notes. @throws TransportError for an unknown process.
+   */
+  setPaused(p: ProcessId, paused: boolean): void {
+    if (paused) this.#gate.pause(p);
+    else this.schedule(0, this.#gate.resume(p, (...m) => this.#inbox.handOver(...m)), `P${p} resume`);
+  }
+
   /** True while `p` is crashed. */
   isCrashed(p: ProcessId): boolean {
     return this.#gate.isDown(p);
