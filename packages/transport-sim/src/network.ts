@@ -349,8 +349,9 @@ export class SimNetwork {
    * harness holds them). Traced as notes. @throws TransportError for an unknown process.
    */
   setPaused(p: ProcessId, paused: boolean): void {
+    const deliver = (...m: Parameters<InstanceType<typeof Inbox>['handOver']>) => this.#inbox.handOver(...m);
     if (paused) this.#gate.pause(p);
-    else this.schedule(0, this.#gate.resume(p, (...m) => this.#inbox.handOver(...m)), `P${p} resume`);
+    else this.schedule(0, this.#gate.resume(p, deliver), `P${p} resume`);
   }
 
   /** True while `p` is crashed. */
