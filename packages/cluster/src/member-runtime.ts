@@ -10,6 +10,7 @@ import {
   type CSObject,
   type Endpoint,
   isAbortError,
+  monotonicClock,
   type ProcessId,
 } from '@critsec/core';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
@@ -163,6 +164,7 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
       endpoint: root.channel('cs'),
       initial,
       ...(recovered === undefined ? {} : { recovered }),
+      clock: monotonicClock(), // issue 28: performance.now() + setTimeout, never the wall clock
     }) as CSObject<unknown>;
     cs.on('error', noteError);
     return {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message, ProcessId } from '@critsec/core';
+import type { Message, ProcessId, ProtocolClock } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ClusterNodeProgress,
@@ -48,18 +48,32 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
       await ctx.finish();
       return rounds;
     };
+    // issue 28: each member's object is given the monotonic clock (performance.now(), ms)
+    const clocks: (ProtocolClock | undefined)[] = [];
+    const withClockSeen: typeof coordinatorMutex = (params) => {
+      const factory = coordinatorMutex(params);
+      return (ctx) => {
+        clocks.push(ctx.clock);
+        return factory(ctx);
+      };
+    };
     const reports = await Promise.all(
       [0, 1].map((id) =>
         runClusterNode({
           configPath: loaded.path,
           id,
-          algorithms: { coordinator: { createFactory: coordinatorMutex } },
+          algorithms: { coordinator: { createFactory: withClockSeen } },
           workload,
           logger: null,
           onProgress: (p) => progress.push(p),
         }),
       ),
     );
+    expect(clocks).toHaveLength(2);
+    for (const clock of clocks) {
+      const [before, t, after] = [performance.now(), clock!.now(), performance.now()];
+      expect(t >= before && t <= after).toBe(true);
+    }
     expect(heard.filter(([, , m]) => m.type === 'HELLO').map(([to, from]) => [to, from])).toEqual([
       [0, 0],
       [1, 0],

@@ -7,7 +7,7 @@ import { ConfigurationError, type CSFactory, hasTenure, mutexSpec, TenureExpired
 import { fromQuorums, majority } from '@critsec/coteries';
 import { createCluster, FencedStore, runFencedWorkload } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
-import { type MaekawaDurableState, maekawa } from '../src/index.js';
+import { type MaekawaDurableState, maekawa, maekawaDescriptor } from '../src/index.js';
 
 /**
  * Majorities over the arbiters {a, b, c} = {1, 2, 3}; P0 is no arbiter (a paused P0 pauses no
@@ -143,6 +143,30 @@ describe('fencing tokens (issue 28 §2)', () => {
       { ttl: 5, fencing: false },
     ])
       expect(() => maekawa({ coterie: abc, ...bad })).toThrow(ConfigurationError);
+  });
+});
+
+describe('the descriptor’s fencing, ttl and driftMargin (critsec simulate mutex --ttl 20)', () => {
+  const ctx = { weigh: () => {}, readJson: () => null, isFile: () => false } as never;
+
+  it('builds Maekawa with tenures from the parameters, and names them in its options', async () => {
+    const built = maekawaDescriptor.build({ coterie: 'majority', ttl: '20', driftMargin: 1 }, 5, ctx);
+    expect(built.options).toEqual({ coterie: 'majority', ttl: 20, driftMargin: 1 });
+    const c = createCluster({ factory: built.factory as CSFactory, spec: mutexSpec(5) });
+    const p = c.objects[2]!;
+    const entered = p.entry().then(() => [c.net.now, hasTenure(p) ? p.tenure()!.remaining() : 0]);
+    await c.net.run({ until: 10 });
+    // REQUEST at 0, FENCE_LOCKED at 1–2, CONFIRM sent at 2, CONFIRMED at 4: deadline 2 + 20 − 1
+    expect(await entered).toEqual([4, 2 + 20 - 1 - 4]);
+    await p.exit();
+    await c.net.run();
+    await c.close();
+    expect(maekawaDescriptor.build({ fencing: 'true' }, 4, ctx).options).toEqual({ coterie: 'grid', fencing: 'true' });
+  });
+
+  it('refuses a fencing value that is not true or false, and a negative ttl', () => {
+    expect(() => maekawaDescriptor.build({ fencing: 'yes' }, 4, ctx)).toThrow(/--fencing must be true or false/);
+    expect(() => maekawaDescriptor.build({ ttl: -1 }, 4, ctx)).toThrow(ConfigurationError);
   });
 });
 
