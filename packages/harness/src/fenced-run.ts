@@ -13,7 +13,7 @@
  * `expiredGrants` — CSs whose tenure had expired by their exit; `stuck` — processes that had not
  * finished when the run stopped.
  */
-import { hasTenure, type ProcessId } from '@critsec/core';
+import { hasTenure, type ProcessId, type Rng } from '@critsec/core';
 import type { SimCluster } from './cluster.js';
 import type { FencedStore } from './fenced-store.js';
 
@@ -33,8 +33,20 @@ export interface FencedRunOptions {
   readonly pauseInCS?: { readonly probability: number; readonly duration: readonly [number, number] };
   /** Virtual-time horizon: processes not finished by then are stuck (default 10⁶). */
   readonly until?: number;
-  /** Processes that run no workload (e.g. crash-stopped ones); default none. */
-  readonly idle?: readonly ProcessId[];
+  /**
+   * Crash-stop: `count` processes drawn from `among` (default all) crash at times uniform in
+   * [0, window] and never come back (no durable layer needed).
+   */
+  readonly crashStop?: {
+    readonly count: number;
+    readonly window: number;
+    readonly among?: readonly ProcessId[];
+  };
+  /**
+   * `Q_p` of each process: a live process whose quorum holds a crashed one is excused from
+   * finishing (without quorum reselection it cannot). Default: every process must finish.
+   */
+  readonly quorumOf?: (p: ProcessId) => readonly ProcessId[];
 }
 
 /** What {@link runFencedWorkload} counted. */
@@ -49,8 +61,10 @@ export interface FencedRunResult {
   fencingViolations: number;
   /** CSs whose tenure had expired by their exit. */
   expiredGrants: number;
-  /** Processes that did not finish their rounds. */
+  /** Live processes whose quorum is alive that did not finish their rounds. */
   stuck: ProcessId[];
+  /** Processes crash-stopped. */
+  crashed: ProcessId[];
   /** Virtual time at the end. */
   now: number;
 }
@@ -69,11 +83,18 @@ export async function runFencedWorkload(o: FencedRunOptions): Promise<FencedRunR
     fencingViolations: 0,
     expiredGrants: 0,
     stuck: [],
+    crashed: [],
     now: 0,
   };
   let maxValid = Number.NEGATIVE_INFINITY;
   const done = new Array<boolean>(cluster.n).fill(false);
-  for (const p of o.idle ?? []) done[p] = true;
+  const down = new Array<boolean>(cluster.n).fill(false);
+  const excused = (p: ProcessId) => down[p]! || (o.quorumOf?.(p) ?? []).some((a) => down[a]);
+  planCrashes(o, rng, (p) => {
+    down[p] = true;
+    cluster.net.crash(p);
+    cluster.clocks.crashed(p);
+  });
   const loop = async (id: ProcessId): Promise<void> => {
     const clock = cluster.clocks.clock(id);
     const sleep = (d: number) => new Promise<void>((resolve) => clock.setTimer(d, resolve));
@@ -103,15 +124,28 @@ export async function runFencedWorkload(o: FencedRunOptions): Promise<FencedRunR
     done[id] = true;
   };
   const failures: unknown[] = [];
-  for (let id = 0; id < cluster.n; id++) if (!done[id]) loop(id).catch((e: unknown) => failures.push(e));
+  for (let id = 0; id < cluster.n; id++) loop(id).catch((e: unknown) => failures.push(e));
+  const finished = () => done.every((d, p) => d || excused(p));
   await cluster.net.run({
     until: o.until ?? 1e6,
-    stopWhen: () => done.every(Boolean) || failures.length > 0,
+    stopWhen: () => finished() || failures.length > 0,
   });
   if (failures.length > 0) throw failures[0];
   r.lostUpdates = store.lostUpdates;
   r.rejected = store.rejected;
-  r.stuck = done.flatMap((d, p) => (d ? [] : [p]));
+  r.stuck = done.flatMap((d, p) => (d || excused(p) ? [] : [p]));
+  r.crashed = down.flatMap((d, p) => (d ? [p] : []));
   r.now = cluster.net.now;
   return r;
+}
+
+/** Schedules the crash-stops of `o.crashStop` (distinct processes, drawn from `rng`). */
+function planCrashes(o: FencedRunOptions, rng: Rng, crash: (p: ProcessId) => void): void {
+  const c = o.crashStop;
+  if (c === undefined) return;
+  const pool = [...(c.among ?? Array.from({ length: o.cluster.n }, (_, p) => p))];
+  for (let k = 0; k < c.count && pool.length > 0; k++) {
+    const [p] = pool.splice(rng.int(pool.length), 1);
+    o.cluster.net.schedule(rng.next() * c.window, () => crash(p!), `P${p} crash-stop`);
+  }
 }

@@ -25,6 +25,13 @@ describe('crash recovery in the simulator', () => {
   });
   crashRecoverySuite({
     it,
+    name: 'Maekawa with fencing tokens (issue 28), majority(5)',
+    factory: maekawa({ coterie: majority(5), fencing: true }),
+    spec: mutexSpec(5),
+    seeds: 15,
+  });
+  crashRecoverySuite({
+    it,
     name: 'Ricart–Agrawala, n = 5',
     factory: ricartAgrawala(),
     spec: mutexSpec(5),
