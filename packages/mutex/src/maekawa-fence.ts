@@ -9,9 +9,11 @@
  *    `token = max(hs) + 1` with CONFIRM(r, token, round) to the whole quorum. An arbiter accepts
  *    only while that grant is current (`hs := max(hs, token)`, durably; CONFIRMED(round)). The
  *    entry completes once every arbiter of `Q_i` accepted (and, with a TTL, while the deadline
- *    below lies ahead). Meanwhile the requester behaves as InCS towards INQUIRE (ignored): it
- *    waits only for arbiters whose locks it holds, so the deadlock argument of `maekawa.ts` is
- *    unchanged.
+ *    below lies ahead). Meanwhile an INQUIRE is deferred by R4 (holding every lock, the requester
+ *    has no failed / yielded mark): it waits only for arbiters whose locks it holds, so the
+ *    deadlock argument of `maekawa.ts` is unchanged, and should a lock be reclaimed (F4) the
+ *    deferred INQUIRE is still answered by R3 — ignoring it instead deadlocked the tenure run
+ *    (seed 592: the reclaimed requester kept a lock its higher-priority rival waited for).
  * F3 With a TTL (in the clock's unit): every `ttl / 3` the requester renews — CONFIRM(r, token,
  *    round) to the whole quorum while confirming or InCS, CONFIRM(r, 0, round) (a keep-alive,
  *    raising no `hs`) to the arbiters whose locks it holds while waiting. Its **deadline** is
@@ -92,11 +94,6 @@ export class MaekawaFence {
     this.#h = host;
     this.#hs = new Float64Array(host.quorum.length);
     this.#acked = new Float64Array(host.quorum.length).fill(-1);
-  }
-
-  /** True from every lock held until the entry completes (F2: INQUIRE is ignored then). */
-  get confirming(): boolean {
-    return this.#phase === CONFIRMING;
   }
 
   /** The current CS's tenure, while InCS. */

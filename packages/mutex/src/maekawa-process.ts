@@ -334,8 +334,8 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
   #onInquire(at: number, msg: MaekawaMessage): void {
     const x = this.#current(at, msg);
     if (x === NONE) return;
-    if (this.#m.locks[x] === 0 || this.#fence?.confirming) {
-      reach(this.#m.locks[x] === 0 ? 'maekawa:stale-ignored' : 'maekawa:inquire-after-entry');
+    if (this.#m.locks[x] === 0) {
+      reach('maekawa:stale-ignored');
       return;
     }
     if (this.#m.blocked > 0) this.#relinquish(x);

@@ -10,7 +10,7 @@ import { fromQuorums } from '@critsec/coteries';
 import { createCluster, FencedStore, type FencedRunResult, runFencedWorkload } from '@critsec/harness';
 import { maekawa } from '../src/index.js';
 
-export const tenureCoterie = fromQuorums(5, [
+const tenureCoterie = fromQuorums(5, [
   [0, 1],
   [0, 2],
   [1, 2],
@@ -19,7 +19,7 @@ export const tenureCoterie = fromQuorums(5, [
 ]);
 
 /** One seed: `rounds` CSs per process. */
-export async function tenureRun(seed: number, rounds: number, fencing = true): Promise<FencedRunResult> {
+async function tenureRun(seed: number, rounds: number, fencing = true): Promise<FencedRunResult> {
   const cluster = createCluster({
     factory: maekawa({ coterie: tenureCoterie, ttl: 12 }),
     spec: mutexSpec(5),
