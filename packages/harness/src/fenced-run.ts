@@ -30,7 +30,12 @@ export interface FencedRunOptions {
   /** Hold time, uniform in [min, max] (default [1, 3]), split around the read. */
   readonly hold?: readonly [number, number];
   /** A holder is paused right after its entry with this probability, for a duration uniform in the range. */
-  readonly pauseInCS?: { readonly probability: number; readonly duration: readonly [number, number] };
+  readonly pauseInCS?: {
+    /** Chance that a holder is paused right after its entry, in [0, 1]. */
+    readonly probability: number;
+    /** The pause's duration, uniform in [min, max] time units. */
+    readonly duration: readonly [number, number];
+  };
   /** Virtual-time horizon: processes not finished by then are stuck (default 10⁶). */
   readonly until?: number;
   /**
@@ -38,8 +43,11 @@ export interface FencedRunOptions {
    * [0, window] and never come back (no durable layer needed).
    */
   readonly crashStop?: {
+    /** Processes to crash-stop (distinct; fewer if `among` is shorter). */
     readonly count: number;
+    /** Crash times are uniform in [0, window] time units. */
     readonly window: number;
+    /** The processes that may crash (default all). */
     readonly among?: readonly ProcessId[];
   };
   /**

@@ -29,6 +29,7 @@ export class FencedStore {
   rejected = 0;
   readonly #fencing: boolean;
 
+  /** A register holding 0; `options.fencing` (default true) makes it refuse stale tokens. */
   constructor(options: FencedStoreOptions = {}) {
     this.#fencing = options.fencing ?? true;
   }

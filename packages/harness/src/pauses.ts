@@ -39,7 +39,10 @@ export class ProcessClocks {
   /** Per process: the cancel functions of its current incarnation's pending timers. */
   readonly #timers: Set<() => void>[];
 
-  /** @param isDown true while a process is crashed (a crashed process is not paused). */
+  /**
+   * The clocks of `n` processes over `net`'s virtual clock.
+   * @param isDown true while a process is crashed (a crashed process is not paused).
+   */
   constructor(
     net: SimNetwork,
     n: number,

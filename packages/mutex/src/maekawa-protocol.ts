@@ -154,7 +154,6 @@ const otherMarks = [
   'maekawa:expired-regained',
   'maekawa:expired-in-cs',
   'maekawa:confirm-stale',
-  'maekawa:confirm-late',
 ] as const;
 
 /** @internal `reach()` of `@critsec/core` typed against Maekawa's marks (a typo fails `tsc`). */

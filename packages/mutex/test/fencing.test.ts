@@ -4,6 +4,7 @@
  * past the TTL — with the same workload caught losing updates at a store that ignores tokens.
  */
 import { ConfigurationError, type CSFactory, hasTenure, mutexSpec, TenureExpiredError } from '@critsec/core';
+import { collectReached } from '@critsec/core/kit';
 import { fromQuorums, majority } from '@critsec/coteries';
 import { createCluster, FencedStore, runFencedWorkload } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
@@ -226,8 +227,12 @@ describe('time-bounded grants: exclusion of effects under pauses past the TTL (i
 });
 
 describe('time-bounded grants with pauses of anyone and a crash-stopped holder (short; long: tenure.long.test.ts)', () => {
-  it('200 seeds: 0 lost updates, 0 fencing violations, 0 stuck while a quorum is alive', async () => {
+  it('200 seeds: 0 lost updates, 0 fencing violations, 0 stuck while a quorum is alive; every path of the ttl taken', async () => {
+    const reached = collectReached();
     const t = await tenureBatch(1, 200, 2);
+    reached.stop();
+    for (const mark of ['grant-expired', 'expired-regained', 'expired-in-cs', 'confirm-stale'])
+      expect(reached.counts.get(`maekawa:${mark}`), mark).toBeGreaterThan(0);
     expect({ lost: t.lost, violations: t.violations, stuck: t.stuck, bad: t.bad }).toEqual({
       lost: 0,
       violations: 0,
