@@ -7,6 +7,7 @@ import { ConfigurationError, type CSFactory, hasTenure, mutexSpec, TenureExpired
 import { collectReached } from '@critsec/core/kit';
 import { fromQuorums, majority } from '@critsec/coteries';
 import { createCluster, FencedStore, runFencedWorkload } from '@critsec/harness';
+import { crashSweep } from '@critsec/testing/cs';
 import { describe, expect, it } from 'vitest';
 import { type MaekawaDurableState, maekawa, maekawaDescriptor } from '../src/index.js';
 import { tenureBatch } from './tenure-run.js';
@@ -101,6 +102,36 @@ describe('fencing tokens (issue 28 §2)', () => {
     );
     expect(Math.max(...hs.map((h) => h ?? 0))).toBe(3);
     await c.close();
+  });
+
+  it('stays monotone across crashes that lose unsynced writes: 20 seeds, 3 crashes each, every entry’s token above the last', async () => {
+    const inner = maekawa({ coterie: majority(5), fencing: true });
+    let last = 0;
+    const bad: string[] = [];
+    const factory: CSFactory = (ctx) => {
+      if (ctx.id === 0 && ctx.recovered === undefined) last = 0; // a new seed's cluster
+      const cs = inner(ctx);
+      cs.on('statechange', (state) => {
+        const token = state === 'InCS' && hasTenure(cs) ? cs.tenure()?.token : undefined;
+        if (token === undefined) return; // a process recovered InCS has no tenure: it exits
+        if (token <= last) bad.push(`P${ctx.id} entered with ${token} after ${last}`);
+        last = Math.max(last, token);
+      });
+      return cs;
+    };
+    const r = await crashSweep({
+      factory,
+      spec: mutexSpec(5),
+      seeds: 20,
+      crashes: { count: 3, loseUnsynced: true },
+    });
+    expect({ violations: r.violations, stuck: r.stuck, failures: r.failures, bad }).toEqual({
+      violations: 0,
+      stuck: 0,
+      failures: [],
+      bad: [],
+    });
+    expect(r.lostWrites).toBeGreaterThan(0);
   });
 
   it('costs one more round trip: 5·|Q| messages per uncontended entry (CONFIRM, CONFIRMED) instead of 3·|Q|', async () => {
