@@ -56,7 +56,10 @@ export interface TenuredCSObject<Req = void> extends CSObject<Req> {
   tenure(): Tenure | undefined;
 }
 
-/** True when `cs` gives tenures (e.g. Maekawa built with `fencing` or a TTL). */
+/**
+ * True when `cs` has `tenure()`: every Maekawa object of `@critsec/mutex` does, and its `tenure()`
+ * is defined while InCS when it was built with `fencing` or a `ttl`.
+ */
 export function hasTenure<Req>(cs: CSObject<Req>): cs is TenuredCSObject<Req> {
   return typeof (cs as Partial<TenuredCSObject<Req>>).tenure === 'function';
 }
