@@ -8,6 +8,9 @@
  * F2 Holding every lock of `Q_i` (R2), the requester does not enter yet: it proposes
  *    `token = max(hs) + 1` with CONFIRM(r, token, round) to the whole quorum. An arbiter accepts
  *    only while that grant is current (`hs := max(hs, token)`, durably; CONFIRMED(round)). The
+ *    token saturates at `CLOCK_MAX` (2^53 − 1, what a message may carry): no honest cluster gets
+ *    there (one entry raises it by one), but a forged `hs` = `CLOCK_MAX` must not make this
+ *    process send an invalid CONFIRM; past it tokens stop increasing (issue 15's rule). The
  *    entry completes once every arbiter of `Q_i` accepted (and, with a TTL, while the deadline
  *    below lies ahead). Meanwhile an INQUIRE is deferred by R4 (holding every lock, the requester
  *    has no failed / yielded mark): it waits only for arbiters whose locks it holds, so the
@@ -32,6 +35,7 @@
  * grant was current, so `a` told the second `hs ≥` that token: the second token is larger.
  */
 import { type ProcessId, type ProtocolClock, type Tenure, TenureExpiredError } from '@critsec/core';
+import { tick } from '@critsec/transport';
 import type { MaekawaMessage } from './maekawa-protocol.js';
 
 /** What the fence needs of its process. */
@@ -123,7 +127,7 @@ export class MaekawaFence {
   allLocked(): void {
     let max = 0;
     for (const hs of this.#hs) if (hs > max) max = hs;
-    this.#token = max + 1;
+    this.#token = tick(max); // saturating: only a forged hs reaches CLOCK_MAX (see F2)
     this.#phase = CONFIRMING;
     this.#acked.fill(-1);
     this.#from = this.#round + 1;
