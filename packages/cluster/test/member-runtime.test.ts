@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message, ProcessId, ProtocolClock } from '@critsec/core';
+import type { Message, ProcessId, ProtocolClock, Suspicions } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ClusterNodeProgress,
@@ -48,13 +48,15 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
       await ctx.finish();
       return rounds;
     };
-    // issue 28: each member's object is given the monotonic clock (performance.now(), ms)
+    // every member's object gets its transport's failure detector as ctx.suspicions (issue 28 §4)
+    const suspicions: (Suspicions | undefined)[] = [];
     const clocks: (ProtocolClock | undefined)[] = [];
-    const withClockSeen: typeof coordinatorMutex = (params) => {
-      const factory = coordinatorMutex(params);
+    const createFactory: typeof coordinatorMutex = (params) => {
+      const inner = coordinatorMutex(params);
       return (ctx) => {
-        clocks.push(ctx.clock);
-        return factory(ctx);
+        suspicions[ctx.id] = ctx.suspicions;
+        clocks.push(ctx.clock); // issue 28: the monotonic clock (performance.now(), ms)
+        return inner(ctx);
       };
     };
     const reports = await Promise.all(
@@ -62,7 +64,7 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
         runClusterNode({
           configPath: loaded.path,
           id,
-          algorithms: { coordinator: { createFactory: withClockSeen } },
+          algorithms: { coordinator: { createFactory } },
           workload,
           logger: null,
           onProgress: (p) => progress.push(p),
@@ -78,6 +80,7 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
       [0, 0],
       [1, 0],
     ]);
+    expect(suspicions.map((s) => typeof s?.onChange)).toEqual(['function', 'function']);
     for (const [id, r] of reports.entries()) {
       expect(r.rounds).toBe(rounds); // the uncounted call is not in the report
       // The report's percentiles are the nearest-rank ones of the counted entries' waits.
@@ -184,6 +187,7 @@ describe('transportOptionsFor: the transport keys of cluster.json', () => {
       maxUnauthenticatedPerSource: 2,
       reservedPeerSlots: 0,
       heartbeatIntervalMs: 150,
+      suspectAfterMs: 900,
     };
     const loaded = await createLocalCluster({
       dir: tempDir(),

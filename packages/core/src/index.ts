@@ -73,6 +73,7 @@ export {
 } from './params.js';
 export type { CSState, ProcessId } from './process.js';
 export { createRng, type Rng } from './rng.js';
+export type { Suspicions } from './suspicions.js';
 export { hasTenure, type Tenure, type TenuredCSObject } from './tenure.js';
 export {
   assertSafeConfiguration,
