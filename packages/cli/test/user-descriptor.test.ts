@@ -53,7 +53,9 @@ describe("adding an algorithm is one descriptor: a user's factory runs without t
     // the line the cli README quotes
     const k = await run('simulate', 'mutex', '--k', '2');
     expect(k.code).toBe(EXIT.usage);
-    expect(k.stderr).toContain('mutex takes no --k; its parameters: coterie, init');
+    expect(k.stderr).toContain(
+      'mutex takes no --k; its parameters: coterie, init, fencing, ttl, driftMargin',
+    );
     const p = await run('simulate', DESCRIPTOR, '--param', 'init=0,1');
     expect(p.code).toBe(EXIT.usage);
     expect(p.stderr).toContain('not a safe initial configuration');

@@ -10,6 +10,7 @@ import {
   type CSObject,
   type Endpoint,
   isAbortError,
+  monotonicClock,
   type ProcessId,
 } from '@critsec/core';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
@@ -165,6 +166,7 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
       // the transport's failure detector (issue 28 §4): a hint, e.g. for quorum reselection
       suspicions: transport.endpoint.suspicions,
       ...(recovered === undefined ? {} : { recovered }),
+      clock: monotonicClock(), // issue 28: performance.now() + setTimeout, never the wall clock
     }) as CSObject<unknown>;
     cs.on('error', noteError);
     return {

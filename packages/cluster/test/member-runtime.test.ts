@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message, ProcessId, Suspicions } from '@critsec/core';
+import type { Message, ProcessId, ProtocolClock, Suspicions } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ClusterNodeProgress,
@@ -50,10 +50,12 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
     };
     // every member's object gets its transport's failure detector as ctx.suspicions (issue 28 §4)
     const suspicions: (Suspicions | undefined)[] = [];
+    const clocks: (ProtocolClock | undefined)[] = [];
     const createFactory: typeof coordinatorMutex = (params) => {
       const inner = coordinatorMutex(params);
       return (ctx) => {
         suspicions[ctx.id] = ctx.suspicions;
+        clocks.push(ctx.clock); // issue 28: the monotonic clock (performance.now(), ms)
         return inner(ctx);
       };
     };
@@ -69,6 +71,11 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
         }),
       ),
     );
+    expect(clocks).toHaveLength(2);
+    for (const clock of clocks) {
+      const [before, t, after] = [performance.now(), clock!.now(), performance.now()];
+      expect(t >= before && t <= after).toBe(true);
+    }
     expect(heard.filter(([, , m]) => m.type === 'HELLO').map(([to, from]) => [to, from])).toEqual([
       [0, 0],
       [1, 0],

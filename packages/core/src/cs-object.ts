@@ -1,3 +1,4 @@
+import type { ProtocolClock } from './clock.js';
 import type { JsonValue } from './json.js';
 import type { Endpoint } from './message.js';
 import type { CSState, ProcessId } from './process.js';
@@ -83,6 +84,13 @@ export interface ProcessContext {
    * throws `ConfigurationError` here. Absent on a first start.
    */
   readonly recovered?: JsonValue | undefined;
+  /**
+   * A monotonic clock with timers (issue 28): the simulator's virtual clock (time units), or
+   * `performance.now()` + `setTimeout` on a real member (ms). Algorithms with time-bounded grants
+   * need it (their TTL is in its unit); without time bounds it is unused, and an algorithm given
+   * none behaves exactly as before.
+   */
+  readonly clock?: ProtocolClock | undefined;
   /**
    * The failure detector of this process's transport (issue 28 §4): whom it suspects now, and
    * when that changes — a hint an algorithm may use to avoid waiting for a suspected process

@@ -124,6 +124,24 @@ export class PeerDepartedError extends TransportError {
 }
 
 /**
+ * A time-bounded grant whose deadline has passed (issue 28): thrown by `Tenure.check()` and the
+ * reason of `Tenure.signal`. The arbiters may have reclaimed the grant and another process may
+ * hold it: effects must stop; a fencing-aware resource would refuse this holder's token anyway.
+ */
+export class TenureExpiredError extends CritsecError {
+  /** The fencing token of the expired tenure. */
+  readonly token: number;
+  /** How far past the deadline, in the clock's unit (ms, or simulator time units), ≥ 0. */
+  readonly overdue: number;
+  /** The expiry; `message` names the process, the token and how far past the deadline. */
+  constructor(message: string, options: { token: number; overdue: number }) {
+    super('TENURE_EXPIRED', message);
+    this.token = options.token;
+    this.overdue = options.overdue;
+  }
+}
+
+/**
  * An operation withdrawn through its `AbortSignal`. Shaped like Node's own `AbortError`
  * (`name === 'AbortError'`, `code === 'ABORT_ERR'`, the signal's reason as `cause`), so code that
  * already tests `err.name === 'AbortError'` for `fetch` or `timers/promises` handles it too.

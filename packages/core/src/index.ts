@@ -20,6 +20,7 @@
  *
  * @packageDocumentation
  */
+export { monotonicClock, type ProtocolClock } from './clock.js';
 export { CSObjectBase, type MessageSource } from './cs-base.js';
 export {
   type CSCallOptions,
@@ -42,6 +43,7 @@ export {
   LeaveTimeoutError,
   PeerDepartedError,
   ProtocolError,
+  TenureExpiredError,
   TransportError,
   throwIfAborted,
 } from './errors.js';
@@ -72,6 +74,7 @@ export {
 export type { CSState, ProcessId } from './process.js';
 export { createRng, type Rng } from './rng.js';
 export type { Suspicions } from './suspicions.js';
+export { hasTenure, type Tenure, type TenuredCSObject } from './tenure.js';
 export {
   assertSafeConfiguration,
   checkConfiguration,

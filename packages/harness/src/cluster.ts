@@ -13,6 +13,7 @@ import { type DelayModel, SimNetwork, type SimNetworkOptions } from '@critsec/tr
 import { MessageAttribution } from './attribution.js';
 import { type CrashOptions, CrashRecovery } from './crash-recovery.js';
 import { SafetyMonitor, type Violation } from './monitor.js';
+import { type PauseOptions, ProcessClocks } from './pauses.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions<Req = void> {
@@ -59,6 +60,12 @@ export interface ClusterOptions<Req = void> {
    * that build from `ctx.recovered`. Timed mode. Default: no crash, no durable layer.
    */
   readonly crashes?: CrashOptions;
+  /**
+   * Seeded pauses (issue 28; see `PauseOptions`): a paused process's handlers and clock timers
+   * stop for the pause's duration, its state stays. Timed mode. Default: none ({@link SimCluster.clocks}
+   * can pause a process on demand).
+   */
+  readonly pauses?: PauseOptions;
 }
 
 /**
@@ -85,6 +92,11 @@ export class SimCluster<Req = void> {
   readonly net: SimNetwork;
   /** The CS object of each process, by id (after a restart: its recovered object). */
   readonly objects: CSObject<Req>[] = [];
+  /**
+   * Every process's clock (`ProcessContext.clock`: the virtual clock, time units) and its pauses
+   * (`clocks.pause(p, d)`).
+   */
+  readonly clocks: ProcessClocks;
   /** The crash machinery, when the cluster was made with `crashes`. */
   readonly crash: CrashRecovery | undefined;
   /** Recoveries that failed (`recover()` rejected), as messages. */
@@ -152,8 +164,9 @@ export class SimCluster<Req = void> {
     this.#factory = options.factory;
     this.#suspectAfter = options.suspectAfter;
     const crashes = options.crashes;
-    if (crashes !== undefined && options.mode === 'controlled')
-      throw new ConfigurationError('cluster: crashes need the timed mode');
+    if ((crashes ?? options.pauses) !== undefined && options.mode === 'controlled')
+      throw new ConfigurationError('cluster: crashes and pauses need the timed mode');
+    this.clocks = new ProcessClocks(this.net, n, (p) => this.net.isCrashed(p));
     this.crash =
       crashes === undefined
         ? undefined
@@ -163,7 +176,10 @@ export class SimCluster<Req = void> {
               n,
               build: (id, layer, recovered) =>
                 this.#build(id, layer.endpoint(this.net.endpoint(id)), recovered),
-              unwire: (id) => this.#unwire[id]?.(),
+              unwire: (id) => {
+                this.#unwire[id]?.();
+                this.clocks.crashed(id);
+              },
               recovered: (id) => this.#follow(id, this.objects[id]!.state),
               failed: (message) => this.recoveryFailures.push(message),
             },
@@ -173,6 +189,7 @@ export class SimCluster<Req = void> {
       if (this.crash !== undefined) this.crash.start(i);
       else this.#build(i, this.net.endpoint(i), undefined);
     }
+    if (options.pauses !== undefined) this.clocks.plan(options.pauses, n);
   }
 
   /** Makes process `id`'s object (a first start, or a restart from `recovered`) and wires it. */
@@ -181,11 +198,13 @@ export class SimCluster<Req = void> {
     const endpoint = attribution === undefined ? root : attribution.endpoint(root);
     const n = this.n;
     const suspicions = this.#suspectAfter === undefined ? undefined : this.net.endpoint(id).suspicions;
+    const clock = this.clocks.clock(id);
     const cs = this.#factory({
       id,
       n,
       endpoint,
       initial: this.initial,
+      clock,
       ...(recovered === undefined ? {} : { recovered }),
       ...(suspicions === undefined ? {} : { suspicions }),
     });

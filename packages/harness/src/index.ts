@@ -47,6 +47,9 @@ export {
 } from './workload.js';
 export { type AttributionCarrier, MessageAttribution } from './attribution.js';
 export { simulatedClock, type WorkloadClock, wallClock } from './clock.js';
+export { type PauseOptions, type PauseStats, ProcessClocks } from './pauses.js';
+export { FencedStore, type FencedStoreOptions } from './fenced-store.js';
+export { type FencedRunOptions, type FencedRunResult, runFencedWorkload } from './fenced-run.js';
 export {
   type AbortDraw,
   callObject,

@@ -17,6 +17,7 @@
  */
 import {
   type AlgorithmDescriptor,
+  ConfigurationError,
   type BuildContext,
   type CSFactory,
   defineAlgorithm,
@@ -25,7 +26,7 @@ import {
   param,
   params,
 } from '@critsec/core';
-import { parseChoice, parseGlobalInitial, parseInteger } from '@critsec/core/kit';
+import { parseChoice, parseGlobalInitial, parseInteger, parseNonNegative } from '@critsec/core/kit';
 import { COTERIE_NAMES, type Coterie, coterieByName, quorumSizes } from '@critsec/coteries';
 import { maekawa } from './maekawa.js';
 import { ricartAgrawala } from './ricart-agrawala.js';
@@ -107,11 +108,22 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   title: "Maekawa's quorum mutual exclusion (Maekawa 1985, Sanders 1987)",
   defaultN: DEFAULT_N,
   crashRecovery: true,
-  params: params({ coterie: param(COTERIE_PARAM), init: param(GLOBAL_INIT_PARAM) }),
+  params: params({
+    coterie: param(COTERIE_PARAM),
+    init: param(GLOBAL_INIT_PARAM),
+    fencing: param('fencing tokens (issue 28): true or false (default false; a ttl implies true)'),
+    ttl: param(
+      'time-bounded grants: a grant not renewed within ttl is reclaimed (ms on real members, time units simulated; default none)',
+    ),
+    driftMargin: param(
+      'the holder deadline is the last confirmed renewal + ttl − driftMargin (default ttl/10)',
+    ),
+  }),
   build(values, n = DEFAULT_N, ctx) {
     const coterie = coterieParam(values.coterie, n, ctx);
     const init = String(values.init ?? 'default');
     const quorumSize = quorumSizeOf(coterie);
+    const fence = fenceParams(values);
     return {
       n,
       l: 0,
@@ -121,10 +133,10 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize,
       mx: null,
       structure: null,
-      options: { coterie: coterie.kind },
+      options: { coterie: coterie.kind, ...fenceOptionValues(fence) },
       spec: globalSpec(0, 1, n),
       sequentialSpec: null,
-      factory: maekawa({ coterie }) as CSFactory<unknown>,
+      factory: maekawa({ coterie, ...fence }) as CSFactory<unknown>,
       request: null,
       requestDescription: null,
       ...parseGlobalInitial(init, n, 0, 1),
@@ -133,6 +145,33 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
     };
   },
 });
+
+/**
+ * The `fencing`, `ttl` and `driftMargin` parameters of Maekawa (issue 28), as options.
+ * @throws ConfigurationError for a value that is not a boolean / a number ≥ 0.
+ */
+function fenceParams(values: { readonly [k: string]: string | number | undefined }): {
+  fencing?: boolean;
+  ttl?: number;
+  driftMargin?: number;
+} {
+  const f = values.fencing;
+  if (f !== undefined && !['true', 'false'].includes(String(f)))
+    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
+  return {
+    ...(f === undefined ? {} : { fencing: String(f) === 'true' }),
+    ...(values.ttl === undefined ? {} : { ttl: parseNonNegative('ttl', values.ttl) }),
+    ...(values.driftMargin === undefined
+      ? {}
+      : { driftMargin: parseNonNegative('driftMargin', values.driftMargin) }),
+  };
+}
+
+/** The fence options as the descriptor's `options` (strings and numbers). */
+function fenceOptionValues(f: ReturnType<typeof fenceParams>): Record<string, string | number> {
+  const { fencing, ...times } = f;
+  return fencing === undefined ? times : { ...times, fencing: `${fencing}` };
+}
 
 /** Ricart–Agrawala, the O(n) baseline (`critsec simulate ricart-agrawala`). */
 export const ricartAgrawalaDescriptor: AlgorithmDescriptor = defineAlgorithm({

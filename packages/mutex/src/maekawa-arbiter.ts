@@ -41,13 +41,24 @@
  *    aside is admitted by A1 and probed in turn. RELEASE(r) of the request set aside withdraws it.
  *    An honest FIFO run never takes any of these paths (no PROBE is ever sent).
  *
+ * A5 (issue 28, fencing; not in the papers) the arbiter keeps `hs`, the highest fencing token it
+ *    has seen (durable), grants with FENCE_LOCKED(r, hs) instead of LOCKED, and on CONFIRM(r, t,
+ *    round) from the holder of its current grant (tag `r`) sets `hs := max(hs, t)` and answers
+ *    CONFIRMED(r, round); a CONFIRM for a grant that is not current is ignored (F2 of
+ *    `maekawa-fence.ts`).
+ * A6 (issue 28, TTL) each grant has a timer of `ttl` (the clock's unit) started at the grant and
+ *    restarted by every accepted CONFIRM; when it fires the grant is **reclaimed**: EXPIRED(r) to
+ *    the holder, then the head of the queue is granted as on a RELEASE. The holder's entry is
+ *    gone (it asks again, F4); `done(p)` is not raised, so its same-tag REQUEST is admitted by A1.
+ *    A restarted arbiter restarts the timer of a grant it recovered (never shorter than before).
+ *
  * Invariants (all handlers are atomic): (I1) not locked ⇒ queue empty; (I2) a queue entry
  * without the `failed` flag is the head and beats the holder (A1 flags every entry that is not
  * `top` and the head it displaces; a grant or relinquish makes the new holder beat every
  * remaining entry); (I3) if the head beats the holder then `inquired` holds and the holder was
  * sent INQUIRE for its current grant (A1, A3).
  */
-import type { ProcessId } from '@critsec/core';
+import type { ProcessId, ProtocolClock } from '@critsec/core';
 import { reach } from './maekawa-protocol.js';
 import { IdIndex } from './id-index.js';
 import type { MaekawaDurableState } from './maekawa-durable.js';
@@ -66,8 +77,12 @@ export interface MaekawaArbiterContext {
   readonly reporters: readonly ProcessId[];
   /** The process's Lamport clock, read when a message is stamped. */
   readonly clock: { readonly sn: number };
-  /** Sends one arbiter message (LOCKED, FAILED, INQUIRE, PROBE). */
+  /** Sends one arbiter message (LOCKED, FAILED, INQUIRE, PROBE; FENCE_LOCKED, CONFIRMED, EXPIRED). */
   readonly send: (to: ProcessId, msg: MaekawaMessage) => void;
+  /** Fencing (A5) and, with `ttl` and `clock`, time-bounded grants (A6); absent: neither. */
+  readonly fence?:
+    | { readonly ttl: number | undefined; readonly clock: ProtocolClock | undefined }
+    | undefined;
 }
 
 /** The arbiter of one process (A1–A4). Internal to `@critsec/mutex`. */
@@ -94,6 +109,15 @@ export class MaekawaArbiter {
   readonly #aside: Float64Array;
   /** A4: per reporter, `done(p)`: the largest tag of `p` whose entry ended here by RELEASE. */
   readonly #done: Float64Array;
+  /** A5: fencing on. */
+  readonly #fenced: boolean;
+  /** A5: the highest fencing token seen (durable). */
+  #hs = 0;
+  /** A6: the grant's TTL and the clock it runs on (both set, or no TTL). */
+  readonly #ttl: number | undefined;
+  readonly #timerClock: ProtocolClock | undefined;
+  /** A6: cancels the current grant's timer. */
+  #cancelTimer: (() => void) | undefined;
 
   /**
    * @param holder the process InCS initially (it holds this lock with tag 0 if it may ask this
@@ -114,6 +138,14 @@ export class MaekawaArbiter {
       this.#grantedTo = holder;
       this.#grantedReq = 0;
     }
+    this.#fenced = ctx.fence !== undefined;
+    const ttl = ctx.fence?.ttl;
+    [this.#ttl, this.#timerClock] = ttl === undefined ? [undefined, undefined] : [ttl, ctx.fence!.clock];
+  }
+
+  /** A5: the highest fencing token seen (durable with {@link snapshot}). */
+  get highestToken(): number {
+    return this.#hs;
   }
 
   /** The arbiter's variables (see {@link MaekawaSnapshot}). */
@@ -144,6 +176,50 @@ export class MaekawaArbiter {
     for (const [p, req, failed] of a.queue) this.#queue.push(p, req, failed);
     for (const [p, req] of a.aside) this.#aside[this.#reporter.indexOf(p)] = req;
     for (const [p, req] of a.done) this.#done[this.#reporter.indexOf(p)] = req;
+    this.#hs = a.hs ?? 0;
+    if (this.#grantedTo !== NONE) this.#armTimer();
+  }
+
+  /** A5: CONFIRM(req, token, round) from `p` (`p ∈ R_i`). */
+  onConfirm(p: ProcessId, req: number, token: number, round: number): void {
+    if (this.#grantedTo !== p || this.#grantedReq !== req) {
+      reach('maekawa:confirm-stale');
+      return;
+    }
+    if (token > this.#hs) this.#hs = token;
+    this.#armTimer();
+    this.#sendTo(p, { type: 'CONFIRMED', req, ts: this.#clock.sn, round });
+  }
+
+  /** A6: (re)starts the current grant's timer. */
+  #armTimer(): void {
+    this.#cancelTimer?.();
+    const clock = this.#timerClock;
+    if (clock === undefined) return;
+    const [p, req] = [this.#grantedTo, this.#grantedReq];
+    this.#cancelTimer = clock.setTimer(this.#ttl!, () => {
+      this.#cancelTimer = undefined;
+      if (this.#grantedTo === p && this.#grantedReq === req) this.#reclaim(p, req);
+    });
+  }
+
+  /** A6: the grant of `p`'s `req` was not renewed within the TTL. */
+  #reclaim(p: ProcessId, req: number): void {
+    reach('maekawa:grant-expired');
+    this.#send(p, 'EXPIRED', req);
+    this.#grantNext();
+    const ix = this.#reporter.indexOf(p);
+    const aside = this.#aside[ix]!;
+    if (aside === NONE) return;
+    this.#aside[ix] = NONE;
+    this.#admit(p, aside);
+    this.#probe(p, aside);
+  }
+
+  /** Stops the grant's timer (the process closes). */
+  close(): void {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
   }
 
   /**
@@ -153,6 +229,14 @@ export class MaekawaArbiter {
    */
   mayAsk(p: ProcessId): boolean {
     return this.#reporter.indexOf(p) >= 0;
+  }
+
+  /** A message to the arbiter role from `p ∈ R_i` (checked by the dispatch first): A1–A5. */
+  receive(p: ProcessId, msg: MaekawaMessage): void {
+    if (msg.type === 'REQUEST') this.onRequest(p, msg.req);
+    else if (msg.type === 'RELINQUISH') this.onRelinquish(p, msg.req);
+    else if (msg.type === 'RELEASE') this.onRelease(p, msg.req);
+    else if (msg.type === 'CONFIRM') this.onConfirm(p, msg.req, msg.token, msg.round);
   }
 
   /** A1: REQUEST(req) from `p` (`p ∈ R_i`: see {@link MaekawaArbiter.mayAsk}), or A4 when in doubt. */
@@ -262,6 +346,8 @@ export class MaekawaArbiter {
 
   #grantNext(): void {
     // unlock (Fig. 6 F.3–F.4: lock_ps and inquired_ps lose the holder), then lock for the head
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
     this.#grantedTo = NONE;
     this.#inquired = false;
     if (this.#queue.size === 0) return;
@@ -275,10 +361,15 @@ export class MaekawaArbiter {
     this.#grantedTo = p;
     this.#grantedReq = req;
     this.#inquired = false;
-    this.#send(p, 'LOCKED', req);
+    if (!this.#fenced) {
+      this.#send(p, 'LOCKED', req);
+      return;
+    }
+    this.#sendTo(p, { type: 'FENCE_LOCKED', req, ts: this.#clock.sn, hs: this.#hs });
+    this.#armTimer();
   }
 
-  #send(to: ProcessId, type: 'LOCKED' | 'FAILED' | 'INQUIRE' | 'PROBE', req: number): void {
+  #send(to: ProcessId, type: 'LOCKED' | 'FAILED' | 'INQUIRE' | 'PROBE' | 'EXPIRED', req: number): void {
     this.#sendTo(to, { type, req, ts: this.#clock.sn });
   }
 }

@@ -14,7 +14,6 @@
 import { ConfigurationError, type ProcessContext, type ProcessId } from '@critsec/core';
 import { timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
-import type { IdIndex } from './id-index.js';
 import type { MaekawaSnapshot } from './maekawa-protocol.js';
 
 /** The format tag of {@link MaekawaDurableState} (a state of another algorithm or version is refused). */
@@ -74,6 +73,8 @@ export type MaekawaDurableState = {
     aside: [ProcessId, number][];
     /** A4: `done(p)`, the largest tag of `p` whose entry ended here by RELEASE, `[p, tag]` (nonzero only). */
     done: [ProcessId, number][];
+    /** A5 (issue 28, with fencing only): the highest fencing token this arbiter has seen. */
+    hs?: number;
   };
 };
 
@@ -83,6 +84,7 @@ export function maekawaDurable(
   s: MaekawaSnapshot,
   lastTag: number,
   done: [ProcessId, number][],
+  hs?: number,
 ): MaekawaDurableState {
   const r = s.requester;
   const a = s.arbiter;
@@ -109,29 +111,9 @@ export function maekawaDurable(
       queue: a.queue.map(([p, t, f]): [ProcessId, number, boolean] => [p, t, f]),
       aside: a.aside.map(([p, t]): [ProcessId, number] => [p, t]),
       done,
+      ...(hs === undefined ? {} : { hs }),
     },
   };
-}
-
-/**
- * Sets the requester's marks (arrays indexed by position in `Q_i`) from a recovered state.
- * @returns `[lockCount, blocked, deferredCount]`: the held locks, the arbiters marked failed or
- *   yielded, the deferred inquiries.
- */
-export function restoreMarks(
-  r: MaekawaDurableState['requester'],
-  qIndex: IdIndex,
-  ...[locks, failed, yielded, inquiredBy]: readonly [Uint8Array, Uint8Array, Uint8Array, Uint8Array]
-): [number, number, number] {
-  const mark = (a: Uint8Array, list: readonly ProcessId[]): void => {
-    for (const p of list) a[qIndex.indexOf(p)] = 1;
-  };
-  mark(locks, r.locks);
-  mark(failed, r.failed);
-  mark(yielded, r.yielded);
-  mark(inquiredBy, r.inquiredBy);
-  const blocked = new Set([...r.failed, ...r.yielded]).size;
-  return [r.locks.length, blocked, r.inquiredBy.length];
 }
 
 const pid = v.pipe(v.number(), v.integer(), v.minValue(-1));
@@ -160,6 +142,7 @@ const durableSchema = v.strictObject({
     queue: v.array(v.strictTuple([pid, timestampSchema, v.boolean()])),
     aside: v.array(v.strictTuple([pid, timestampSchema])),
     done: v.array(v.strictTuple([pid, timestampSchema])),
+    hs: v.optional(timestampSchema),
   }),
 });
 

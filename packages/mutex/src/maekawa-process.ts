@@ -63,14 +63,19 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
+  type Tenure,
+  type TenuredCSObject,
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
 import { reach } from './maekawa-protocol.js';
+import { routeOf } from './maekawa-route.js';
 import type { Coterie } from '@critsec/coteries';
 import { CLOCK_MAX, tick, witness } from '@critsec/transport';
 import { IdIndex } from './id-index.js';
 import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
-import { type MaekawaDurableState, maekawaDurable, restoreMarks } from './maekawa-durable.js';
+import { MaekawaFence } from './maekawa-fence.js';
+import { type MaekawaDurableState, maekawaDurable } from './maekawa-durable.js';
+import { RequesterMarks } from './maekawa-marks.js';
 import {
   type MaekawaMessage,
   type MaekawaRules,
@@ -84,7 +89,7 @@ const NONE = -1;
  * One process of Maekawa's algorithm: the requester (R1–R7) and its arbiter (A1–A4); durable
  * (issue 27: `durableState()`, `recover()`, the format in `maekawa-durable.ts`).
  */
-export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
+export class MaekawaMutex extends CSObjectBase implements DurableCSObject, TenuredCSObject {
   readonly #endpoint: Endpoint;
   readonly #n: number;
   /** `Q_i`: the arbiters this process asks. */
@@ -101,28 +106,31 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   #lastTag = 0;
   /** The waiting `entry()` (R1–R2, R6). */
   readonly #call: PendingCall;
-  /** `locks[x] = 1`: the lock of arbiter `Q_i[x]` is held. A set: `lockCount` counts its members. */
-  readonly #locks: Uint8Array;
-  #lockCount = 0;
-  /** `failed[x] = 1`: `Q_i[x]` sent FAILED for this request and has not granted since. */
-  readonly #failed: Uint8Array;
-  /** `yielded[x] = 1`: this process relinquished `Q_i[x]`'s lock and has not regained it. */
-  readonly #yielded: Uint8Array;
-  /** Number of x with `failed[x] ∨ yielded[x]`: nonzero ⇒ answer INQUIRE with RELINQUISH. */
-  #blocked = 0;
-  /** `inquiredBy[x] = 1`: an INQUIRE from `Q_i[x]` is deferred. */
-  readonly #inquiredBy: Uint8Array;
-  #deferredCount = 0;
+  /** Locks held, failed / yielded marks, deferred inquiries (per arbiter of `Q_i`; `maekawa-marks.ts`). */
+  readonly #m: RequesterMarks;
   /** Recovered with a waiting request and no caller (a crash cut its `entry()`): `recover()` withdraws it. */
   #orphan = false;
   /** Recovered InCS (the crashed application's CS): `recover()` leaves it by the exit protocol. */
   #recoveredInCS = false;
+  /** This process as the sender-role check sees it (`maekawa-route.ts`). */
+  readonly #me: Parameters<typeof routeOf>[0];
 
   /** The arbiter role (group-mutex paper Fig. 6 with one lock; `maekawa-arbiter.ts`). */
   readonly #arbiter: MaekawaArbiter;
+  /** Fencing and TTLs (issue 28, F1–F4 of `maekawa-fence.ts`), when on. */
+  readonly #fence: MaekawaFence | undefined;
 
-  /** @param restored a recovered state, checked by `parseMaekawaDurable`: the object resumes there. */
-  constructor(ctx: ProcessContext, coterie: Coterie, rules: MaekawaRules, restored?: MaekawaDurableState) {
+  /**
+   * @param restored a recovered state, checked by `parseMaekawaDurable`: the object resumes there.
+   * @param fence fencing (and a TTL with its drift margin, in the clock's unit), or none.
+   */
+  constructor(
+    ctx: ProcessContext,
+    coterie: Coterie,
+    rules: MaekawaRules,
+    restored?: MaekawaDurableState,
+    fence?: { readonly ttl: number | undefined; readonly margin: number },
+  ) {
     super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.#call = new PendingCall(PendingCall.messages('Maekawa', ctx.id, 'entry'));
     const { id, n } = ctx;
@@ -130,18 +138,14 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     this.#n = n;
     this.#quorum = coterie.quorumOf(id);
     this.#qIndex = new IdIndex(this.#quorum);
-    const q = this.#quorum.length;
-    this.#locks = new Uint8Array(q);
-    this.#failed = new Uint8Array(q);
-    this.#yielded = new Uint8Array(q);
-    this.#inquiredBy = new Uint8Array(q);
+    this.#me = { id, quorum: this.#quorum, qIndex: this.#qIndex };
+    this.#m = new RequesterMarks(this.#quorum.length);
     // the initial holder owns every lock of its quorum with request tag 0 (requests use ts ≥ 1)
     const holder = ctx.initial.indexOf('InCS');
     if (restored !== undefined) this.#restore(restored);
     else if (holder === id) {
       this.#request = 0;
-      this.#locks.fill(1);
-      this.#lockCount = q;
+      this.#m.holdAll();
     }
     const arbiter: MaekawaArbiterContext = {
       id,
@@ -149,7 +153,12 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
       reporters: coterie.reportersOf(id),
       clock: this.#clock,
       send: (to, msg) => this.#endpoint.send(to, msg),
+      fence: fence === undefined ? undefined : { ttl: fence.ttl, clock: ctx.clock },
     };
+    const [m, enter] = [this.#m, () => this.#enter()];
+    const host = { id, quorum: this.#quorum, clock: ctx.clock, sn: () => this.#clock.sn, send: arbiter.send };
+    this.#fence = MaekawaFence.of(fence, { ...host, holds: (x) => m.locks[x] === 1, enter });
+    if (holder === id && restored === undefined) this.#fence?.begin(0, true); // F1: token 0
     this.#arbiter = new MaekawaArbiter(arbiter, rules, holder);
     if (restored !== undefined) this.#arbiter.restore(restored.arbiter);
     this.listen(maekawaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
@@ -157,16 +166,16 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
 
   /** Every protocol variable (for schedule exploration and debugging). */
   inspect(): MaekawaSnapshot {
-    const pick = (a: Uint8Array) => this.#quorum.filter((_, x) => a[x] === 1);
+    const pick = (a: Uint8Array) => RequesterMarks.pick(this.#quorum, a);
     return {
       sn: this.#clock.sn,
       requester: {
         request: this.#request,
         waiting: this.#call.waiting || this.#orphan,
-        locks: pick(this.#locks),
-        failed: pick(this.#failed),
-        yielded: pick(this.#yielded),
-        inquiredBy: pick(this.#inquiredBy),
+        locks: pick(this.#m.locks),
+        failed: pick(this.#m.failed),
+        yielded: pick(this.#m.yielded),
+        inquiredBy: pick(this.#m.inquiredBy),
       },
       arbiter: this.#arbiter.snapshot(),
     };
@@ -175,7 +184,13 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   /** Every protocol variable of both roles as JSON (see {@link MaekawaDurableState}). */
   durableState(): MaekawaDurableState {
     const where = { id: this.id, n: this.#n, quorum: this.#quorum, state: this.state };
-    return maekawaDurable(where, this.inspect(), this.#lastTag, this.#arbiter.doneList());
+    const hs = this.#fence === undefined ? undefined : this.#arbiter.highestToken;
+    return maekawaDurable(where, this.inspect(), this.#lastTag, this.#arbiter.doneList(), hs);
+  }
+
+  /** The current CS's fencing token and deadline (issue 28), while InCS with fencing on; else `undefined`. */
+  tenure(): Tenure | undefined {
+    return this.state === 'InCS' ? this.#fence?.tenure() : undefined;
   }
 
   /**
@@ -197,8 +212,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     const r = s.requester;
     [this.#clock.sn, this.#request, this.#lastTag] = [s.sn, r.request, r.lastTag];
     [this.#orphan, this.#recoveredInCS] = [r.waiting, s.state === 'InCS'];
-    const marks = [this.#locks, this.#failed, this.#yielded, this.#inquiredBy] as const;
-    [this.#lockCount, this.#blocked, this.#deferredCount] = restoreMarks(r, this.#qIndex, ...marks);
+    this.#m.restore(r, this.#qIndex);
   }
 
   // ---------------------------------------------------------------- requester
@@ -212,7 +226,8 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     const req = ts < CLOCK_MAX ? ts : tick(this.#lastTag);
     this.#lastTag = req;
     this.#request = req;
-    this.#resetRequester();
+    this.#m.reset();
+    this.#fence?.begin(req);
     this.#call.begin();
     this.#multicast({ type: 'REQUEST', req, ts });
     return this.#call.wait(signal, () => this.#withdraw());
@@ -223,13 +238,16 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     const req = this.#request;
     this.#request = NONE;
     this.#recoveredInCS = false;
-    this.#resetRequester();
+    this.#m.reset();
+    this.#fence?.end();
     this.setState('OutCS');
     this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
   }
 
   protected doClose(): void {
     this.#call.close();
+    this.#fence?.end();
+    this.#arbiter.close();
   }
 
   /** R6: withdraw a waiting request (the call then rejects with `AbortError`). */
@@ -237,18 +255,9 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     const req = this.#request;
     this.#request = NONE;
     this.#orphan = false;
-    this.#resetRequester();
+    this.#m.reset();
+    this.#fence?.end();
     if (!this.closed) this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
-  }
-
-  #resetRequester(): void {
-    this.#locks.fill(0);
-    this.#lockCount = 0;
-    this.#failed.fill(0);
-    this.#yielded.fill(0);
-    this.#blocked = 0;
-    this.#inquiredBy.fill(0);
-    this.#deferredCount = 0;
   }
 
   /** `x` (the sender's index in `Q_i`, found by the dispatch) for a message of the current request, or −1 (stale). */
@@ -274,42 +283,50 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     this.#endpoint.send(this.#quorum[x]!, { type: 'RELEASE', req, ts: this.#clock.sn });
   }
 
-  /** `at`: the sender's index in `Q_i` (looked up by the dispatch). */
-  #onLocked(at: number, msg: MaekawaMessage): void {
+  /** LOCKED (or FENCE_LOCKED with the arbiter's `hs`); `at`: the sender's index in `Q_i`. */
+  #onLocked(at: number, msg: MaekawaMessage, hs = 0): void {
     const x = this.#current(at, msg);
     if (x === NONE) return;
-    if (this.#locks[x] === 1) {
+    if (!this.#m.lock(x)) {
       reach('maekawa:duplicate-locked');
       return;
     }
-    this.#locks[x] = 1;
-    this.#lockCount++;
-    if (this.#failed[x] === 1 || this.#yielded[x] === 1) {
-      this.#failed[x] = 0;
-      this.#yielded[x] = 0;
-      this.#blocked--;
+    this.#fence?.locked(x, hs);
+    if (this.#m.lockCount === this.#quorum.length) {
+      // R2: every lock held — enter (with fencing: confirm the token first, F2)
+      if (this.#fence === undefined) this.#enter();
+      else this.#fence.allLocked();
     }
-    if (this.#lockCount === this.#quorum.length) {
-      // R2: every lock held — enter; deferred inquiries are answered by the RELEASE at exit
-      this.#call.resolve(() => {
-        this.#inquiredBy.fill(0);
-        this.#deferredCount = 0;
-        this.setState('InCS');
-      });
-    }
+  }
+
+  /** R2's entry: deferred inquiries are answered by the RELEASE at exit. */
+  #enter(): void {
+    this.#call.resolve(() => {
+      this.#m.clearInquiries();
+      this.setState('InCS');
+    });
+  }
+
+  /** F4: EXPIRED(req) from `Q_i[at]`: ask it again (same tag), unless InCS. */
+  #onExpired(at: number, msg: MaekawaMessage): void {
+    if (msg.req === this.#request && this.state === 'InCS') reach('maekawa:expired-in-cs');
+    const x = this.state === 'InCS' ? NONE : this.#current(at, msg);
+    if (x === NONE) return;
+    reach('maekawa:expired-regained');
+    this.#m.forget(x);
+    this.#fence?.lost();
+    this.#endpoint.send(this.#quorum[x]!, { type: 'REQUEST', req: msg.req, ts: msg.req });
   }
 
   /** `at`: the sender's index in `Q_i` (looked up by the dispatch). */
   #onFailed(at: number, msg: MaekawaMessage): void {
     const x = this.#current(at, msg);
-    if (x === NONE || this.#locks[x] === 1 || this.#failed[x] === 1) return;
-    this.#failed[x] = 1;
-    if (this.#yielded[x] === 0) this.#blocked++;
-    if (this.#deferredCount > 0) {
+    if (x === NONE || !this.#m.fail(x)) return;
+    if (this.#m.deferredCount > 0) {
       // R3: revisit deferred inquiries
       reach('maekawa:relinquish-after-failed');
       const q = this.#quorum.length;
-      for (let y = 0; y < q; y++) if (this.#inquiredBy[y] === 1) this.#relinquish(y);
+      for (let y = 0; y < q; y++) if (this.#m.inquiredBy[y] === 1) this.#relinquish(y);
     }
   }
 
@@ -317,28 +334,17 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   #onInquire(at: number, msg: MaekawaMessage): void {
     const x = this.#current(at, msg);
     if (x === NONE) return;
-    if (this.#locks[x] === 0) {
+    if (this.#m.locks[x] === 0) {
       reach('maekawa:stale-ignored');
       return;
     }
-    if (this.#blocked > 0) this.#relinquish(x);
-    else if (this.#inquiredBy[x] === 0) {
-      reach('maekawa:inquire-deferred');
-      this.#inquiredBy[x] = 1;
-      this.#deferredCount++;
-    }
+    if (this.#m.blocked > 0) this.#relinquish(x);
+    else if (this.#m.defer(x)) reach('maekawa:inquire-deferred');
   }
 
   #relinquish(x: number): void {
     reach('maekawa:relinquish');
-    if (this.#inquiredBy[x] === 1) {
-      this.#inquiredBy[x] = 0;
-      this.#deferredCount--;
-    }
-    this.#locks[x] = 0;
-    this.#lockCount--;
-    this.#yielded[x] = 1;
-    if (this.#failed[x] === 0) this.#blocked++;
+    this.#m.relinquish(x);
     this.#endpoint.send(this.#quorum[x]!, { type: 'RELINQUISH', req: this.#request, ts: this.#clock.sn });
   }
 
@@ -354,45 +360,37 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   // ---------------------------------------------------------------- dispatch
 
   #onMessage(from: ProcessId, msg: MaekawaMessage): void {
-    // The sender first: a message from outside its role (an arbiter's answer from outside Q_i, a
-    // request-side message from outside R_i) is reported and dropped before it touches anything,
-    // the clock included — an honest process never sends one, and a forged ts must not move sn.
-    const toRequester =
-      msg.type === 'LOCKED' || msg.type === 'FAILED' || msg.type === 'INQUIRE' || msg.type === 'PROBE';
-    const x = toRequester ? this.#qIndex.indexOf(from) : NONE; // looked up once, handed to R2–R4
-    if (toRequester ? x === NONE : !this.#arbiter.mayAsk(from)) {
-      const why = toRequester
-        ? `which is not in its quorum Q_${this.id} = {${this.#quorum.join(', ')}}`
-        : `whose quorum Q_${from} does not contain P${this.id}`;
-      this.reportError(
-        new ProtocolError(`Maekawa: P${this.id} got ${msg.type} from P${from}, ${why}`, { from }),
-      );
+    const x = routeOf(this.#me, from, msg, this.#arbiter, this.#fence !== undefined);
+    if (typeof x === 'string') {
+      const why = `Maekawa: P${this.id} got ${msg.type} from P${from}, ${x}`;
+      this.reportError(new ProtocolError(why, { from }));
       return;
     }
     // Fig. 5 B.2/C.2: sn := max(sn, t) on every receive from a peer
     this.#clock.sn = witness(this.#clock.sn, msg.ts);
+    if (x === NONE) {
+      this.#arbiter.receive(from, msg);
+      return;
+    }
     switch (msg.type) {
-      case 'REQUEST':
-        this.#arbiter.onRequest(from, msg.req);
-        return;
-      case 'RELINQUISH':
-        this.#arbiter.onRelinquish(from, msg.req);
-        return;
-      case 'RELEASE':
-        this.#arbiter.onRelease(from, msg.req);
-        return;
       case 'LOCKED':
-        this.#onLocked(x, msg);
-        return;
+      case 'FENCE_LOCKED':
+        this.#onLocked(x, msg, msg.type === 'FENCE_LOCKED' ? msg.hs : 0);
+        break;
       case 'FAILED':
         this.#onFailed(x, msg);
-        return;
+        break;
       case 'INQUIRE':
         this.#onInquire(x, msg);
-        return;
+        break;
       case 'PROBE':
         this.#onProbe(x, msg.req);
-        return;
+        break;
+      case 'EXPIRED':
+        this.#onExpired(x, msg);
+        break;
+      case 'CONFIRMED':
+        if (msg.req === this.#request) this.#fence?.confirmed(x, msg.round);
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { ProcessId } from '@critsec/core';
 import { reachOf } from '@critsec/core/kit';
-import { defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
+import { counterSchema, defineProtocol, type Protocol, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 
 const tagged = <T extends string>(type: T) =>
@@ -19,6 +19,21 @@ const maekawaSchema = v.variant('type', [
   tagged('RELINQUISH'),
   tagged('RELEASE'),
   tagged('PROBE'),
+  v.object({
+    type: v.literal('FENCE_LOCKED'),
+    req: timestampSchema,
+    ts: timestampSchema,
+    hs: timestampSchema,
+  }),
+  v.object({
+    type: v.literal('CONFIRM'),
+    req: timestampSchema,
+    ts: timestampSchema,
+    token: timestampSchema,
+    round: counterSchema,
+  }),
+  v.object({ type: v.literal('CONFIRMED'), req: timestampSchema, ts: timestampSchema, round: counterSchema }),
+  tagged('EXPIRED'),
 ]);
 
 /**
@@ -35,18 +50,62 @@ const maekawaSchema = v.variant('type', [
  * - `PROBE` arbiter → requester: is this tag your current request? Answered by RELEASE when it
  *   is not. Not in the papers (issue 27 §3): sent only when a REQUEST in the requester's name
  *   cannot be honest (rule A4 of `maekawa-arbiter.ts`), so never on an honest FIFO run.
+ *
+ * Fencing and time-bounded grants (issue 28, not in the papers; only with `fencing` or `ttl`,
+ * rules F1–F4 of `maekawa-fence.ts` and A5–A6 of `maekawa-arbiter.ts`):
+ * - `FENCE_LOCKED` arbiter → requester: LOCKED, with `hs`, the highest fencing token this arbiter
+ *   has seen (durable).
+ * - `CONFIRM` requester → arbiter: holding the whole quorum, the requester proposes `token`
+ *   (max of the `hs` it was told + 1; 0 for a keep-alive of a lock held while waiting); the
+ *   arbiter accepts only while that grant is current, raises `hs` to `token` and restarts the
+ *   grant's TTL. `round` numbers the requester's confirmations (renewals included).
+ * - `CONFIRMED` arbiter → requester: `round` accepted.
+ * - `EXPIRED` arbiter → requester: the grant of `req` was reclaimed (its TTL passed unrenewed).
  */
 export const maekawaProtocol: Protocol<MaekawaMessage> = defineProtocol('maekawa', maekawaSchema);
 
 /** A Maekawa message (see {@link maekawaProtocol}). */
-export type MaekawaMessage = {
-  /** The message's name (see {@link maekawaProtocol}). */
-  type: 'REQUEST' | 'LOCKED' | 'FAILED' | 'INQUIRE' | 'RELINQUISH' | 'RELEASE' | 'PROBE';
-  /** The tag of the request the message belongs to: the request's timestamp (0 … `CLOCK_MAX`). */
-  req: number;
-  /** The sender's Lamport clock (0 … `CLOCK_MAX`); for REQUEST, the request's timestamp. */
-  ts: number;
-};
+export type MaekawaMessage =
+  | {
+      /** The message's name (see {@link maekawaProtocol}). */
+      type: 'REQUEST' | 'LOCKED' | 'FAILED' | 'INQUIRE' | 'RELINQUISH' | 'RELEASE' | 'PROBE' | 'EXPIRED';
+      /** The tag of the request the message belongs to: the request's timestamp (0 … `CLOCK_MAX`). */
+      req: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`); for REQUEST, the request's timestamp. */
+      ts: number;
+    }
+  | {
+      /** LOCKED with the arbiter's highest token seen (fencing). */
+      type: 'FENCE_LOCKED';
+      /** The tag of the request granted. */
+      req: number;
+      /** The sender's Lamport clock. */
+      ts: number;
+      /** The highest fencing token this arbiter has seen (0 … `CLOCK_MAX`). */
+      hs: number;
+    }
+  | {
+      /** A proposed fencing token, or a renewal (fencing). */
+      type: 'CONFIRM';
+      /** The tag of the request whose grant it confirms. */
+      req: number;
+      /** The sender's Lamport clock. */
+      ts: number;
+      /** The proposed token; 0 for a keep-alive of a lock held while waiting. */
+      token: number;
+      /** The confirmation's number (per requester, increasing). */
+      round: number;
+    }
+  | {
+      /** A CONFIRM accepted (fencing). */
+      type: 'CONFIRMED';
+      /** The tag of the request whose grant was confirmed. */
+      req: number;
+      /** The sender's Lamport clock. */
+      ts: number;
+      /** The round accepted. */
+      round: number;
+    };
 
 /** Holds when the schema's output and the documented type are the same type (checked by `tsc`). */
 type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -91,6 +150,10 @@ const otherMarks = [
   'maekawa:probe-current',
   'maekawa:request-set-aside',
   'maekawa:unused-tag-released',
+  'maekawa:grant-expired',
+  'maekawa:expired-regained',
+  'maekawa:expired-in-cs',
+  'maekawa:confirm-stale',
 ] as const;
 
 /** @internal `reach()` of `@critsec/core` typed against Maekawa's marks (a typo fails `tsc`). */

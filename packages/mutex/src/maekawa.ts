@@ -10,8 +10,10 @@
  * (Fig. 5, "process p") and arbiter of every quorum it belongs to (Fig. 6, "node i").
  *
  * Files: `maekawa-protocol.ts` (messages, rare paths, snapshot), `maekawa-arbiter.ts` (the
- * arbiter, A1–A4, Fig. 6), `maekawa-process.ts` (the requester, R1–R7, Fig. 5, and dispatch),
- * this file (the factory and why the whole is deadlock-free).
+ * arbiter, A1–A6, Fig. 6), `maekawa-process.ts` (the requester, R1–R7, Fig. 5, and dispatch),
+ * `maekawa-marks.ts` (the requester's marks), `maekawa-route.ts` (the sender-role check),
+ * `maekawa-fence.ts` (fencing tokens and TTLs, F1–F4, issue 28), this file (the factory and why
+ * the whole is deadlock-free).
  *
  * ## Why this is deadlock-free
  *
@@ -62,6 +64,26 @@ export interface MaekawaOptions {
    * plane, tree, wall, `fromQuorums`…) with `coterie.n` equal to the cluster size.
    */
   readonly coterie: Coterie;
+  /**
+   * Fencing tokens (issue 28 §2; F1–F4 of `maekawa-fence.ts`): every entry yields a token,
+   * strictly increasing across successive holders (`tenure()`, `hasTenure` of `@critsec/core`),
+   * at the cost of one more round trip (CONFIRM / CONFIRMED, 2·|Q| messages) and, with crash
+   * recovery, one synced write per arbiter per entry. Default false; implied by {@link ttl}.
+   */
+  readonly fencing?: boolean | undefined;
+  /**
+   * Time-bounded grants (issue 28 §1): an arbiter reclaims a grant not renewed within `ttl`, in the
+   * unit of `ProcessContext.clock` (**ms** on a real member, time units in the simulator); the
+   * holder renews every `ttl / 3`. Needs a clock; implies fencing; no process may start InCS.
+   * Default: none (grants never expire, exclusion is unconditional).
+   */
+  readonly ttl?: number | undefined;
+  /**
+   * The drift margin (same unit as {@link ttl}, 0 ≤ margin < ttl): the holder's deadline is the
+   * send time of the last renewal its whole quorum confirmed + `ttl − driftMargin`. It must cover
+   * the clocks' rates: `driftMargin ≥ 2ρ·ttl` for a relative rate error ρ. Default `ttl / 10`.
+   */
+  readonly driftMargin?: number | undefined;
 }
 
 /**
@@ -110,6 +132,7 @@ export function maekawa(options: MaekawaOptions): CSFactory {
  */
 export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): CSFactory {
   const coterie = options?.coterie;
+  const fence = fenceOptions(options);
   if (!isCoterie(coterie)) {
     throw new ConfigurationError(
       'maekawa({ coterie }): coterie must be a Coterie from @critsec/coteries (majority(n), grid(n), projectivePlane(q), tree(n), wall(widths), fromQuorums(n, assignment), …)',
@@ -132,6 +155,33 @@ export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): 
       ctx.recovered === undefined
         ? undefined
         : parseMaekawaDurable(ctx.recovered, ctx, coterie.quorumOf(ctx.id), coterie.reportersOf(ctx.id));
-    return new MaekawaMutex(ctx, coterie, rules, recovered);
+    if (fence?.ttl !== undefined && ctx.clock === undefined)
+      throw new ConfigurationError('maekawa: a ttl needs a clock (ProcessContext.clock), and none was given');
+    if (fence?.ttl !== undefined && holders.length > 0)
+      throw new ConfigurationError(
+        `maekawa: with a ttl no process may start InCS (the age of P${holders[0]}'s grants is unknown); start all OutCS`,
+      );
+    return new MaekawaMutex(ctx, coterie, rules, recovered, fence);
   };
+}
+
+/** The fence options (`undefined`: fencing off). @throws ConfigurationError for a bad ttl or margin. */
+function fenceOptions(o: MaekawaOptions): { ttl: number | undefined; margin: number } | undefined {
+  const { ttl, driftMargin } = o ?? {};
+  if (ttl === undefined) {
+    if (driftMargin !== undefined) throw new ConfigurationError('maekawa: driftMargin needs a ttl');
+    return o?.fencing === true ? { ttl: undefined, margin: 0 } : undefined;
+  }
+  if (!(typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0))
+    throw new ConfigurationError(
+      `maekawa: ttl must be a finite number > 0 (the clock's unit), got ${String(ttl)}`,
+    );
+  if (o.fencing === false)
+    throw new ConfigurationError('maekawa: a ttl needs fencing (leave fencing unset or true)');
+  const margin = driftMargin ?? ttl / 10;
+  if (!(typeof margin === 'number' && margin >= 0 && margin < ttl))
+    throw new ConfigurationError(
+      `maekawa: driftMargin must be in [0, ttl), got ${String(margin)} with ttl ${ttl}`,
+    );
+  return { ttl, margin };
 }

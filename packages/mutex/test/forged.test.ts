@@ -57,6 +57,20 @@ describe('a forged clock at 2^53 − 1 (issue 15)', () => {
 const maekawaClock = (s: ForgedSite) => (s.field === 'ts' ? 'clock' : 'tag');
 
 describe('extreme-value property check', () => {
+  it('Maekawa majority(5) with fencing (issue 28): every type × field × extreme value keeps the rule', async () => {
+    const report = await extremeValueCheck({
+      label: 'maekawa majority(5), fencing',
+      factory: maekawa({ coterie: majority(5), fencing: true }),
+      spec: mutexSpec(5),
+      protocols: { '': maekawaProtocol },
+      classify: maekawaClock,
+      seeds: [1],
+      rounds: 2,
+    });
+    expect(Object.keys(report.perSite)).toEqual(expect.arrayContaining(['FENCE_LOCKED.hs', 'CONFIRM.token']));
+    expect(report.failures).toEqual([]);
+  });
+
   for (const [label, coterie] of [
     ['grid(9)', grid(9)],
     ['majority(5)', majority(5)],

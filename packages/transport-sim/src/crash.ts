@@ -53,6 +53,8 @@ export class CrashGate {
   readonly #tracer: Tracer;
   readonly #incarnation: number[];
   readonly #down: boolean[];
+  /** Paused processes (issue 28): their messages wait in their links; nothing else changes. */
+  readonly #paused: boolean[];
   /** Per receiver: the waiting messages of each link (key: from and channel), links in first-use order. */
   readonly #waiting: Map<string, Parked[]>[];
   readonly #ackAfterCommit: boolean[];
@@ -75,6 +77,7 @@ export class CrashGate {
     this.#tracer = tracer;
     this.#incarnation = new Array<number>(n).fill(0);
     this.#down = new Array<boolean>(n).fill(false);
+    this.#paused = new Array<boolean>(n).fill(false);
     this.#waiting = Array.from({ length: n }, () => new Map());
     this.#ackAfterCommit = new Array<boolean>(n).fill(false);
     this.#unacked = Array.from({ length: n }, () => []);
@@ -108,6 +111,7 @@ export class CrashGate {
     const links = this.#waiting[to]!;
     if (
       this.#down[to] ||
+      this.#paused[to] ||
       (links.size > 0 && links.has(linkKey(from, channel))) ||
       this.isCut?.(from, to) === true
     ) {
@@ -162,6 +166,7 @@ export class CrashGate {
     if (this.#down[p]) throw new TransportError(`SimNetwork.crash(${p}): P${p} is already crashed`);
     this.active = true;
     this.#down[p] = true;
+    this.#paused[p] = false; // a crash ends a pause: the restart delivers what waits
     this.#incarnation[p]!++;
     this.#crashes++;
     const back = this.#unacked[p]!;
@@ -197,6 +202,35 @@ export class CrashGate {
   }
 
   /**
+   * Pauses `p` (issue 28: a process stopped by SIGSTOP, a GC, a swap): messages to it wait in
+   * their links, in order, as for a crashed process, but it keeps its state and incarnation.
+   * Pausing a paused or crashed process changes nothing.
+   * @throws TransportError for an unknown process.
+   */
+  pause(p: ProcessId): void {
+    this.#check(p);
+    if (this.#down[p] || this.#paused[p]) return;
+    this.active = true;
+    this.#paused[p] = true;
+    this.#tracer.note({ pause: p });
+  }
+
+  /**
+   * Ends `p`'s pause and returns the function that delivers its waiting messages (as
+   * {@link restart}'s); a no-op function when `p` is not paused (e.g. it crashed meanwhile: its
+   * restart delivers them).
+   * @throws TransportError for an unknown process.
+   */
+  resume(p: ProcessId, deliver: Deliver): () => void {
+    this.#check(p);
+    if (!this.#paused[p]) return () => {};
+    this.#paused[p] = false;
+    this.#tracer.note({ resume: p });
+    const inc = this.#incarnation[p]!;
+    return () => this.#flush(p, inc, deliver);
+  }
+
+  /**
    * A partition healed: returns the function that delivers, for every process up, its waiting
    * messages from senders no longer cut off, link by link in order.
    */
@@ -214,6 +248,7 @@ export class CrashGate {
       while (
         q.length > 0 &&
         !this.#down[p] &&
+        !this.#paused[p] &&
         this.#incarnation[p] === inc &&
         this.isCut?.(q[0]!.from, p) !== true
       ) {

@@ -37,9 +37,9 @@ import { isValidN } from '@critsec/core/kit';
 import { createEndpoint, type RootEndpoint } from '@critsec/transport';
 import { type FaultCounters, FrameCounters, MessageCounters, type SimCounters } from './counters.js';
 import { type CrashCounters, CrashGate } from './crash.js';
-import { type DelayModel, unitDelay } from './delay.js';
+import { unitDelay } from './delay.js';
 import type { SimMessage } from './events.js';
-import { checkFaults, type FaultOptions } from './faulty-link.js';
+import { checkFaults } from './faulty-link.js';
 import { createLinkStack, type LinkStack } from './links.js';
 import { detectorFor, type SimDetector } from './detector.js';
 import { partitionsFor, type SimPartitions } from './partition.js';
@@ -56,45 +56,9 @@ import { type CausalContext, Inbox, Outbox, processLink } from './ports.js';
 import { Scheduler } from './scheduler.js';
 import { checkSimSize } from './size-limit.js';
 import { Tracer } from './tracer.js';
+import type { SimNetworkOptions } from './network-options.js';
 
-/** Options of {@link SimNetwork}. */
-export interface SimNetworkOptions {
-  /** Number of processes (ids `0..n-1`). */
-  readonly n: number;
-  /** Seed of every random choice (delays, faults). Default 1. */
-  readonly seed?: number;
-  /** Delay model of every link (default {@link unitDelay}). */
-  readonly delay?: DelayModel;
-  /** Per-link override: return a model for the link `from → to`, or `undefined` for the default. */
-  readonly linkDelay?: (from: ProcessId, to: ProcessId) => DelayModel | undefined;
-  /** `'timed'` (default): {@link SimNetwork.run} drives the clock. `'controlled'`: the caller picks each event. */
-  readonly mode?: 'timed' | 'controlled';
-  /**
-   * Keep FIFO per (from, to, channel). Default `true`. `false` lets a later message overtake an
-   * earlier one under random delays — **for negative tests only** (algorithms assume FIFO).
-   */
-  readonly fifo?: boolean;
-  /**
-   * Record a JSON-lines trace: `true` keeps it in {@link SimNetwork.trace}; a function receives
-   * each line as it is produced.
-   */
-  readonly trace?: boolean | ((line: string) => void);
-  /** Attribution hook, see {@link CausalContext}. */
-  readonly context?: CausalContext;
-  /**
-   * Pass every message through `JSON.stringify`/`JSON.parse`, as a real transport would:
-   * catches algorithms that send non-JSON values or mutate a message after sending. Default false.
-   */
-  readonly serialize?: boolean;
-  /** Inject faults below a reliable session layer (see {@link FaultOptions}); timed mode only. */
-  readonly faults?: FaultOptions;
-  /**
-   * The failure detector (issue 28 §4; `detector.ts`), in time units > 0 (default: off, no timer
-   * added): `endpoint(i).suspicions` holds `j` once `j` has been crashed, or cut off from `i` by
-   * a partition ({@link SimNetwork.partitions}), this long; trusted again at its restart or heal.
-   */
-  readonly suspectAfter?: number;
-}
+export type { SimNetworkOptions } from './network-options.js';
 
 /** The simulated network of one cluster. See the module comment for its guarantees. */
 export class SimNetwork {
@@ -358,6 +322,18 @@ export class SimNetwork {
     this.schedule(0, flush, `P${p} restart`);
     this.#detector?.restarted(p);
     return ep;
+  }
+
+  /**
+   * Pauses `p` (`paused: true`, issue 28): messages to it wait in their links, in order, until
+   * it resumes (`false`), when they are delivered by a timer of delay 0 (label `P<p> resume`).
+   * Its state, endpoint and subscriptions stay; its own timers are its clock's business (the
+   * harness holds them). Traced as notes. @throws TransportError for an unknown process.
+   */
+  setPaused(p: ProcessId, paused: boolean): void {
+    const deliver = (...m: Parameters<InstanceType<typeof Inbox>['handOver']>) => this.#inbox.handOver(...m);
+    if (paused) this.#gate.pause(p);
+    else this.schedule(0, this.#gate.resume(p, deliver), `P${p} resume`);
   }
 
   /** True while `p` is crashed. */

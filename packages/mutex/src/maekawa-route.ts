@@ -1,0 +1,40 @@
+/**
+ * The sender-role check of Maekawa's dispatch (ARCHITECTURE.md §2: one check per protocol,
+ * before anything is touched — the Lamport clock included): an arbiter's answer must come from
+ * `Q_i`, a requester's message from `R_i`, and the fencing messages (issue 28) only to an object
+ * built with fencing.
+ */
+import type { ProcessId } from '@critsec/core';
+import type { IdIndex } from './id-index.js';
+import type { MaekawaArbiter } from './maekawa-arbiter.js';
+import type { MaekawaMessage } from './maekawa-protocol.js';
+
+const TO_REQUESTER = new Set([
+  'LOCKED',
+  'FAILED',
+  'INQUIRE',
+  'PROBE',
+  'FENCE_LOCKED',
+  'CONFIRMED',
+  'EXPIRED',
+]);
+const FENCING = new Set(['FENCE_LOCKED', 'CONFIRM', 'CONFIRMED', 'EXPIRED']);
+
+/**
+ * Where `msg` from `from` goes: the sender's index in `Q_i` for a message to the requester, −1
+ * for one to the arbiter, or why no honest process could have sent it (a string).
+ */
+export function routeOf(
+  me: { readonly id: ProcessId; readonly quorum: readonly ProcessId[]; readonly qIndex: IdIndex },
+  from: ProcessId,
+  msg: MaekawaMessage,
+  arbiter: MaekawaArbiter,
+  fenced: boolean,
+): number | string {
+  if (!fenced && FENCING.has(msg.type)) return 'but it was built without fencing';
+  if (TO_REQUESTER.has(msg.type)) {
+    const x = me.qIndex.indexOf(from);
+    return x === -1 ? `which is not in its quorum Q_${me.id} = {${me.quorum.join(', ')}}` : x;
+  }
+  return arbiter.mayAsk(from) ? -1 : `whose quorum Q_${from} does not contain P${me.id}`;
+}
