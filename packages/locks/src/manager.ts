@@ -131,6 +131,7 @@ class Manager implements LockManager {
     const err = new LockManagerClosedError('the lock manager was closed');
     for (const line of this.#lines.values()) line.failAll(err);
     this.#control.close();
+    this.#metrics.close();
     await this.#instances.close();
   }
 

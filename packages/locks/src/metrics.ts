@@ -9,6 +9,9 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 /** Waiting-time buckets (ms): from a loopback round trip to half a minute. */
 const WAIT_BUCKETS_MS = [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000];
 
+/** The managers sharing a messages counter: each adds what it counted when the counter is collected. */
+const flushes = new WeakMap<object, (() => void)[]>();
+
 function metric<T>(registry: Registry, name: string, make: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
 }
@@ -21,7 +24,10 @@ export class LockMetrics {
   readonly #timeouts: Counter<'member' | 'mode'>;
   readonly #wait: Histogram<'member' | 'mode'>;
   readonly #holders: Gauge<'member' | 'name'>;
+  /** Messages sent by type since the last scrape (added to the counter when it is collected: one Map update per message). */
+  readonly #sentSince = new Map<string, number>();
   readonly #messages: Counter<'member' | 'type'>;
+  readonly #flush: () => void;
   readonly #instances: Gauge<'member'>;
   readonly #reclaimed: Counter<'member'>;
 
@@ -84,7 +90,7 @@ export class LockMetrics {
           registers,
         }),
     );
-    this.#messages = metric(
+    const messages = metric(
       registry,
       'critsec_lock_messages_sent_total',
       () =>
@@ -93,8 +99,19 @@ export class LockMetrics {
           help: 'Protocol messages sent by this member, by type (REQUEST, LOCKED, request, OK, …)',
           labelNames: ['member', 'type'],
           registers,
+          collect() {
+            for (const flush of flushes.get(this) ?? []) flush();
+          },
         }),
     );
+    const list = flushes.get(messages) ?? [];
+    this.#flush = () => {
+      for (const [type, count] of this.#sentSince) messages.inc({ member: this.#member, type }, count);
+      this.#sentSince.clear();
+    };
+    list.push(this.#flush);
+    flushes.set(messages, list);
+    this.#messages = messages;
     this.#instances = metric(
       registry,
       'critsec_lock_instances',
@@ -138,7 +155,15 @@ export class LockMetrics {
   }
 
   sent(type: string): void {
-    this.#messages.inc({ member: this.#member, type });
+    this.#sentSince.set(type, (this.#sentSince.get(type) ?? 0) + 1);
+  }
+
+  /** Counts what is left and stops taking part in the messages counter's collection (the manager closed). */
+  close(): void {
+    this.#flush();
+    const list = flushes.get(this.#messages) ?? [];
+    const i = list.indexOf(this.#flush);
+    if (i >= 0) list.splice(i, 1);
   }
 
   instances(live: number): void {

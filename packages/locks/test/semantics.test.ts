@@ -6,7 +6,7 @@ import { HolderCheck, rejection, simLocks } from './sim.js';
 describe('request(name, [options,] callback) over the simulator', () => {
   it('runs the callback while held, returns its result, releases on throw; one name excludes, two names do not block each other', async () => {
     const { net, managers } = simLocks(5, 1);
-    const check = new HolderCheck();
+    const check = new HolderCheck(5);
     const log: string[] = [];
     const hold = (id: number, name: string) =>
       managers[id]!.request(name, async (lock) => {
@@ -44,7 +44,7 @@ describe('request(name, [options,] callback) over the simulator', () => {
   it('shared holders run together (at most k), an exclusive holder alone', async () => {
     const k = 3;
     const { net, managers } = simLocks(5, 2, { shared: ['db'], k });
-    const check = new HolderCheck(k);
+    const check = new HolderCheck(5, { k, shared: (n) => n === 'db' });
     const runs = managers.flatMap((m, id) =>
       [0, 1].map((r) =>
         m.request('db', { mode: id === 0 && r === 1 ? 'exclusive' : 'shared' }, async (lock: Lock) => {

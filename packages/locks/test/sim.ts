@@ -3,6 +3,8 @@
  * every callback registers its hold on entry and drops it on exit; an exclusive holder beside any
  * other holder, or more than k shared holders, is a violation.
  */
+import { hOutOfKSpec, mutexSpec } from '@critsec/core';
+import { SafetyMonitor } from '@critsec/harness';
 import { SimNetwork, uniformDelay } from '@critsec/transport-sim';
 import type { Registry } from 'prom-client';
 import {
@@ -33,34 +35,67 @@ export function simLocks(
   return { net, managers, clock };
 }
 
-/** Holders per name, checked at every change. */
+/**
+ * The monitor of these tests: per name, a `SafetyMonitor` of `@critsec/harness` (mutual exclusion
+ * for an exclusive-only name; h-out-of-k with shared = 1 unit, exclusive = k units for a shared
+ * one), fed by every callback's start (InCS) and end (OutCS).
+ */
 export class HolderCheck {
-  readonly holders = new Map<string, { mode: string; id: number }[]>();
+  readonly monitors = new Map<string, SafetyMonitor>();
+  readonly modes = new Map<string, string[]>();
   readonly violations: string[] = [];
   maxShared = 0;
   grants = 0;
 
-  constructor(readonly k = Number.POSITIVE_INFINITY) {}
+  readonly k: number;
+  readonly #shared: (name: string) => boolean;
+  readonly #now: () => number;
+
+  /** `k` and `shared` as given to the managers; `now` times the violations. */
+  constructor(
+    readonly n: number,
+    options: { k?: number; shared?: (name: string) => boolean; now?: () => number } = {},
+  ) {
+    this.k = options.k ?? 0;
+    this.#shared = options.shared ?? (() => false);
+    this.#now = options.now ?? (() => 0);
+  }
 
   enter(id: number, lock: Lock): void {
     this.grants++;
-    const list = this.holders.get(lock.name) ?? [];
-    list.push({ mode: lock.mode, id });
-    this.holders.set(lock.name, list);
-    const exclusive = list.filter((h) => h.mode === 'exclusive').length;
-    if (exclusive > 0 && list.length > 1) {
-      this.violations.push(`${lock.name}: ${list.map((h) => `P${h.id}:${h.mode}`).join(', ')}`);
-    }
-    if (list.length > this.k)
-      this.violations.push(`${lock.name}: ${list.length} shared holders > k = ${this.k}`);
-    if (exclusive === 0) this.maxShared = Math.max(this.maxShared, list.length);
+    const m = this.#monitor(lock.name);
+    if (this.#shared(lock.name)) m.setRequest(id, lock.mode === 'shared' ? 1 : this.k);
+    const v = m.change(id, 'InCS', this.#now());
+    if (v !== null) this.violations.push(`${lock.name}: ${v.message}`);
+    this.modes.get(lock.name)![id] = lock.mode;
+    if (lock.mode === 'shared') this.maxShared = Math.max(this.maxShared, m.inCS);
   }
 
   exit(id: number, lock: Lock): void {
-    const list = this.holders.get(lock.name) ?? [];
-    const i = list.findIndex((h) => h.id === id && h.mode === lock.mode);
-    if (i >= 0) list.splice(i, 1);
-    if (list.length === 0) this.holders.delete(lock.name);
+    const v = this.monitors.get(lock.name)!.change(id, 'OutCS', this.#now());
+    if (v !== null) this.violations.push(`${lock.name}: ${v.message}`);
+  }
+
+  /** The monitors' view: every holder, as `query()` reports it (tokens aside). */
+  view(): { name: string; mode: string; holder: number }[] {
+    const out: { name: string; mode: string; holder: number }[] = [];
+    for (const name of [...this.monitors.keys()].sort()) {
+      this.monitors.get(name)!.states.forEach((s, holder) => {
+        if (s === 'InCS') out.push({ name, mode: this.modes.get(name)![holder]!, holder });
+      });
+    }
+    return out;
+  }
+
+  #monitor(name: string): SafetyMonitor {
+    let m = this.monitors.get(name);
+    if (m === undefined) {
+      const spec = this.#shared(name) ? hOutOfKSpec(this.k, this.n) : mutexSpec(this.n);
+      m = new SafetyMonitor(spec, new Array(this.n).fill('OutCS'));
+      this.monitors.set(name, m);
+      this.modes.set(name, []);
+    }
+    return m;
   }
 }
 
