@@ -40,6 +40,7 @@ class Manager implements LockManager {
   readonly #requests = new Set<LocalRequest>();
   readonly #offHook: () => void;
   #closed = false;
+  #sweeping = false;
 
   constructor(o: LockManagerOptions) {
     this.#s = checkManagerOptions(o);
@@ -256,9 +257,19 @@ class Manager implements LockManager {
     return inst;
   }
 
+  /**
+   * Past `maxLiveNames`, sweeps idle instances — on a microtask, never inside the hook that built
+   * one: the message that built it is handed over first (swept before, it would find its channel
+   * closed again and be dropped).
+   */
   #afterBuild(): void {
-    if (this.live > this.#s.maxLiveNames) this.reclaimIdle();
     this.#metrics.instances(this.live);
+    if (this.live <= this.#s.maxLiveNames || this.#sweeping) return;
+    this.#sweeping = true;
+    queueMicrotask(() => {
+      this.#sweeping = false;
+      if (!this.#closed) this.reclaimIdle();
+    });
   }
 
   #free(kind: NameKind, name: string, h: number): boolean {
