@@ -115,7 +115,11 @@ describe('@critsec/locks over mutual TLS (3 members in one process)', () => {
     const free = await managers[1]!.request('x', { ifAvailable: true }, (l) => l?.name ?? null);
     expect(free).toBe('x');
     expect(await managers[0]!.query()).toEqual({ held: [], pending: [] });
-    await waitForProgress(() => managers.every((m) => (m.reclaimIdle(), m.live === 0)), {
+    const allIdle = () => {
+      for (const m of managers) m.reclaimIdle();
+      return managers.every((m) => m.live === 0);
+    };
+    await waitForProgress(allIdle, {
       what: 'every instance idle (the last RELEASE delivered)',
     });
   });
