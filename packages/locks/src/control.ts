@@ -25,7 +25,7 @@ const controlSchema = v.variant('type', [
 ]);
 
 /** A control message (see the module comment). */
-export type ControlMessage = v.InferOutput<typeof controlSchema>;
+type ControlMessage = v.InferOutput<typeof controlSchema>;
 type StateMessage = Extract<ControlMessage, { type: 'STATE' }>;
 
 const controlProtocol = defineProtocol('locks-control', controlSchema);

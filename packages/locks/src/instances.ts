@@ -129,7 +129,7 @@ export class Instances {
 }
 
 /** True when a durable state has nothing held, asked for or queued (see the module comment). */
-export function isIdleState(kind: NameKind, d: JsonValue): boolean {
+function isIdleState(kind: NameKind, d: JsonValue): boolean {
   if (kind === 'x') {
     const m = d as MaekawaDurableState;
     return (
