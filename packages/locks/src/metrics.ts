@@ -12,8 +12,41 @@ const WAIT_BUCKETS_MS = [0.5, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 
 /** The managers sharing a messages counter: each adds what it counted when the counter is collected. */
 const flushes = new WeakMap<object, (() => void)[]>();
 
+/** The metric `name` of `registry`, made by `make` unless the registry has it already. */
 function metric<T>(registry: Registry, name: string, make: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
+}
+
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: L[],
+): Counter<L> {
+  return metric(registry, name, () => new Counter({ name, help, labelNames, registers: [registry] }));
+}
+
+function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: L[]): Gauge<L> {
+  return metric(registry, name, () => new Gauge({ name, help, labelNames, registers: [registry] }));
+}
+
+/** The messages counter: each manager sharing it adds what it counted when it is collected. */
+function messagesCounter(registry: Registry): Counter<'member' | 'type'> {
+  const name = 'critsec_lock_messages_sent_total';
+  return metric(
+    registry,
+    name,
+    () =>
+      new Counter({
+        name,
+        help: 'Protocol messages sent by this member, by type (REQUEST, LOCKED, request, OK, …)',
+        labelNames: ['member', 'type'],
+        registers: [registry],
+        collect() {
+          for (const flush of flushes.get(this) ?? []) flush();
+        },
+      }),
+  );
 }
 
 /** The series of one manager (see the README's "Metrics" table). */
@@ -33,107 +66,59 @@ export class LockMetrics {
 
   constructor(registry: Registry, member: number) {
     this.#member = String(member);
-    const registers = [registry];
-    this.#acquisitions = metric(
+    const byMode: ('member' | 'mode')[] = ['member', 'mode'];
+    this.#acquisitions = counter(
       registry,
       'critsec_lock_acquisitions_total',
-      () =>
-        new Counter({
-          name: 'critsec_lock_acquisitions_total',
-          help: 'Locks granted to this member',
-          labelNames: ['member', 'mode'],
-          registers,
-        }),
+      'Locks granted to this member',
+      byMode,
     );
-    this.#unavailable = metric(
+    this.#unavailable = counter(
       registry,
       'critsec_lock_unavailable_total',
-      () =>
-        new Counter({
-          name: 'critsec_lock_unavailable_total',
-          help: 'ifAvailable requests answered with null',
-          labelNames: ['member', 'mode'],
-          registers,
-        }),
+      'ifAvailable requests answered with null',
+      byMode,
     );
-    this.#timeouts = metric(
+    this.#timeouts = counter(
       registry,
       'critsec_lock_timeouts_total',
-      () =>
-        new Counter({
-          name: 'critsec_lock_timeouts_total',
-          help: 'Requests withdrawn because their timeout passed',
-          labelNames: ['member', 'mode'],
-          registers,
-        }),
+      'Requests withdrawn because their timeout passed',
+      byMode,
     );
+    const waitName = 'critsec_lock_wait_ms';
     this.#wait = metric(
       registry,
-      'critsec_lock_wait_ms',
+      waitName,
       () =>
         new Histogram({
-          name: 'critsec_lock_wait_ms',
+          name: waitName,
           help: 'Waiting time from request to grant (the manager clock: ms for the wall clock)',
-          labelNames: ['member', 'mode'],
+          labelNames: byMode,
           buckets: WAIT_BUCKETS_MS,
-          registers,
+          registers: [registry],
         }),
     );
-    this.#holders = metric(
+    this.#holders = gauge(
       registry,
       'critsec_lock_holders',
-      () =>
-        new Gauge({
-          name: 'critsec_lock_holders',
-          help: 'Holders of the lock at this member (0 or 1; the series goes when the name is reclaimed)',
-          labelNames: ['member', 'name'],
-          registers,
-        }),
+      'Holders of the lock at this member (0 or 1; the series goes when the name is reclaimed)',
+      ['member', 'name'],
     );
-    const messages = metric(
-      registry,
-      'critsec_lock_messages_sent_total',
-      () =>
-        new Counter({
-          name: 'critsec_lock_messages_sent_total',
-          help: 'Protocol messages sent by this member, by type (REQUEST, LOCKED, request, OK, …)',
-          labelNames: ['member', 'type'],
-          registers,
-          collect() {
-            for (const flush of flushes.get(this) ?? []) flush();
-          },
-        }),
-    );
-    const list = flushes.get(messages) ?? [];
+    this.#instances = gauge(registry, 'critsec_lock_instances', 'Protocol instances live at this member', [
+      'member',
+    ]);
+    this.#reclaimed = counter(registry, 'critsec_lock_reclaimed_total', 'Idle protocol instances reclaimed', [
+      'member',
+    ]);
+    const messages = messagesCounter(registry);
+    this.#messages = messages;
     this.#flush = () => {
       for (const [type, count] of this.#sentSince) messages.inc({ member: this.#member, type }, count);
       this.#sentSince.clear();
     };
+    const list = flushes.get(messages) ?? [];
     list.push(this.#flush);
     flushes.set(messages, list);
-    this.#messages = messages;
-    this.#instances = metric(
-      registry,
-      'critsec_lock_instances',
-      () =>
-        new Gauge({
-          name: 'critsec_lock_instances',
-          help: 'Protocol instances live at this member (one per name in use)',
-          labelNames: ['member'],
-          registers,
-        }),
-    );
-    this.#reclaimed = metric(
-      registry,
-      'critsec_lock_reclaimed_total',
-      () =>
-        new Counter({
-          name: 'critsec_lock_reclaimed_total',
-          help: 'Idle protocol instances reclaimed',
-          labelNames: ['member'],
-          registers,
-        }),
-    );
   }
 
   acquired(mode: string, name: string, waited: number): void {
