@@ -1,7 +1,8 @@
 /**
  * One seeded run of the lock managers over the simulator: each member runs two request loops at
  * once (so a member's own requests queue too), each round a random name, mode and kind of request
- * (plain, ifAvailable, timeout, abort), holding for a random time. Checked: the monitor per name
+ * (plain, ifAvailable, timeout, abort), holding for a random time; half the requests also
+ * reclaim the idle names of a random member while the others run. Checked: the monitor per name
  * (0 violations), every loop finished (0 stuck), and afterwards every instance idle everywhere
  * (nothing held or queued at any arbiter), the cluster-wide `query()` empty.
  */
@@ -65,6 +66,8 @@ export async function seededRun(seed: number, o: SeededOptions): Promise<SeededR
         net.schedule(r.int(6), () => ac.abort());
         p = m.request(name, { mode, signal: ac.signal }, body);
       } else p = m.request(name, { mode }, body);
+      // reclaim idle names mid-run, here or at another member: instances come and go under load
+      if (r.chance(0.5)) managers[r.int(o.n)]!.reclaimIdle();
       const out = await settled(p);
       if (!out.ok) {
         const code = (out.error as { code?: string; name?: string }).code ?? (out.error as Error).name;
