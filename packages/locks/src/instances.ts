@@ -54,6 +54,8 @@ export class Instances {
   /** `durableState()` of reclaimed idle instances, JSON, by channel key. */
   readonly kept = new Map<string, string>();
   readonly #initial: 'OutCS'[];
+  /** Called after each message an instance handled, by channel key (`watch`). */
+  readonly #watchers = new Map<string, () => void>();
   readonly #options: InstancesOptions;
 
   constructor(options: InstancesOptions) {
@@ -81,6 +83,14 @@ export class Instances {
       return;
     }
     this.get(parsed.kind, parsed.name);
+  }
+
+  /** Calls `fn` after each message the instance of `key` handles, until the returned function is called. */
+  watch(key: string, fn: () => void): () => void {
+    this.#watchers.set(key, fn);
+    return () => {
+      if (this.#watchers.get(key) === fn) this.#watchers.delete(key);
+    };
   }
 
   /** True when the instance is idle (see the module comment). */
@@ -113,7 +123,7 @@ export class Instances {
     const o = this.#options;
     const kept = this.kept.get(key);
     const recovered = kept === undefined ? undefined : (JSON.parse(kept) as JsonValue);
-    const endpoint = counting(o.endpoint.channel(key), o.onSend);
+    const endpoint = counting(o.endpoint.channel(key), o.onSend, () => this.#watchers.get(key)?.());
     const cs = o.factories[kind]({ id: o.id, n: o.n, endpoint, initial: this.#initial, recovered });
     if (!isDurableCSObject(cs as CSObject<unknown>)) {
       throw new Error(
@@ -167,8 +177,8 @@ export function arbiterFree(kind: NameKind, d: JsonValue, units: number): boolea
   return h.arbiter.x >= units && h.arbiter.Que.every((e) => e[3] === 'ok');
 }
 
-/** `ep` with every `send` counted by the message's `type`. */
-function counting(ep: Endpoint, onSend: (type: string) => void): Endpoint {
+/** `ep` with every `send` counted by the message's `type`, and `handled` called after each message handled. */
+function counting(ep: Endpoint, onSend: (type: string) => void, handled: () => void): Endpoint {
   return {
     get self() {
       return ep.self;
@@ -183,7 +193,11 @@ function counting(ep: Endpoint, onSend: (type: string) => void): Endpoint {
       ep.send(to, msg);
       onSend(msg.type);
     },
-    onMessage: (fn) => ep.onMessage(fn),
+    onMessage: (fn) =>
+      ep.onMessage((from, msg) => {
+        fn(from, msg);
+        handled();
+      }),
     channel: (name) => ep.channel(name),
   };
 }

@@ -217,13 +217,43 @@ class Manager implements LockManager {
       }
       if (this.#closed) throw new LockManagerClosedError(`request('${r.name}'): the manager was closed`);
       inst = this.#instance(kind, r.name);
-      await enter(inst.cs, h, undefined);
+      if (!(await this.#enterUnlessRefused(key, inst, h))) {
+        line.give();
+        this.#requests.delete(mine);
+        return this.#unavailable(r);
+      }
     } catch (err) {
       line.give();
       this.#requests.delete(mine);
       throw err;
     }
     return this.#hold(r, inst, line, mine, this.#clock.now() - started);
+  }
+
+  /**
+   * The entry of an `ifAvailable` request whose probe found the quorum free: a Maekawa entry is
+   * withdrawn (as an abort: partial grants given back) as soon as an arbiter answers FAILED — a
+   * request that raced in within the probe's round trip has priority there. False when withdrawn.
+   */
+  async #enterUnlessRefused(key: string, inst: LiveInstance, h: number | undefined): Promise<boolean> {
+    if (inst.kind === 's') {
+      await enter(inst.cs, h, undefined);
+      return true;
+    }
+    const refused = new AbortController();
+    const unwatch = this.#instances.watch(key, () => {
+      const d = inst.cs.durableState() as { requester: { failed: unknown[] } };
+      if (d.requester.failed.length > 0 && inst.cs.state === 'OutCS') refused.abort();
+    });
+    try {
+      await enter(inst.cs, h, refused.signal);
+      return true;
+    } catch (err) {
+      if (refused.signal.aborted && isAbortError(err)) return false;
+      throw err;
+    } finally {
+      unwatch();
+    }
   }
 
   #unavailable(r: CheckedRequest): Promise<unknown> {
