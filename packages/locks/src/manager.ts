@@ -273,7 +273,8 @@ class Manager implements LockManager {
       this.#requests.delete(mine);
       this.#metrics.released(r.name);
       try {
-        if (inst.cs.state === 'InCS') await inst.cs.exit();
+        // after close() the instance is closed too: nothing to exit (the callback's result stands)
+        if (!this.#closed && inst.cs.state === 'InCS') await inst.cs.exit();
       } finally {
         line.give();
       }

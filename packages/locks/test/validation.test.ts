@@ -45,6 +45,24 @@ describe('typed errors for bad input, before anything is sent', () => {
     expect(await rejection(m.request('a', cb))).toBeInstanceOf(LockManagerClosedError);
   });
 
+  it('close() while a callback runs: the callback finishes and its result is returned; waiting requests reject', async () => {
+    const { net, managers } = simLocks(3, 2);
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const holder = managers[0]!.request('a', async () => {
+      await held;
+      return 'done';
+    });
+    await net.run();
+    const waiting = rejection(managers[0]!.request('a', () => 'never'));
+    await managers[0]!.close();
+    expect(await waiting).toBeInstanceOf(LockManagerClosedError);
+    release();
+    expect(await holder).toBe('done');
+  });
+
   it('refuses bad manager options', () => {
     const net = new SimNetwork({ n: 3 });
     const endpoint = net.endpoint(0);
