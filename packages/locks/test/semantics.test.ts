@@ -1,6 +1,7 @@
 import { AbortError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { type Lock, LockTimeoutError } from '../src/index.js';
+import { SimNetwork } from '@critsec/transport-sim';
+import { createLockManager, type Lock, type LockClock, LockTimeoutError } from '../src/index.js';
 import { HolderCheck, rejection, simLocks } from './sim.js';
 
 describe('request(name, [options,] callback) over the simulator', () => {
@@ -119,5 +120,24 @@ describe('request(name, [options,] callback) over the simulator', () => {
     const after = [1, 2, 3].map((id) => managers[id]!.request(id === 3 ? 's' : 'x', () => id));
     await net.run();
     expect(await Promise.all(after)).toEqual([1, 2, 3]);
+  });
+
+  it('a member whose manager is created after the first messages for a name arrived serves them', async () => {
+    const net = new SimNetwork({ n: 3, seed: 1 });
+    const clock: LockClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
+    const make = (id: number) => createLockManager({ endpoint: net.endpoint(id), id, n: 3, clock });
+    const p1 = make(1);
+    const got = p1.request('a', () => 'granted'); // majority(3): Q_1 = {1, 2}; P2 has no manager yet
+    await net.run();
+    expect(net.endpoint(2).held).toBeGreaterThan(0);
+    make(0);
+    make(2); // P2's manager offers the held REQUEST's channel to its hook: the instance is built
+    let result: string | undefined;
+    void got.then((r) => {
+      result = r;
+    });
+    await net.run();
+    await Promise.resolve();
+    expect(result).toBe('granted'); // (before the fix, the REQUEST stayed held and P1 waited forever)
   });
 });

@@ -69,7 +69,8 @@ export interface RootEndpoint extends Endpoint {
    * `prefix/rest` that no handler listens on — never opened, or whose handlers have all
    * unsubscribed. If `fn` subscribes a handler to that channel before returning, the message is
    * handed to it at once (behind any it had held); otherwise it is held or dropped as without the
-   * hook. One hook per prefix (a second replaces the first); `prefix` is a channel path without a
+   * hook. Channels under the prefix whose messages were held before the hook was set are offered
+   * to it when it is set (what they hold is handed over on a microtask if it subscribes). One hook per prefix (a second replaces the first); `prefix` is a channel path without a
    * leading or trailing `/`. Returns the function that removes the hook.
    * @throws TransportError for a prefix that is not a non-empty channel path.
    */
@@ -161,6 +162,11 @@ class RootChannel extends ChannelNode implements RootEndpoint {
     }
     const key = `${prefix}/`;
     this.mux.unopened.set(key, fn);
+    // messages that came before the hook, held for channels under the prefix: offered to it now
+    for (const [path, held] of [...this.mux.early]) {
+      if (path.length > key.length && path.startsWith(key) && this.mux.unopened.get(key) === fn)
+        fn(path.slice(key.length), held[0]![0]);
+    }
     return () => {
       if (this.mux.unopened.get(key) === fn) this.mux.unopened.delete(key);
     };

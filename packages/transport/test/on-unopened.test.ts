@@ -87,4 +87,25 @@ describe('RootEndpoint.onUnopened (channels created on demand)', () => {
     expect(() => b.onUnopened('', () => {})).toThrow(TransportError);
     expect(() => b.onUnopened('a/', () => {})).toThrow(TransportError);
   });
+
+  it('offers the channels held before the hook was set to it when it is set', async () => {
+    const { a, b, flush } = pair();
+    a.channel('locks').channel('early').send(1, { type: 'A' });
+    a.channel('locks').channel('early').send(1, { type: 'B' });
+    a.channel('elsewhere').send(1, { type: 'C' });
+    flush();
+    expect(b.held).toBe(3);
+    const got: string[] = [];
+    const offered: string[] = [];
+    b.onUnopened('locks', (rest, from) => {
+      offered.push(`${rest}<-P${from}`);
+      b.channel('locks')
+        .channel(rest)
+        .onMessage((_f, m) => got.push(m.type as string));
+    });
+    expect(offered).toEqual(['early<-P0']);
+    await Promise.resolve();
+    expect(got).toEqual(['A', 'B']);
+    expect(b.held).toBe(1);
+  });
 });
