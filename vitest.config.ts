@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Root entry point for running every package's tests in one vitest process: `npm run test:unit`
-// (the short suites) and `npm run test:long` (CRITSEC_LONG=1: only the `*.long.test.ts` suites,
-// see tools/vitest.shared.ts). `npm test` runs the short suites per package through nx, cached.
+// Root entry point for running every package's tests in one vitest process: `npm test` (after
+// its static checks) and `npm run test:unit` run the short suites, `npm run test:long`
+// (CRITSEC_LONG=1) only the `*.long.test.ts` suites, see tools/vitest.shared.ts. One process over
+// every package, not one per package: one pool keeps both cores busy to the end, and nothing
+// starts twice.
 //
 // One test file per core: vitest's default is one worker fewer than the cores (a single worker
 // on the 2-core CI machine, which left a core idle through the CPU-bound long suites). No test

@@ -3,19 +3,19 @@
  * `npm run release:check` — publish every public package to a throwaway registry and use it the
  * way a new user would.
  *
- * 1. builds every package and checks each one's tarball (`nx run-many -t check-package`, which
- *    builds first: publint --strict, attw, metadata — tools/check-package.mjs; cached;
- *    `--no-build` skips both);
- * 2. starts verdaccio on 127.0.0.1 at a free port, its storage and config in a temporary
+ * 1. starts verdaccio on 127.0.0.1 at a free port, its storage and config in a temporary
  *    directory; `@critsec/*` lives only there, every other name is proxied to the npm registry
  *    this machine is configured with (`npm config get registry`), so third-party dependencies
  *    resolve;
- * 3. the real release path, `npm run release` (`changeset version`, then the build, then
+ * 2. the real release path, `npm run release` (`changeset version`, then the build, then
  *    `changeset publish`), runs in a throwaway copy of the checkout (its tracked and untracked,
  *    not ignored, files; a git repository of its own; `node_modules` linked), so the checkout is
  *    never modified; the versions `changeset status` planned must be the ones published and the
  *    ones the copy's package.json files now say, and every released package's CHANGELOG.md must
  *    have its new version's section; then the registry is asked for each;
+ * 3. each published package's tarball, from the release's own build, is checked
+ *    (`nx run-many -t check-package` in the copy without rebuilding: publint --strict, attw,
+ *    metadata — tools/check-package.mjs; `--no-check` skips it);
  * 4. a fresh consumer project in the temporary directory installs every public package by
  *    name@(released version) from that registry (and the third-party modules the examples import); the
  *    lockfile must say each came from it, and each installed package must carry its LICENSE;
@@ -440,6 +440,21 @@ function collectExamples(packages) {
   return { examples, skipped };
 }
 
+/**
+ * Checks every public package's tarball as the release built it (`nx run-many -t check-package`
+ * in the copy, without its build dependency: the release's own build is what was published, and
+ * building again would double the run's longest step).
+ */
+function checkTarballs(copy, env) {
+  log('checking every package tarball the release built (nx run-many -t check-package)');
+  const nx = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_SKIP_NX_CACHE: 'true', CI: 'true' };
+  must(
+    'npx',
+    ['nx', 'run-many', '-t', 'check-package', '--exclude-task-dependencies', '--output-style=stream-without-prefixes'],
+    { cwd: copy, env: { ...env, ...nx }, stdio: 'inherit' },
+  );
+}
+
 async function main() {
   const started = Date.now();
   const packages = publicPackages();
@@ -447,13 +462,6 @@ async function main() {
   const extra = [...new Set(examples.flatMap((e) => importedModules(e.block.code)))].filter(
     (m) => !packages.some((p) => p.name === m),
   );
-  if (!flag('--no-build')) {
-    log('building every package and checking its tarball (nx run-many -t check-package, cached)');
-    must('npx', ['nx', 'run-many', '-t', 'check-package', '--output-style=stream-without-prefixes'], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-  }
   const upstream = must('npm', ['config', 'get', 'registry'], { cwd: root }).stdout.trim();
   const work = mkdtempSync(join(tmpdir(), 'critsec-release-'));
   const summary = { ok: false, packages: packages.length, upstream, workDir: work };
@@ -476,6 +484,10 @@ async function main() {
       bumped: release.bumped,
     });
     log(`published ${release.published.length} (${release.bumped} at a new version): ${release.published.join(', ')}`);
+    if (!flag('--no-check')) {
+      checkTarballs(copy, env);
+      summary.tarballsChecked = release.packages.length;
+    }
     const consumer = join(work, 'consumer');
     const { installed, lockfile } = install(consumer, release.packages, extra, registry, env);
     summary.installed = installed.map((p) => `${p.name}@${p.version}`);

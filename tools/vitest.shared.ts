@@ -9,6 +9,9 @@
  * - `test/**\/*.long.test.ts` — the ≥ 10⁴-seed runs and long explorations, `npm run test:long`
  *   (sets `CRITSEC_LONG=1`; CI runs it after `npm test`).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
 const sourceCondition = '@critsec/source';
@@ -26,7 +29,44 @@ const longSuite = process.env.CRITSEC_LONG === '1';
  */
 const HANG_GUARD_MS = longSuite ? 3_600_000 : 1_800_000;
 
-export function packageTest(name: string) {
+/** A test file that replaces a module (`vi.mock`) changes what every later file in its worker imports. */
+const MOCKS_MODULES = /\bvi\.(mock|doMock)\(/;
+
+/**
+ * Whether the package's test files share one module graph per worker (`isolate: false`), or
+ * each file gets a fresh one. Sharing saves the re-import of every `@critsec/*` source a file
+ * uses (about 0.8 CPU-s per file; ~200 CPU-s over `npm test`'s 250 files), which is safe for
+ * tests that only build objects and run them. A package whose tests replace modules must be
+ * isolated: `packageTest(name, { isolate: true })`; this check refuses the configuration otherwise
+ * (so a `vi.mock` added later cannot leak into its neighbours unnoticed).
+ */
+function checkIsolation(name: string, isolate: boolean): void {
+  if (isolate) return;
+  const dir = fileURLToPath(new URL(`../packages/${name}/test`, import.meta.url));
+  let files: string[];
+  try {
+    files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  } catch {
+    return; // no test directory
+  }
+  const mocking = files.filter((f) => MOCKS_MODULES.test(readFileSync(join(dir, f), 'utf8')));
+  if (mocking.length > 0) {
+    throw new Error(
+      `packages/${name}: ${mocking.join(', ')} replace modules with vi.mock, so its files cannot share a ` +
+        `module graph: use packageTest('${name}', { isolate: true }) in its vitest.config.ts`,
+    );
+  }
+}
+
+/** Options of {@link packageTest}. */
+export interface PackageTestOptions {
+  /** Give every test file a fresh module graph (required when a file uses `vi.mock`). Default false. */
+  readonly isolate?: boolean;
+}
+
+export function packageTest(name: string, options: PackageTestOptions = {}) {
+  const isolate = options.isolate ?? false;
+  checkIsolation(name, isolate);
   return defineProject({
     resolve: { conditions: [sourceCondition, 'import', 'module', 'default'] },
     ssr: { resolve: { conditions: [sourceCondition, 'import', 'module', 'default'] } },
@@ -38,6 +78,10 @@ export function packageTest(name: string) {
       testTimeout: HANG_GUARD_MS,
       hookTimeout: HANG_GUARD_MS,
       pool: 'threads',
+      isolate,
+      // files share their worker's globals when not isolated: undo what a file stubbed
+      unstubEnvs: true,
+      unstubGlobals: true,
     },
   });
 }

@@ -1,3 +1,3 @@
 import { packageTest } from '../../tools/vitest.shared.js';
 
-export default packageTest('cluster');
+export default packageTest('cluster', { isolate: true });

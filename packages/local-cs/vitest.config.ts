@@ -1,3 +1,3 @@
 import { packageTest } from '../../tools/vitest.shared.js';
 
-export default packageTest('local-cs');
+export default packageTest('local-cs', { isolate: true });

@@ -1,3 +1,3 @@
 import { packageTest } from '../../tools/vitest.shared.js';
 
-export default packageTest('store');
+export default packageTest('store', { isolate: true });

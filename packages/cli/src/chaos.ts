@@ -3,8 +3,10 @@
  * TLS on this machine, SIGKILLed `--kills` times (holders and arbiters alike, seeded) while they
  * read-modify-write a shared counter under the lock, restarted after `--restart-after` ms — and
  * the check of the shared log as Jepsen checks a lock service: no overlap beyond k, no lost
- * update, entries completed after every restart. A step line on stderr from the start, a
- * summary (or `--json`), exit code 1 on a violation, a lost update or a stuck run.
+ * update, entries completed after every restart. Issue 28: `--pause <ms>` (`--pauses <p>` of
+ * them) SIGSTOPs a holder and SIGCONTs it after that long; `--no-restart` is crash-stop (a victim
+ * stays dead). A step line on stderr from the start, a summary (or `--json`), exit code 1 on a
+ * violation, a lost update or a stuck run.
  */
 import { type ChaosProgress, type ChaosResult, ALGORITHMS as DESCRIPTORS, runChaos } from '@critsec/cluster';
 import type { Command } from 'commander';
@@ -20,13 +22,18 @@ interface ChaosSummary {
   readonly k: number;
   /** The seed of the victims, the moments and the members' think and hold times. */
   readonly seed: number;
-  /** What a kill restarted: the victim (`member`) or the whole cluster (`cluster`). */
-  readonly restart: 'member' | 'cluster';
+  /** What a kill restarted: the victim (`member`), the whole cluster (`cluster`), or nothing (`none`: `--no-restart`). */
+  readonly restart: 'member' | 'cluster' | 'none';
   /** Members SIGKILLed, and restarts. */
   readonly kills: number;
   readonly restarts: number;
   /** Of the kills, those of a member that held the CS. */
   readonly holdersKilled: number;
+  /** Members paused (SIGSTOP, then SIGCONT after `--pause` ms), and of them those that held the CS. */
+  readonly pauses: number;
+  readonly holdersPaused: number;
+  /** The longest a paused member stayed stopped, ms (0 without pauses). */
+  readonly longestPauseMs: number;
   /** Entries completed in the whole run. */
   readonly entries: number;
   /** Read-modify-writes completed, and of them those seen without their record (killed after the write). */
@@ -64,6 +71,9 @@ function chaosSummary(r: ChaosResult, seed: number): ChaosSummary {
     kills: r.kills,
     restarts: r.restarts,
     holdersKilled: r.victims.filter((v) => v.holder).length,
+    pauses: r.paused.length,
+    holdersPaused: r.paused.filter((v) => v.holder).length,
+    longestPauseMs: Math.max(0, ...r.paused.map((v) => v.stoppedMs)),
     entries: c.entries,
     completedRmws: c.completedRmws,
     unloggedWrites: c.unloggedWrites,
@@ -83,8 +93,16 @@ function chaosSummary(r: ChaosResult, seed: number): ChaosSummary {
 function formatChaosSummary(s: ChaosSummary): string {
   const after = s.entriesAfterEachRestart;
   const least = after.length === 0 ? '—' : String(Math.min(...after));
+  const restarts =
+    s.restart === 'none'
+      ? 'no restart (crash-stop)'
+      : `${s.restarts} restarts of the ${s.restart === 'member' ? 'victim' : 'cluster'}`;
+  const pauses =
+    s.pauses === 0
+      ? ''
+      : `, ${s.pauses} pauses (${s.holdersPaused} of a holder, up to ${s.longestPauseMs} ms)`;
   return [
-    `critsec chaos ${s.algorithm} (n = ${s.n}, k = ${s.k}, seed ${s.seed}): ${s.kills} kills (${s.holdersKilled} of a holder), ${s.restarts} restarts of the ${s.restart === 'member' ? 'victim' : 'cluster'}`,
+    `critsec chaos ${s.algorithm} (n = ${s.n}, k = ${s.k}, seed ${s.seed}): ${s.kills} kills (${s.holdersKilled} of a holder), ${restarts}${pauses}`,
     `  entries completed          ${s.entries}`,
     `  read-modify-writes         ${s.completedRmws} (${s.unloggedWrites} seen without their record)`,
     `  safety violations          ${s.safetyViolations} (overlaps beyond k = ${s.k})`,
@@ -108,14 +126,19 @@ function progressLines(ctx: CommandContext, kills: number): (p: ChaosProgress) =
       return;
     }
     last = now;
+    const held = p.victim?.holder ? ' (holding the CS)' : '';
     const what =
       p.kind === 'killed'
-        ? `kill ${p.kills}/${kills}: P${p.victim?.id}${p.victim?.holder ? ' (holding the CS)' : ''} SIGKILLed`
-        : p.kind === 'restarted'
-          ? `restart ${p.restarts}`
-          : p.kind === 'launched'
-            ? 'members launched'
-            : 'kills done: the members finish';
+        ? `kill ${p.kills}/${kills}: P${p.victim?.id}${held} SIGKILLed`
+        : p.kind === 'paused'
+          ? `pause ${(p.pauses ?? 0) + 1}: P${p.victim?.id}${held} SIGSTOPped`
+          : p.kind === 'resumed'
+            ? `pause ${p.pauses}: P${p.victim?.id} SIGCONTinued`
+            : p.kind === 'restarted'
+              ? `restart ${p.restarts}`
+              : p.kind === 'launched'
+                ? 'members launched'
+                : 'faults done: the members finish';
     ctx.err(`  ${what} — ${p.entries} entries so far`);
   };
 }
@@ -141,11 +164,27 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
       'member: the victim alone, from its store (durable members; the algorithm must have crash recovery); cluster: every member restarts, fresh (any algorithm)',
       'member',
     )
-    .option('--seed <s>', 'seed of the victims, the moments of the kills, think and hold times', '1')
+    .option(
+      '--no-restart',
+      'crash-stop: a killed member stays dead (at most (n − 1)/2 kills: a majority stays alive)',
+    )
+    .option(
+      '--pause <ms>',
+      'also SIGSTOP a holder (any member when none holds the CS) and SIGCONT it after this many ms (shorter than --call-timeout and --stall-timeout)',
+    )
+    .option(
+      '--pauses <p>',
+      'how many pauses, interleaved with the kills in a seeded order (default: max(1, kills))',
+    )
+    .option(
+      '--seed <s>',
+      'seed of the victims, the moments of the kills and pauses, think and hold times',
+      '1',
+    )
     .option('--call-timeout <ms>', 'deadline of one entry() or exit() in a member', '120000')
     .option(
       '--stall-timeout <ms>',
-      'the run is stuck when no entry completes in the whole cluster for this long',
+      'the run is stuck when no entry completes in the whole cluster for this long (once every member is ready)',
       '60000',
     )
     .option(
@@ -154,32 +193,38 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
     )
     .option('--json', 'print the machine-readable summary on stdout (and nothing else)')
     .option('--no-progress', 'no step lines on stderr')
-    .action(async (algorithm: string, o: CommandOptions) => {
-      const json = o.json === true;
-      const say = o.progress !== false;
-      const kills = String(o.kills);
-      if (say) ctx.err(`critsec chaos ${algorithm}: building the cluster`);
-      const input = await clusterInput(algorithm, o, '5');
-      const seed = Number(o.seed);
-      const result = await runChaos({
-        algorithm: input.algorithm,
-        ...(input.n === undefined ? {} : { n: input.n }),
-        params: input.params ?? {},
-        kills,
-        restart: String(o.restart) as 'member' | 'cluster',
-        restartAfterMs: String(o.restartAfter),
-        seed: String(o.seed),
-        callTimeoutMs: String(o.callTimeout),
-        stallTimeoutMs: String(o.stallTimeout),
-        ...(typeof o.dir === 'string' ? { dir: o.dir } : {}),
-        ...(say ? { onProgress: progressLines(ctx, Number(kills)) } : {}),
-        onMemberOutput: (id, line) => {
-          if (say) ctx.err(`[P${id}] ${line}`);
-        },
-      });
-      const s = chaosSummary(result, seed);
-      ctx.out(json ? JSON.stringify(s, null, 2) : formatChaosSummary(s));
-      if (!s.ok) ctx.err(`critsec chaos: ${s.failure} — seed ${seed}`);
-      ctx.setExit(s.ok ? EXIT.ok : EXIT.failed);
-    });
+    .action((algorithm: string, o: CommandOptions) => chaosAction(ctx, algorithm, o));
+}
+
+/** The action of `critsec chaos <algorithm>`: runs the chaos test, prints the summary, sets the exit code. */
+async function chaosAction(ctx: CommandContext, algorithm: string, o: CommandOptions): Promise<void> {
+  const json = o.json === true;
+  const say = o.progress !== false;
+  const kills = String(o.kills);
+  if (say) ctx.err(`critsec chaos ${algorithm}: building the cluster`);
+  const input = await clusterInput(algorithm, o, '5');
+  const seed = Number(o.seed);
+  const result = await runChaos({
+    algorithm: input.algorithm,
+    ...(input.n === undefined ? {} : { n: input.n }),
+    params: input.params ?? {},
+    kills,
+    // commander's --no-restart sets restart to false
+    restart: o.restart === false ? 'none' : (String(o.restart) as 'member' | 'cluster'),
+    ...(o.pause === undefined ? {} : { pauseMs: String(o.pause) }),
+    ...(o.pauses === undefined ? {} : { pauses: String(o.pauses) }),
+    restartAfterMs: String(o.restartAfter),
+    seed: String(o.seed),
+    callTimeoutMs: String(o.callTimeout),
+    stallTimeoutMs: String(o.stallTimeout),
+    ...(typeof o.dir === 'string' ? { dir: o.dir } : {}),
+    ...(say ? { onProgress: progressLines(ctx, Number(kills)) } : {}),
+    onMemberOutput: (id, line) => {
+      if (say) ctx.err(`[P${id}] ${line}`);
+    },
+  });
+  const s = chaosSummary(result, seed);
+  ctx.out(json ? JSON.stringify(s, null, 2) : formatChaosSummary(s));
+  if (!s.ok) ctx.err(`critsec chaos: ${s.failure} — seed ${seed}`);
+  ctx.setExit(s.ok ? EXIT.ok : EXIT.failed);
 }

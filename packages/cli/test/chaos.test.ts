@@ -46,4 +46,20 @@ describe('critsec chaos (issue 27)', () => {
     expect(restart.code).toBe(EXIT.usage);
     expect(restart.stderr).toMatch(/restart/);
   });
+
+  it('issue 28: --pause, --pauses and --no-restart are in the help, and refused with exit code 2 when out of range', async () => {
+    const help = await run('chaos', '--help');
+    for (const flag of ['--no-restart', '--pause <ms>', '--pauses <p>']) expect(help.stdout).toContain(flag);
+    const stop = await run('chaos', 'mutex', '--kills', '3', '--no-restart');
+    expect(stop.code).toBe(EXIT.usage);
+    expect(stop.stderr).toMatch(
+      /--no-restart keeps a majority of the 5 members alive, so at most 2 kills; got 3/,
+    );
+    const long = await run('chaos', 'mutex', '--kills', '1', '--pause', '9000', '--call-timeout', '9000');
+    expect(long.code).toBe(EXIT.usage);
+    expect(long.stderr).toMatch(/--pause 9000 ms must be shorter than --call-timeout/);
+    const alone = await run('chaos', 'mutex', '--kills', '1', '--pauses', '2');
+    expect(alone.code).toBe(EXIT.usage);
+    expect(alone.stderr).toMatch(/--pauses needs --pause/);
+  });
 });

@@ -132,6 +132,7 @@ export type ClusterTransportConfig = Pick<
   | 'reservedPeerSlots'
   | 'heartbeatIntervalMs'
   | 'heartbeatTimeoutMs'
+  | 'suspectAfterMs'
   | 'maxUnacked'
   | 'maxFrameBytes'
   | 'onPeerRestart'
@@ -204,6 +205,7 @@ const clusterSchema = v.strictObject({
       reservedPeerSlots: v.optional(nonNegInt),
       heartbeatIntervalMs: v.optional(ms),
       heartbeatTimeoutMs: v.optional(ms),
+      suspectAfterMs: v.optional(ms),
       maxUnacked: v.optional(posInt),
       maxFrameBytes: v.optional(posInt),
       onPeerRestart: v.optional(v.picklist(['refuse', 'reset', 'resume'])),

@@ -92,6 +92,7 @@ export type { LoggedWork, MemberDeath } from './launcher-logged-work.js';
 export { type ClusterRunInput, type ClusterRunSettings, resolveClusterRun } from './launcher-settings.js';
 export {
   type ChaosOptions,
+  type ChaosPause,
   type ChaosProgress,
   type ChaosResult,
   type ChaosVictim,

@@ -32,17 +32,35 @@ export class ChaosStuckError extends CritsecError {
   }
 }
 
-/** The entries completed and the holders of one launch of the members. */
+/**
+ * The entries completed and the holders of one launch of the members. The stall clock of
+ * {@link EntryWatch.until} runs once every member of the launch has been ready (connected to all
+ * its peers) — a member's start is bounded by its own `readyTimeoutMs`, which ends the run — so
+ * that a slow start on a loaded machine is no stall.
+ */
 export class EntryWatch {
   /** Entries completed since this watch began (the launch). */
   entries = 0;
   /** Members between `entry-done` and `exit-done` now. */
   readonly holders = new Set<ProcessId>();
+  readonly #ready = new Set<ProcessId>();
   #waiter: (() => void) | undefined;
+
+  /** @param members the number of members of the launch (`ready` from each starts the stall clock). */
+  constructor(private readonly members: number) {}
+
+  /** Every member of the launch has been ready. */
+  get started(): boolean {
+    return this.#ready.size >= this.members;
+  }
 
   /** Takes one member progress event. */
   see(p: ClusterNodeProgress): void {
-    if (p.event === 'entry-done') {
+    if (p.event === 'ready') {
+      const before = this.started;
+      this.#ready.add(p.id);
+      if (!before && this.started) this.#waiter?.();
+    } else if (p.event === 'entry-done') {
       this.entries++;
       this.holders.add(p.id);
       this.#waiter?.();
@@ -58,8 +76,8 @@ export class EntryWatch {
 
   /**
    * Resolves once `target` entries completed since the launch. Rejects with
-   * {@link ChaosStuckError} when no entry completes for `stallTimeoutMs` ms (`what` names the
-   * place), or when `ended` resolves first (the members' run ended: `ended`'s reason), and with
+   * {@link ChaosStuckError} when no entry completes for `stallTimeoutMs` ms once every member has
+   * been ready (`what` names the place), or when `ended` resolves first (the members' run ended: `ended`'s reason), and with
    * `AbortError` on `signal`.
    */
   until(
@@ -88,6 +106,7 @@ export class EntryWatch {
       };
       const arm = () => {
         clearTimeout(timer);
+        if (!this.started) return; // the members' own readyTimeoutMs bounds the start
         timer = setTimeout(
           () =>
             done(

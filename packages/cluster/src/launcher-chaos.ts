@@ -14,128 +14,49 @@
  * - `cluster`: every member — the victim is killed, then every other member (each gets its
  *   `crashed` line in the shared log) — launched again, fresh, over the same counters and the
  *   same shared log (any algorithm).
- * A killed member's slot claims are released before anything restarts. After the last restart
- * the runner waits for more entries, writes the stop file, lets the members finish, and checks.
+ * - `none` (crash-stop, issue 28): nothing; the victim stays dead, the others go on.
+ * A killed member's slot claims are released before anything restarts. Pauses (issue 28),
+ * interleaved with the kills in a seeded order, SIGSTOP a holder for `pauseMs` and SIGCONT it
+ * (launcher-chaos-faults.ts). After the last fault the runner waits for more entries, writes the
+ * stop file, lets the members finish (crash-stop: kills the living, who cannot pass the finish
+ * barrier without the dead), and checks.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AbortError, ConfigurationError, createRng, type ParamValue, type Rng } from '@critsec/core';
+import { AbortError, ConfigurationError, createRng } from '@critsec/core';
 import { parseChoice, parseInteger } from '@critsec/core/kit';
 import { ALGORITHMS, type AnyDescriptor, findAlgorithm, resolveCluster } from './algorithm-resolve.js';
-import type { ResolvedCluster } from './algorithm-resolved.js';
-import { type ChaosCheck, checkChaos, readChaosRecords } from './chaos-check.js';
+import { checkChaos, readChaosRecords } from './chaos-check.js';
 import { createLocalCluster } from './config-local.js';
-import { type ClusterRun, launchCluster } from './launcher.js';
+import { launchCluster } from './launcher.js';
 import { STOP_FILE } from './launcher-chaos-member.js';
-import { chaosDir, initCounters, readCounter, releaseClaimsOf } from './launcher-chaos-rmw.js';
-import { EntryWatch } from './launcher-chaos-watch.js';
+import {
+  killRound,
+  type Launched,
+  nextFault,
+  type Plan,
+  pauseRound,
+  report,
+  sleep,
+  type Tally,
+} from './launcher-chaos-faults.js';
+import type { ChaosOptions, ChaosResult } from './launcher-chaos-options.js';
+import { chaosDir, initCounters, readCounter } from './launcher-chaos-rmw.js';
+import { ChaosStuckError, EntryWatch } from './launcher-chaos-watch.js';
 import { readSharedLog } from './shared-log.js';
 
-/** Options of {@link runChaos}. */
-export interface ChaosOptions {
-  /** A critsec algorithm's descriptor name with a global (l,k)-CS spec: `mutex`, `ricart-agrawala`, `kmutex`, `gcs`, `mutin`. */
-  readonly algorithm: string;
-  /** Number of processes (default: the descriptor's). */
-  readonly n?: number | string;
-  /** The algorithm's parameters by name (as `critsec cluster` takes them). */
-  readonly params?: Readonly<Record<string, ParamValue | undefined>>;
-  /** How many times a member is SIGKILLed, an integer ≥ 0. */
-  readonly kills: number | string;
-  /**
-   * What a kill restarts (default `member`): `member` — the victim alone, from its store
-   * (durable members, `ClusterRun.restart` with `--recover`; the algorithm must have crash
-   * recovery); `cluster` — every member, fresh, once the victim and then the others are killed.
-   */
-  readonly restart?: 'member' | 'cluster';
-  /** Wall-clock ms from a kill to the restart (default 200). */
-  readonly restartAfterMs?: number | string;
-  /** Seed of the victims, the moments and the members' think and hold times (default 1). */
-  readonly seed?: number | string;
-  /**
-   * Deadline of one `entry()` or `exit()` in a member, ms (`callTimeoutMs`; default 120 000: a
-   * member may wait for several victims to come back in turn, each a process start).
-   */
-  readonly callTimeoutMs?: number | string;
-  /** The run is stuck when no entry completes in the whole cluster for this long, ms (default 60 000). */
-  readonly stallTimeoutMs?: number | string;
-  /** Mean think time OutCS and hold time InCS of a member, ms (default 2 and 1). */
-  readonly thinkMs?: number;
-  /** See {@link thinkMs}. */
-  readonly holdMs?: number;
-  /** Where to write the cluster, counters and shared log (default: a temporary directory, removed after a run that passed). */
-  readonly dir?: string;
-  /** Ends the run (its members killed) with `AbortError`. */
-  readonly signal?: AbortSignal;
-  /** Each step of the run, from the first launch on. */
-  readonly onProgress?: (p: ChaosProgress) => void;
-  /** A line a member wrote to stderr. */
-  readonly onMemberOutput?: (id: number, line: string) => void;
-}
+export type {
+  ChaosOptions,
+  ChaosPause,
+  ChaosProgress,
+  ChaosResult,
+  ChaosVictim,
+} from './launcher-chaos-options.js';
 
-/** A member killed by a chaos run. */
-export interface ChaosVictim {
-  /** Its process id. */
-  readonly id: number;
-  /** Whether it held the CS (between its `entry-done` and `exit-done` progress events). */
-  readonly holder: boolean;
-}
-
-/** A step of a chaos run. */
-export interface ChaosProgress {
-  /** What happened: the members launched, an entry completed, a member killed, the cluster restarted, the members told to finish. */
-  readonly kind: 'launched' | 'entry' | 'killed' | 'restarted' | 'finishing';
-  /** Kills so far. */
-  readonly kills: number;
-  /** Restarts so far. */
-  readonly restarts: number;
-  /** Entries completed so far, in the whole run. */
-  readonly entries: number;
-  /** The member killed (`killed`), and whether it held the CS. */
-  readonly victim?: ChaosVictim;
-}
-
-/** What {@link runChaos} gives back. */
-export interface ChaosResult {
-  /** The algorithm's name, n and the upper bound k the overlap check uses. */
-  readonly algorithm: string;
-  /** Number of processes. */
-  readonly n: number;
-  /** The upper bound of the CS (1: mutual exclusion). */
-  readonly k: number;
-  /** Members SIGKILLed (the victims). */
-  readonly kills: number;
-  /** What a kill restarted: the victim alone, or the whole cluster. */
-  readonly restart: 'member' | 'cluster';
-  /** Restarts (of the victim, or relaunches of the whole cluster). */
-  readonly restarts: number;
-  /** Each victim and whether it held the CS when killed. */
-  readonly victims: readonly ChaosVictim[];
-  /** The check of the shared log and the counters. */
-  readonly check: ChaosCheck;
-  /** No overlap, no lost update, no log out of order, and the members finished. */
-  readonly ok: boolean;
-  /** Why not, when not ok. */
-  readonly failure: string | null;
-  /** Wall-clock duration, ms. */
-  readonly durationMs: number;
-  /** The run directory, when it was kept (given, or the run failed). */
-  readonly dir: string | null;
-}
-
-interface Plan {
-  readonly c: ResolvedCluster;
-  readonly kills: number;
-  readonly restart: 'member' | 'cluster';
-  readonly restartAfterMs: number;
-  readonly stallTimeoutMs: number;
-  readonly rng: Rng;
-  readonly dir: string;
-  readonly chaos: string;
-  readonly configPath: string;
-  readonly options: ChaosOptions;
-}
+/** A crash-stop run's `peerDownTimeoutMs`: a day — a dead peer is no reason for the living to end. */
+const CRASH_STOP_PEER_DOWN_MS = 86_400_000;
 
 /** The member module (this package's `launcher-chaos-member`, source or build). */
 function memberModule(): string {
@@ -155,6 +76,35 @@ export function refuseWithoutRecovery(descriptor: AnyDescriptor): void {
   );
 }
 
+/** The faults' options: the restart, the kills a crash-stop run may make, the pauses. */
+function faults(
+  options: ChaosOptions,
+  n: number,
+  deadlines: { readonly callTimeoutMs: number; readonly stallTimeoutMs: number },
+): Pick<Plan, 'kills' | 'restart' | 'pauseMs' | 'pauses'> {
+  const kills = parseInteger('kills', options.kills, 0);
+  const restart = parseChoice('restart', options.restart ?? 'member', ['member', 'cluster', 'none'] as const);
+  if (restart === 'none' && kills > Math.floor((n - 1) / 2)) {
+    throw new ConfigurationError(
+      `critsec chaos: --no-restart keeps a majority of the ${n} members alive, so at most ${Math.floor((n - 1) / 2)} kills; got ${kills}`,
+    );
+  }
+  if (options.pauseMs === undefined) {
+    if (options.pauses !== undefined)
+      throw new ConfigurationError('critsec chaos: --pauses needs --pause <ms>');
+    return { kills, restart, pauseMs: 0, pauses: 0 };
+  }
+  const pauseMs = parseInteger('pause', options.pauseMs, 1);
+  const limit = Math.min(deadlines.callTimeoutMs, deadlines.stallTimeoutMs);
+  if (pauseMs >= limit) {
+    throw new ConfigurationError(
+      `critsec chaos: --pause ${pauseMs} ms must be shorter than --call-timeout (${deadlines.callTimeoutMs} ms) and --stall-timeout (${deadlines.stallTimeoutMs} ms): the paused member's peers would give up on it`,
+    );
+  }
+  const pauses = parseInteger('pauses', options.pauses ?? Math.max(1, kills), 1);
+  return { kills, restart, pauseMs, pauses };
+}
+
 /** Validates the options, writes the cluster and the counters. */
 async function plan(options: ChaosOptions): Promise<Plan> {
   const c = resolveCluster({
@@ -167,12 +117,11 @@ async function plan(options: ChaosOptions): Promise<Plan> {
       `critsec chaos checks a global (l,k)-CS, and ${c.algorithm} solves a ${c.spec.kind} problem; use mutex, ricart-agrawala, kmutex, gcs or mutin`,
     );
   }
-  const kills = parseInteger('kills', options.kills, 0);
-  const restart = parseChoice('restart', options.restart ?? 'member', ['member', 'cluster'] as const);
-  if (restart === 'member') refuseWithoutRecovery(findAlgorithm(c.algorithm));
-  const restartAfterMs = parseInteger('restart-after', options.restartAfterMs ?? 200, 0);
   const stallTimeoutMs = parseInteger('stall-timeout', options.stallTimeoutMs ?? 60_000, 1);
   const callTimeoutMs = parseInteger('call-timeout', options.callTimeoutMs ?? 120_000, 1);
+  const f = faults(options, c.n, { callTimeoutMs, stallTimeoutMs });
+  if (f.restart === 'member') refuseWithoutRecovery(findAlgorithm(c.algorithm));
+  const restartAfterMs = parseInteger('restart-after', options.restartAfterMs ?? 200, 0);
   const seed = parseInteger('seed', options.seed ?? 1, 0);
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'critsec-chaos-'));
   const chaos = chaosDir(dir);
@@ -197,14 +146,17 @@ async function plan(options: ChaosOptions): Promise<Plan> {
         holdMs: options.holdMs ?? 1,
       },
     },
-    deadlines: { callTimeoutMs, peerDownTimeoutMs: stallTimeoutMs },
+    // crash-stop: a dead peer stays down, which is no reason for the living to end
+    deadlines: {
+      callTimeoutMs,
+      peerDownTimeoutMs: f.restart === 'none' ? CRASH_STOP_PEER_DOWN_MS : stallTimeoutMs,
+    },
     // a victim restarted alone rejoins from its store (`--recover`, sessions resumed)
-    ...(restart === 'member' ? { durability: true as const } : {}),
+    ...(f.restart === 'member' ? { durability: true as const } : {}),
   });
   return {
     c,
-    kills,
-    restart,
+    ...f,
     restartAfterMs,
     stallTimeoutMs,
     rng: createRng(seed),
@@ -213,32 +165,6 @@ async function plan(options: ChaosOptions): Promise<Plan> {
     configPath: path,
     options,
   };
-}
-
-/** The state of a run between its launches. */
-interface Tally {
-  kills: number;
-  restarts: number;
-  entries: number;
-  readonly victims: ChaosVictim[];
-  readonly restartTimes: number[];
-}
-
-function report(p: Plan, t: Tally, kind: ChaosProgress['kind'], victim?: ChaosProgress['victim']): void {
-  p.options.onProgress?.({
-    kind,
-    kills: t.kills,
-    restarts: t.restarts,
-    entries: t.entries,
-    ...(victim === undefined ? {} : { victim }),
-  });
-}
-
-/** One launch of the members: the run, its entries, and its end (the reason). */
-interface Launched {
-  readonly run: ClusterRun;
-  readonly watch: EntryWatch;
-  readonly ended: Promise<string>;
 }
 
 /** Launches the members once; `watch` follows their entries. */
@@ -250,7 +176,7 @@ function launch(p: Plan, t: Tally): Launched {
       if (stream === 'stderr' && line.trim() !== '') p.options.onMemberOutput?.(id, line);
     },
   });
-  const watch = new EntryWatch();
+  const watch = new EntryWatch(p.c.n);
   run.onProgress((e) => {
     watch.see(e);
     if (e.event === 'entry-done') {
@@ -261,34 +187,6 @@ function launch(p: Plan, t: Tally): Launched {
   const ended = run.done.then((r) => r.reason ?? 'every member finished');
   report(p, t, 'launched');
   return { run, watch, ended };
-}
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-
-/** Kills a victim — a holder half the time, when there is one — and, for a `cluster` restart, every other member; releases their claims. */
-async function killRound(p: Plan, t: Tally, run: ClusterRun, watch: EntryWatch): Promise<void> {
-  const n = p.c.n;
-  const holders = [...watch.holders];
-  const victim =
-    holders.length > 0 && p.rng.next() < 0.5 ? holders[p.rng.int(holders.length)]! : p.rng.int(n);
-  const holder = watch.holders.has(victim);
-  await run.kill(victim);
-  watch.forget(victim);
-  t.kills++;
-  t.victims.push({ id: victim, holder });
-  report(p, t, 'killed', { id: victim, holder });
-  releaseClaimsOf(p.chaos, p.c.k, victim);
-  if (p.restart === 'member') return;
-  for (let id = 0; id < n; id++) if (id !== victim) await run.kill(id);
-  await run.stop();
-  for (let id = 0; id < n; id++) releaseClaimsOf(p.chaos, p.c.k, id);
 }
 
 /** Restarts the victim (`member`) or the whole cluster (`cluster`), after `restartAfterMs`. */
@@ -310,7 +208,7 @@ async function restartRound(p: Plan, t: Tally, launched: Launched): Promise<Laun
   return next;
 }
 
-/** Runs the launches, kills and restarts; resolves to the last launch's reason to end. */
+/** Runs the launches, faults and restarts; resolves to the last launch's reason to end. */
 async function chaos(p: Plan, t: Tally): Promise<string | null> {
   const { signal } = p.options;
   let launched = launch(p, t);
@@ -324,25 +222,37 @@ async function chaos(p: Plan, t: Tally): Promise<string | null> {
       where,
       dir: p.dir,
     });
+  let last = 'the launch';
   try {
-    while (t.kills < p.kills) {
+    while (t.kills < p.kills || t.paused.length < p.pauses) {
       const need = 1 + p.rng.int(2 * p.c.n);
-      await wait(
-        need,
-        () =>
-          `before kill ${t.kills + 1} (waiting for ${need} entries after ${t.restarts === 0 ? 'the launch' : `restart ${t.restarts}`})`,
-      );
-      await killRound(p, t, launched.run, launched.watch);
-      launched = await restartRound(p, t, launched);
+      const fault = nextFault(p, t);
+      const which = fault === 'kill' ? `kill ${t.kills + 1}` : `pause ${t.paused.length + 1}`;
+      await wait(need, () => `before ${which} (waiting for ${need} entries after ${last})`);
+      launched.watch.entries = 0;
+      if (fault === 'pause') {
+        await pauseRound(p, t, launched.run, launched.watch);
+      } else {
+        await killRound(p, t, launched.run, launched.watch);
+        if (p.restart !== 'none') launched = await restartRound(p, t, launched);
+      }
+      last = p.restart === 'none' || fault === 'pause' ? which : `restart ${t.restarts}`;
     }
     const need = 1 + p.rng.int(2 * p.c.n);
-    await wait(need, () => `after restart ${t.restarts} (waiting for ${need} entries before the end)`);
+    await wait(need, () => `after ${last} (waiting for ${need} entries before the end)`);
   } catch (err) {
     await launched.run.stop();
+    // crash-stop: the living stuck without the dead is a finding of the run, checked like any end
+    if (t.dead.size > 0 && err instanceof ChaosStuckError) return `stuck after crash-stop: ${err.message}`;
     throw err;
   }
-  writeFileSync(join(p.chaos, STOP_FILE), '');
   report(p, t, 'finishing');
+  if (t.dead.size > 0) {
+    // crash-stop: the dead never pass the members' finish barrier, so the living are killed
+    await launched.run.stop();
+    return null;
+  }
+  writeFileSync(join(p.chaos, STOP_FILE), '');
   const result = await launched.run.done;
   return result.ok ? null : (result.reason ?? 'the members did not finish');
 }
@@ -352,12 +262,23 @@ async function chaos(p: Plan, t: Tally): Promise<string | null> {
  * @throws ConfigurationError for an algorithm that is not a global (l,k)-CS, or invalid
  *   options; ChaosStuckError (code `CHAOS_STUCK`) when no entry completes in the whole cluster
  *   for `stallTimeoutMs` or the members' run ends before the chaos is done — the members are
- *   killed first, the run directory kept; AbortError on `signal`.
+ *   killed first, the run directory kept; AbortError on `signal`. After a crash-stop kill
+ *   (`restart: 'none'`) a stall is no exception: the living are killed, the log is checked, and
+ *   the result is not ok, its `failure` saying `stuck after crash-stop` (the algorithm did not
+ *   go on without the dead member — what quorum reselection is for).
  */
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const t0 = Date.now();
   const p = await plan(options);
-  const t: Tally = { kills: 0, restarts: 0, entries: 0, victims: [], restartTimes: [] };
+  const t: Tally = {
+    kills: 0,
+    restarts: 0,
+    entries: 0,
+    victims: [],
+    paused: [],
+    restartTimes: [],
+    dead: new Set(),
+  };
   const failure = await chaos(p, t);
   const logPath = join(p.dir, 'shared.log');
   const check = checkChaos({
@@ -387,6 +308,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     restart: p.restart,
     restarts: t.restarts,
     victims: t.victims,
+    paused: t.paused,
     check,
     ok: why === null,
     failure: why,

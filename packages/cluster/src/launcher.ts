@@ -37,6 +37,13 @@ export interface LaunchClusterOptions {
   readonly timeoutMs?: number;
   /** Extra environment for members. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * A command member `id` runs under (default none): it is spawned as `prefix… node <execArgv>
+   * <entry> …`, e.g. `['ip', 'netns', 'exec', 'ns3']` to run it in a network namespace. The
+   * command must exec the rest, not fork it, so that {@link ClusterRun.kill}'s signal and the
+   * progress channel (IPC) reach the member itself.
+   */
+  readonly runUnder?: (id: ProcessId) => readonly string[];
   /** Each line a member writes to stdout/stderr. */
   readonly onOutput?: (id: ProcessId, stream: 'stdout' | 'stderr', line: string) => void;
 }
@@ -258,7 +265,8 @@ function startMember(l: Launch, id: ProcessId, recover = false): void {
   const args = [...l.execArgv, l.entry, '--config', l.config.path, '--id', String(id), ...l.memberArgs];
   // a restarted durable member resumes from its store (issue 27)
   if (recover && l.config.config.durability !== undefined) args.push('--recover');
-  const child = spawn(process.execPath, args, {
+  const [file, ...rest] = [...(l.options.runUnder?.(id) ?? []), process.execPath, ...args];
+  const child = spawn(file!, rest, {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, ...l.options.env },
   });

@@ -162,6 +162,8 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
       n: config.n,
       endpoint: root.channel('cs'),
       initial,
+      // the transport's failure detector (issue 28 §4): a hint, e.g. for quorum reselection
+      suspicions: transport.endpoint.suspicions,
       ...(recovered === undefined ? {} : { recovered }),
     }) as CSObject<unknown>;
     cs.on('error', noteError);

@@ -216,4 +216,26 @@ describe('checkChaos: the chaos run checked as a lock service (issue 27)', () =>
     expect(r.lowerBoundDips).toBeGreaterThan(0);
     expect(r.safetyViolations).toBe(0);
   });
+
+  it('crash-stop (issue 28): a member killed InCS and never restarted is InCS no more, its unfinished read-modify-write no update', () => {
+    // P0 enters, reads the counter (no record: it is killed before its write), dies for good;
+    // P1 and P2 go on without it
+    const lines = [
+      call(0, 'entry-called'),
+      call(0, 'entry-done'),
+      call(0, 'crashed'),
+      ...round(1, INITIAL, 'b'),
+      ...round(2, { value: 1, by: 'b' }, 'c'),
+      call(1, 'entry-called'),
+    ];
+    const r = check(lines, [{ value: 2, by: 'c' }]);
+    expect(r).toMatchObject({ safetyViolations: 0, lostUpdates: 0, completedRmws: 2, malformedRmws: 0 });
+    expect(r.sequenceErrors).toEqual([]);
+    // the same log without P0's `crashed` line: P0 is certainly InCS while P1 enters
+    const alive = check(
+      lines.filter((l) => !(l.p === 0 && l.e === 'crashed')),
+      [{ value: 2, by: 'c' }],
+    );
+    expect(alive.safetyViolations).toBeGreaterThan(0);
+  });
 });

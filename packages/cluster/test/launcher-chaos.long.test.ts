@@ -9,6 +9,7 @@ import { noProgressMs } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ChaosProgress, runChaos } from '../src/launcher-chaos.js';
 import { readCounter } from '../src/launcher-chaos-rmw.js';
+import { readSharedLog } from '../src/shared-log.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -95,5 +96,68 @@ describe('runChaos: members of a real TLS cluster SIGKILLed under a read-modify-
       },
     });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+describe('runChaos: pauses and crash-stop (issue 28)', () => {
+  it('Maekawa, n = 3, two holders SIGSTOPped for 400 ms and SIGCONTinued: no overlap, no lost update, the members finish', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'critsec-chaos-test-'));
+    dirs.push(dir);
+    const seen: ChaosProgress['kind'][] = [];
+    const r = await runChaos({
+      algorithm: 'mutex',
+      n: 3,
+      kills: 0,
+      restart: 'cluster',
+      pauseMs: 400,
+      pauses: 2,
+      seed: 7,
+      stallTimeoutMs: noProgressMs(),
+      dir,
+      onProgress: (p) => {
+        if (p.kind !== 'entry') seen.push(p.kind);
+      },
+    });
+    console.log(
+      `pauses: ${r.paused.map((p) => `P${p.id}${p.holder ? ' (holder)' : ''} ${p.stoppedMs} ms`).join(', ')}; ${r.check.entries} entries, ${r.check.completedRmws} read-modify-writes`,
+    );
+    expect(r.failure).toBeNull();
+    expect(r).toMatchObject({ ok: true, kills: 0, restarts: 0 });
+    expect(r.check).toMatchObject({ safetyViolations: 0, lostUpdates: 0, malformedRmws: 0 });
+    expect(r.check.sequenceErrors).toEqual([]);
+    expect(r.paused).toHaveLength(2);
+    for (const p of r.paused) expect(p.stoppedMs).toBeGreaterThanOrEqual(400);
+    expect(seen).toEqual(['launched', 'paused', 'resumed', 'paused', 'resumed', 'finishing']);
+    expect(readCounter(join(dir, 'chaos'), 0).value).toBe(r.check.completedRmws);
+  });
+
+  it('Maekawa, n = 3, crash-stop (--no-restart): the victim stays dead, its unfinished work is no violation, the log checks clean', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'critsec-chaos-test-'));
+    dirs.push(dir);
+    const r = await runChaos({
+      algorithm: 'mutex',
+      n: 3,
+      kills: 1,
+      restart: 'none',
+      seed: 5,
+      // how long the living are given to go on without the dead member before the run is called stuck
+      stallTimeoutMs: 20_000,
+      dir,
+    });
+    console.log(
+      `crash-stop of P${r.victims[0]?.id}${r.victims[0]?.holder ? ' (holder)' : ''}: ${r.check.entries} entries, ok ${r.ok}${r.failure === null ? '' : ` (${r.failure.slice(0, 90)}…)`}`,
+    );
+    expect(r).toMatchObject({ kills: 1, restarts: 0, restart: 'none' });
+    expect(r.check).toMatchObject({ safetyViolations: 0, lostUpdates: 0, malformedRmws: 0 });
+    expect(r.check.sequenceErrors).toEqual([]);
+    // the dead member stayed dead: nothing of it after its `crashed` line
+    const { records } = readSharedLog(join(dir, 'shared.log'));
+    const victim = r.victims[0]!.id;
+    const crashed = records.findIndex((x) => x.p === victim && x.e === 'crashed');
+    expect(crashed).toBeGreaterThanOrEqual(0);
+    expect(records.slice(crashed + 1).filter((x) => x.p === victim)).toEqual([]);
+    // Maekawa without quorum reselection waits for the dead member forever: today the run ends
+    // stuck (not ok). With reselection (issue 28 §4) the living go on: expect(r.ok).toBe(true);
+    if (!r.ok) expect(r.failure).toMatch(/^stuck after crash-stop: /);
   });
 });

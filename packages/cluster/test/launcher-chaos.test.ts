@@ -26,4 +26,19 @@ describe('runChaos: members of a real TLS cluster SIGKILLed under a read-modify-
       /amnesic has no crash recovery.*--restart cluster.*mutex/,
     );
   });
+
+  it('refuses crash-stop beyond a minority and a pause the members would not outlive, before writing anything (issue 28)', async () => {
+    const dir = join(tmpdir(), `critsec-chaos-refused-28-${process.pid}`);
+    await expect(runChaos({ algorithm: 'mutex', n: 5, kills: 3, restart: 'none', dir })).rejects.toThrow(
+      /--no-restart keeps a majority of the 5 members alive, so at most 2 kills; got 3/,
+    );
+    await expect(
+      runChaos({ algorithm: 'mutex', kills: 0, pauseMs: 5_000, callTimeoutMs: 5_000, dir }),
+    ).rejects.toThrow(/--pause 5000 ms must be shorter than --call-timeout \(5000 ms\)/);
+    await expect(runChaos({ algorithm: 'mutex', kills: 0, pauses: 2, dir })).rejects.toThrow(
+      /--pauses needs --pause/,
+    );
+    await expect(runChaos({ algorithm: 'mutex', kills: 0, pauseMs: 0, dir })).rejects.toThrow(/pause/);
+    expect(existsSync(dir)).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message, ProcessId } from '@critsec/core';
+import type { Message, ProcessId, Suspicions } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import {
   type ClusterNodeProgress,
@@ -48,12 +48,21 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
       await ctx.finish();
       return rounds;
     };
+    // every member's object gets its transport's failure detector as ctx.suspicions (issue 28 §4)
+    const suspicions: (Suspicions | undefined)[] = [];
+    const createFactory: typeof coordinatorMutex = (params) => {
+      const inner = coordinatorMutex(params);
+      return (ctx) => {
+        suspicions[ctx.id] = ctx.suspicions;
+        return inner(ctx);
+      };
+    };
     const reports = await Promise.all(
       [0, 1].map((id) =>
         runClusterNode({
           configPath: loaded.path,
           id,
-          algorithms: { coordinator: { createFactory: coordinatorMutex } },
+          algorithms: { coordinator: { createFactory } },
           workload,
           logger: null,
           onProgress: (p) => progress.push(p),
@@ -64,6 +73,7 @@ describe('runClusterNode({ workload }): a member program with a workload of its 
       [0, 0],
       [1, 0],
     ]);
+    expect(suspicions.map((s) => typeof s?.onChange)).toEqual(['function', 'function']);
     for (const [id, r] of reports.entries()) {
       expect(r.rounds).toBe(rounds); // the uncounted call is not in the report
       // The report's percentiles are the nearest-rank ones of the counted entries' waits.
@@ -170,6 +180,7 @@ describe('transportOptionsFor: the transport keys of cluster.json', () => {
       maxUnauthenticatedPerSource: 2,
       reservedPeerSlots: 0,
       heartbeatIntervalMs: 150,
+      suspectAfterMs: 900,
     };
     const loaded = await createLocalCluster({
       dir: tempDir(),

@@ -1,6 +1,7 @@
 import type { JsonValue } from './json.js';
 import type { Endpoint } from './message.js';
 import type { CSState, ProcessId } from './process.js';
+import type { Suspicions } from './suspicions.js';
 
 /** Options of one `entry`/`exit` call. */
 export interface CSCallOptions {
@@ -82,6 +83,12 @@ export interface ProcessContext {
    * throws `ConfigurationError` here. Absent on a first start.
    */
   readonly recovered?: JsonValue | undefined;
+  /**
+   * The failure detector of this process's transport (issue 28 §4): whom it suspects now, and
+   * when that changes — a hint an algorithm may use to avoid waiting for a suspected process
+   * (quorum reselection), never for safety. Absent: nobody is ever suspected.
+   */
+  readonly suspicions?: Suspicions | undefined;
 }
 
 /**

@@ -71,6 +71,7 @@ export {
 } from './params.js';
 export type { CSState, ProcessId } from './process.js';
 export { createRng, type Rng } from './rng.js';
+export type { Suspicions } from './suspicions.js';
 export {
   assertSafeConfiguration,
   checkConfiguration,

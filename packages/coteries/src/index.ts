@@ -20,6 +20,8 @@
  *   are named after (every majority; the Agrawal–El Abbadi tree protocol). {@link familyMetrics}
  *   gives its figures by closed forms, {@link familyQuorums} enumerates it for small n,
  *   {@link coterieMetrics} reports `assigned` and `literature` figures side by side.
+ * - **Quorum reselection**: {@link quorumAvoiding} — `Q_i`, or another quorum of the family that
+ *   avoids suspected processes; {@link reselectionAvailability} measures the availability it gives.
  *
  * @example
  * ```ts
@@ -101,6 +103,8 @@ export {
   nearestCoterieSize,
 } from './by-name.js';
 export { type AvailabilityResult, availability } from './availability.js';
+export { quorumAvoiding } from './avoiding.js';
+export { type ReselectionAvailabilityOptions, reselectionAvailability } from './avoiding-availability.js';
 export { type DominationWitness, dominates, dominationWitness, isNonDominated } from './dominance.js';
 export { type FaultToleranceResult, faultTolerance } from './fault-tolerance.js';
 export {

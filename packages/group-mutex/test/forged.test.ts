@@ -24,7 +24,8 @@ describe('extreme-value property check', () => {
         request: anyGroup(system.m),
         protocols: { '': variant === 'M' ? maekawaMProtocol : maekawaSProtocol },
         classify,
-        seeds: [1, 2],
+        // Maekawa_S's forged runs cost about eight times Maekawa_M's: one seed in the fast suite
+        seeds: variant === 'S' ? [1] : [1, 2],
         rounds: 2,
       });
       console.info(`maekawa-${variant}: ${report.runs} forged runs`, report.perSite);

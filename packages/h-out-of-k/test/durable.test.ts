@@ -22,8 +22,8 @@ import { fixedArbiter } from './helpers.js';
 
 /** Each configuration with its seeds for the round-trip check and for swap-restore. */
 const configs: [string, HKArbiter, number, number][] = [
-  ['uniform n = 5, k = 2', uniformHKArbiter(5, 2), 40, 250],
-  ['cube n = 8, k = 2', cubeHKArbiter(8, 2), 15, 100],
+  ['uniform n = 5, k = 2', uniformHKArbiter(5, 2), 15, 250],
+  ['cube n = 8, k = 2', cubeHKArbiter(8, 2), 6, 100],
 ];
 
 describe('durableState() round-trips after every event (seeded runs with aborts)', () => {

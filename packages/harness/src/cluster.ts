@@ -34,6 +34,12 @@ export interface ClusterOptions<Req = void> {
   readonly mode?: 'timed' | 'controlled';
   /** Faults below a reliable session layer (drop/duplicate/reorder raw frames); timed mode only. */
   readonly faults?: SimNetworkOptions['faults'];
+  /**
+   * The simulator's failure detector (issue 28 §4; `SimNetworkOptions.suspectAfter`, time
+   * units): with it, every object gets its endpoint's `suspicions` as `ctx.suspicions`. Default
+   * off (no `ctx.suspicions`). Partitions: `cluster.net.partitions`.
+   */
+  readonly suspectAfter?: number;
   /** Keep FIFO (default true); `false` for negative tests only. */
   readonly fifo?: boolean;
   /** Record a JSON-lines trace (state changes included). */
@@ -84,6 +90,7 @@ export class SimCluster<Req = void> {
   /** Recoveries that failed (`recover()` rejected), as messages. */
   readonly recoveryFailures: string[] = [];
   readonly #factory: CSFactory<Req>;
+  readonly #suspectAfter: number | undefined;
   readonly #unwire: (() => void)[] = [];
   /** The request each process last entered the CS with (what a process restarted InCS holds). */
   readonly #held: unknown[] = [];
@@ -136,12 +143,14 @@ export class SimCluster<Req = void> {
       mode: options.mode,
       fifo: options.fifo,
       faults: options.faults,
+      ...(options.suspectAfter === undefined ? {} : { suspectAfter: options.suspectAfter }),
       trace: options.trace,
       serialize: options.serialize,
       context: attribution?.causalContext(),
     });
     this.monitor = new SafetyMonitor(spec, initial, options.initialRequests);
     this.#factory = options.factory;
+    this.#suspectAfter = options.suspectAfter;
     const crashes = options.crashes;
     if (crashes !== undefined && options.mode === 'controlled')
       throw new ConfigurationError('cluster: crashes need the timed mode');
@@ -171,11 +180,15 @@ export class SimCluster<Req = void> {
     const attribution = this.attribution;
     const endpoint = attribution === undefined ? root : attribution.endpoint(root);
     const n = this.n;
-    const cs = this.#factory(
-      recovered === undefined
-        ? { id, n, endpoint, initial: this.initial }
-        : { id, n, endpoint, initial: this.initial, recovered },
-    );
+    const suspicions = this.#suspectAfter === undefined ? undefined : this.net.endpoint(id).suspicions;
+    const cs = this.#factory({
+      id,
+      n,
+      endpoint,
+      initial: this.initial,
+      ...(recovered === undefined ? {} : { recovered }),
+      ...(suspicions === undefined ? {} : { suspicions }),
+    });
     if (cs.id !== id)
       throw new ConfigurationError(`factory made an object with id ${cs.id} for process ${id}`);
     const first = this.objects[id] === undefined;

@@ -4,8 +4,8 @@
  * public package published to a throwaway verdaccio on localhost at its bumped version (the
  * checkout itself left untouched), installed by name@version from it
  * into a fresh consumer project, every README example run there as ESM and as CJS, and
- * `npx critsec --help`. Slow (a build, a registry, fifteen publishes, one install): long suite only.
- * `CRITSEC_RELEASE_NO_BUILD=1` publishes the packages' current `dist/` without building first.
+ * `npx critsec --help`; every published tarball checked (publint, attw, metadata) from the
+ * release's own build. Slow (one build, a registry, fifteen publishes, one install): long suite only.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ interface Summary {
   published: string[];
   changelogs: string[];
   bumped: number;
+  tarballsChecked: number;
   installed: string[];
   lockfile: { total: number; fromRegistry: number };
   examples: {
@@ -88,12 +89,7 @@ describe('npm run release:check', () => {
     try {
       output = execFileSync(
         process.execPath,
-        [
-          'tools/release-check.mjs',
-          '--summary',
-          summaryFile,
-          ...(process.env.CRITSEC_RELEASE_NO_BUILD === '1' ? ['--no-build'] : []),
-        ],
+        ['tools/release-check.mjs', '--summary', summaryFile],
         {
           cwd: root,
           encoding: 'utf8',
@@ -119,6 +115,7 @@ describe('npm run release:check', () => {
       return `${name}@${summary.planned[name] ?? spec.slice(spec.lastIndexOf('@') + 1)}`;
     });
     expect(summary.published).toEqual(expected);
+    expect(summary.tarballsChecked).toBe(expected.length);
     expect(summary.installed).toEqual(expected);
     // each pending changeset bumped what it names: with changesets pending, something is new
     const pending = readdirSync(join(root, '.changeset')).filter(

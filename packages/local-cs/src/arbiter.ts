@@ -49,8 +49,8 @@ export interface Entry {
   readonly tag: number;
 }
 
-/** The sidetrack's grant (Algorithm 7): timestamp 0, before every request (ts ≥ 1), tag 0. */
-const SIDETRACK: Entry = Object.freeze({ ts: 0, tag: 0 });
+/** The start of the searches for the earliest / latest entry: timestamp 0, tag 0, before every request. */
+const SENTINEL: Entry = Object.freeze({ ts: 0, tag: 0 });
 
 /**
  * `(ts_a, a) < (ts_b, b)`: the paper's timestamp order (Sec. 3), with the requests' tags (sequence
@@ -65,14 +65,14 @@ function earlier(a: Entry, pa: ProcessId, b: Entry, pb: ProcessId): boolean {
 /** The process of the earliest request in `m` (−1 when empty). */
 export function minOf(m: ReadonlyMap<ProcessId, Entry>): ProcessId {
   let best = -1;
-  let bestE: Entry = SIDETRACK;
+  let bestE: Entry = SENTINEL;
   for (const [p, e] of m) if (best === -1 || earlier(e, p, bestE, best)) [best, bestE] = [p, e];
   return best;
 }
 
 function maxOf(m: ReadonlyMap<ProcessId, Entry>): ProcessId {
   let best = -1;
-  let bestE: Entry = SIDETRACK;
+  let bestE: Entry = SENTINEL;
   for (const [p, e] of m) if (best === -1 || earlier(bestE, best, e, p)) [best, bestE] = [p, e];
   return best;
 }
@@ -182,33 +182,20 @@ export class Arbiter {
   /**
    * On receipt of ⟨Release, P_j⟩: `tag` names the released request (`null`: any, as printed in
    * Algorithm 5). A Release of a request still pending withdraws it (an aborted exit/entry).
+   * @returns whether it ended a grant of P_j's (LKCS's leader counts only those, `lkcs-leader.ts`).
    */
-  onRelease(j: ProcessId, tag: number | null): void {
+  onRelease(j: ProcessId, tag: number | null): boolean {
     if (this.rules === 'printed') {
       if (this.preemptingNow?.pid === j) this.preemptingNow = null;
-      this.grantedTo.delete(j);
+      const had = this.grantedTo.delete(j);
       this.#admitAside(j);
       if (this.pendingReq.size > 0) this.#grantMin();
-      return;
+      return had;
     }
     const held = this.grantedTo.get(j);
     if (held !== undefined && (tag === null || held.tag === tag)) {
-      if (this.preemptingNow?.pid === j) this.preemptingNow = null;
-      this.grantedTo.delete(j);
-      this.#admitAside(j);
-      if (this.rules === 'release-printed') {
-        if (this.pendingReq.size > 0) this.#grantMin();
-        return;
-      }
-      // grant only within the bound: after a sidetrack grant the size can exceed it (Algorithm 7)
-      let granted = false;
-      while (this.cond && this.pendingReq.size > 0) {
-        this.#grantMin();
-        granted = true;
-      }
-      // nothing granted (over the bound after a sidetrack grant): a waiting request may preempt
-      if (!granted) this.#preemptIfEarlier();
-      return;
+      this.#endGrant(j);
+      return true;
     }
     const queued = this.pendingReq.get(j);
     if (queued !== undefined && (tag === null || queued.tag === tag)) {
@@ -216,10 +203,30 @@ export class Arbiter {
       this.pendingReq.delete(j);
       const next = this.#admitAside(j);
       if (next !== undefined) this.#afterQueued(j, next.ts);
-      return;
+      return false;
     }
     // the withdrawal of a request set aside (its process had another entry here)
     if (tag !== null && this.aside.get(j)?.tag === tag) this.aside.delete(j);
+    return false;
+  }
+
+  /** P_j's grant is released: its request set aside is queued, and the freed grant handed on. */
+  #endGrant(j: ProcessId): void {
+    if (this.preemptingNow?.pid === j) this.preemptingNow = null;
+    this.grantedTo.delete(j);
+    this.#admitAside(j);
+    if (this.rules === 'release-printed') {
+      if (this.pendingReq.size > 0) this.#grantMin();
+      return;
+    }
+    // grant only within the bound: after a sidetrack grant the size can exceed it (Algorithm 7)
+    let granted = false;
+    while (this.cond && this.pendingReq.size > 0) {
+      this.#grantMin();
+      granted = true;
+    }
+    // nothing granted (over the bound after a sidetrack grant): a waiting request may preempt
+    if (!granted) this.#preemptIfEarlier();
   }
 
   /** On receipt of ⟨Relinquish, P_j⟩ for the grant tagged `tag`. */
@@ -245,18 +252,35 @@ export class Arbiter {
   }
 
   /**
-   * On receipt of ⟨RequestByTrigger, at, P_j⟩ (Algorithm 7): cancel P_j's request here and grant
-   * it through the sidetrack with timestamp 0 (never preempted: every request has ts ≥ 1).
+   * On receipt of ⟨RequestByTrigger, at, P_j⟩ (Algorithm 7) for P_j's request tagged `tag`: cancel
+   * P_j's request here and grant it through the sidetrack with timestamp 0 (never preempted: every
+   * request has ts ≥ 1). The grant keeps the request's tag (Algorithm 7's is untagged; README
+   * deviation 11), so that the Release of the completed request names it.
    */
-  onRequestByTrigger(j: ProcessId): void {
+  onRequestByTrigger(j: ProcessId, tag: number): void {
     reach(`${this.label}:sidetrack-grant`);
     this.pendingReq.delete(j);
     this.grantedTo.delete(j);
     // the preemption of P_j's old grant can never be answered now (see the README)
     if (this.preemptingNow?.pid === j) this.preemptingNow = null;
-    this.grantedTo.set(j, SIDETRACK);
-    this.sink.grant(j, 0);
+    this.grantedTo.set(j, { ts: 0, tag });
+    this.sink.grant(j, tag);
     this.#preemptIfEarlier();
+  }
+
+  /**
+   * deleteMin(pendingReq) for LKCS's leader (Algorithm 6): the earliest waiting request leaves the
+   * queue — its process is nominated to come back by RequestByTrigger — and a request of that
+   * process set aside is queued in its place (as when a pending request is withdrawn), so that it
+   * never stays aside without an entry (never with honest neighbours). Returns the process and the tag of the request taken.
+   */
+  takeMin(): { pid: ProcessId; tag: number } {
+    const h = minOf(this.pendingReq);
+    const tag = this.pendingReq.get(h)!.tag;
+    this.pendingReq.delete(h);
+    const next = this.#admitAside(h);
+    if (next !== undefined) this.#afterQueued(h, next.ts);
+    return { pid: h, tag };
   }
 
   /** deleteMin(pendingReq), add it to grantedTo, send Grant. Returns the process granted. */

@@ -12,7 +12,7 @@ import { type ArbiterDurableState, arbiterDurableSchema, arbiterIncoherence } fr
 import type { At } from './lkcs-protocol.js';
 
 /** The format tag of {@link LkcsDurableState} (a state of another algorithm or version is refused). */
-export const LKCS_DURABLE_FORMAT = 'critsec/lkcs@1';
+export const LKCS_DURABLE_FORMAT = 'critsec/lkcs@2';
 
 /**
  * The durable state of one LKCS process: plain JSON, every number an integer. What
@@ -58,8 +58,8 @@ export type LkcsDurableState = {
   leader: {
     /** The type of each neighbour's last Request, `[P, type]`, by process. */
     lastAt: [ProcessId, At][];
-    /** The nomination per type, `[P_q, phase]`, or null. */
-    outstanding: Record<At, [ProcessId, 'nominated' | 'sidetrack'] | null>;
+    /** The nomination per type, `[P_q, phase, tag of the request nominated]`, or null. */
+    outstanding: Record<At, [ProcessId, 'nominated' | 'sidetrack', number] | null>;
     /** `'printed'` nomination only: a nomination is out. */
     nominated: boolean;
   };
@@ -86,7 +86,9 @@ const schema = v.strictObject({
   arbiter: perType(arbiterDurableSchema),
   leader: v.strictObject({
     lastAt: v.array(v.strictTuple([pid, at])),
-    outstanding: perType(v.nullable(v.strictTuple([pid, v.picklist(['nominated', 'sidetrack'])]))),
+    outstanding: perType(
+      v.nullable(v.strictTuple([pid, v.picklist(['nominated', 'sidetrack']), timestampSchema])),
+    ),
     nominated: v.boolean(),
   }),
   releaseDue: v.nullable(at),

@@ -18,6 +18,8 @@ export interface Outstanding {
   readonly pid: ProcessId;
   /** `'nominated'`: Trigger sent; `'sidetrack'`: its RequestByTrigger arrived. */
   phase: 'nominated' | 'sidetrack';
+  /** The tag of the request the Trigger named. */
+  readonly tag: number;
 }
 
 /** The leader's variables and rules (Algorithms 4 and 6); every process has one, only P_LDR's acts. */
@@ -55,9 +57,21 @@ export class LkcsLeader {
     if (this.outstanding[at]?.pid === j) this.outstanding[at]!.phase = 'sidetrack';
   }
 
-  /** A Release from P_j ends its nomination (see `outstanding`). */
-  trackRelease(j: ProcessId, at: At): void {
+  /**
+   * A Release of type `at` naming `tag` from P_j; `ended`: it ended P_j's grant at the leader's
+   * arbiter. Only such a Release ends P_j's nomination (see `outstanding`): a grant given back
+   * because P_j does not know its request (README deviation 11) ends nothing, or a sidetrack still
+   * in use would be counted free. A Release naming the very request the Trigger named, from the
+   * nominee before its RequestByTrigger, is the nominee's refusal (it never issued that request:
+   * one forged in its name) and ends the nomination too.
+   */
+  trackRelease(j: ProcessId, at: At, tag: number, ended: boolean): void {
     const same = this.outstanding[at];
+    if (same?.pid === j && same.phase === 'nominated' && same.tag === tag) {
+      reach('lkcs:nomination-refused');
+      this.outstanding[at] = null;
+    }
+    if (!ended) return;
     if (same?.pid === j && same.phase === 'sidetrack') this.outstanding[at] = null;
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
     const o = this.outstanding[other];
@@ -100,7 +114,7 @@ export class LkcsLeader {
       const h = this.#nominee(at);
       if (h === null) continue;
       reach('lkcs:trigger-nomination');
-      this.outstanding[at] = { pid: h.pid, phase: 'nominated' };
+      this.outstanding[at] = { pid: h.pid, phase: 'nominated', tag: h.tag };
       this.trigger(h.pid, at, h.tag);
       return true;
     }
@@ -113,12 +127,7 @@ export class LkcsLeader {
    */
   #nominee(at: At): { pid: ProcessId; tag: number } | null {
     const arb = this.arb[at];
-    if (arb.pendingReq.size > 0) {
-      const h = minOf(arb.pendingReq);
-      const e = arb.pendingReq.get(h)!;
-      arb.pendingReq.delete(h);
-      return { pid: h, tag: e.tag };
-    }
+    if (arb.pendingReq.size > 0) return arb.takeMin();
     const other = this.arb[at === 'MUTIN' ? 'MUTEX' : 'MUTIN'];
     const candidates = new Map<ProcessId, Entry>();
     for (const [p, e] of arb.grantedTo) {
@@ -132,7 +141,8 @@ export class LkcsLeader {
 
   /** The leader's durable state (issue 27; `lkcs-durable.ts`). */
   durable(): LkcsDurableState['leader'] {
-    const one = (o: Outstanding | null): [ProcessId, Outstanding['phase']] | null => o && [o.pid, o.phase];
+    const one = (o: Outstanding | null): [ProcessId, Outstanding['phase'], number] | null =>
+      o && [o.pid, o.phase, o.tag];
     return {
       lastAt: [...this.lastAt].sort(([a], [b]) => a - b),
       outstanding: { MUTIN: one(this.outstanding.MUTIN), MUTEX: one(this.outstanding.MUTEX) },
@@ -146,7 +156,7 @@ export class LkcsLeader {
     for (const [p, at] of s.lastAt) this.lastAt.set(p, at);
     for (const at of ['MUTIN', 'MUTEX'] as const) {
       const o = s.outstanding[at];
-      this.outstanding[at] = o && { pid: o[0], phase: o[1] };
+      this.outstanding[at] = o && { pid: o[0], phase: o[1], tag: o[2] };
     }
     this.nominated = s.nominated;
   }

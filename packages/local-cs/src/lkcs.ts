@@ -18,7 +18,9 @@
  * grant lists (|N_LDR| − L_LDR + 1 and K_LDR, the proof's values) and classifies candidates by the
  * type of their last Request (not by ts arithmetic, which the Lamport clock breaks) and sends a
  * candidate's own request tag; RequestByTrigger ends a preemption of the same process;
- * Preempt is ignored unless it names the request the process waits on (tags, as in LMUTIN).
+ * Preempt is ignored unless it names the request the process waits on (tags, as in LMUTIN);
+ * Release and the sidetrack's Grant name their request, and a Grant or Trigger for a request the
+ * process does not know is given back (deviations 6 and 11, `lkcs-requester.ts`).
  */
 import {
   type CSFactory,
@@ -32,13 +34,13 @@ import {
   ProtocolError,
 } from '@critsec/core';
 import { closedNeighborhood, PendingCall } from '@critsec/core/kit';
-import { reach } from './marks.js';
 import { tick, witness } from '@critsec/transport';
 import { Arbiter } from './arbiter.js';
 import { arbiterDurable, restoreArbiter } from './arbiter-durable.js';
 import { LKCS_DURABLE_FORMAT, type LkcsDurableState, parseLkcsDurable } from './lkcs-durable.js';
 import { assertSafeInitial } from './config.js';
 import { LkcsLeader } from './lkcs-leader.js';
+import { LkcsRequester } from './lkcs-requester.js';
 import { type LkcsPlan, lkcsPlan } from './lkcs-plan.js';
 import {
   type At,
@@ -67,12 +69,10 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
   #ts = 1;
   /** Request sequence number: the tag of each request (0: the initial grants and the sidetrack). */
   #seq = 0;
-  readonly #request: Record<At, number> = { MUTIN: 0, MUTEX: 0 };
-  readonly #nGrants: Record<At, Set<ProcessId>> = { MUTIN: new Set(), MUTEX: new Set() };
-  readonly #triggered: Record<At, boolean> = { MUTIN: false, MUTEX: false };
-  /** The waiting call and the type of grants it waits for (Algorithm 4's `wait until`). */
+  /** The requester's variables: request tags, NGrants, triggered flags, the type waited for. */
+  readonly #rq: LkcsRequester;
+  /** The waiting call (Algorithm 4's `wait until`). */
   readonly #call: PendingCall;
-  #waitingAt: At | null = null;
   /** The leader's nomination (Algorithms 4 and 6); acts only at P_LDR. */
   readonly #ldr: LkcsLeader;
 
@@ -115,11 +115,16 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
     for (const j of this.neighborhood) {
       this.#arb[ctx.initial[j] === 'OutCS' ? 'MUTIN' : 'MUTEX'].grantedTo.set(j, { ts: 1, tag: 0 });
     }
+    this.#rq = new LkcsRequester(size, {
+      send: (to, type, at, tag) => this.#send(to, type, at, tag),
+      multicastByTrigger: (at, tag) => this.#multicast('RequestByTrigger', at, tag),
+      complete: () => this.#complete(),
+    });
     this.#ldr = new LkcsLeader(this.isLeader, this.#arb, size, nomination, (to, at, tag) =>
       this.#send(to, 'Trigger', at, tag),
     );
     const held: At = this.state === 'OutCS' ? 'MUTIN' : 'MUTEX';
-    for (const j of this.neighborhood) this.#nGrants[held].add(j);
+    for (const j of this.neighborhood) this.#rq.nGrants[held].add(j);
     if (restored !== undefined) this.#restore(restored);
     this.listen(lkcsProtocol, ctx.endpoint, (from, m) => this.#onMessage(from, m));
   }
@@ -129,10 +134,10 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
     const ids = (s: Set<ProcessId>) => [...s].sort((a, b) => a - b);
     return {
       ts: this.#ts,
-      waiting: this.#waitingAt,
-      request: { ...this.#request },
-      triggered: { ...this.#triggered },
-      nGrants: { MUTIN: ids(this.#nGrants.MUTIN), MUTEX: ids(this.#nGrants.MUTEX) },
+      waiting: this.#rq.waitingAt,
+      request: { ...this.#rq.request },
+      triggered: { ...this.#rq.triggered },
+      nGrants: { MUTIN: ids(this.#rq.nGrants.MUTIN), MUTEX: ids(this.#rq.nGrants.MUTEX) },
       arbiter: { MUTIN: this.#arb.MUTIN.snapshot(), MUTEX: this.#arb.MUTEX.snapshot() },
       outstanding: this.#ldr.snapshot(),
     };
@@ -150,10 +155,10 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
       state: this.state,
       ts: this.#ts,
       seq: this.#seq,
-      request: { ...this.#request },
-      waiting: this.#waitingAt,
-      nGrants: { MUTIN: ids(this.#nGrants.MUTIN), MUTEX: ids(this.#nGrants.MUTEX) },
-      triggered: { ...this.#triggered },
+      request: { ...this.#rq.request },
+      waiting: this.#rq.waitingAt,
+      nGrants: { MUTIN: ids(this.#rq.nGrants.MUTIN), MUTEX: ids(this.#rq.nGrants.MUTEX) },
+      triggered: { ...this.#rq.triggered },
       arbiter: { MUTIN: arbiterDurable(this.#arb.MUTIN), MUTEX: arbiterDurable(this.#arb.MUTEX) },
       leader: this.#ldr.durable(),
       releaseDue: this.#releaseDue,
@@ -175,7 +180,7 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
       return;
     }
     this.#orphan = false;
-    const at = this.#waitingAt!;
+    const at = this.#rq.waitingAt!;
     // the leader may already see Waiting_LDR = |N_LDR| + 1: nominate now, not at the next message
     this.#ldr.loop(true);
     await this.#call.wait(undefined);
@@ -183,12 +188,12 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
   }
 
   #restore(s: LkcsDurableState): void {
-    [this.#ts, this.#seq, this.#waitingAt, this.#releaseDue] = [s.ts, s.seq, s.waiting, s.releaseDue];
+    [this.#ts, this.#seq, this.#rq.waitingAt, this.#releaseDue] = [s.ts, s.seq, s.waiting, s.releaseDue];
     for (const at of ['MUTIN', 'MUTEX'] as const) {
-      this.#request[at] = s.request[at];
-      this.#triggered[at] = s.triggered[at];
-      this.#nGrants[at].clear();
-      for (const j of s.nGrants[at]) this.#nGrants[at].add(j);
+      this.#rq.request[at] = s.request[at];
+      this.#rq.triggered[at] = s.triggered[at];
+      this.#rq.nGrants[at].clear();
+      for (const j of s.nGrants[at]) this.#rq.nGrants[at].add(j);
       restoreArbiter(this.#arb[at], s.arbiter[at]);
     }
     this.#ldr.restore(s.leader);
@@ -215,14 +220,14 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
     if (this.#orphan)
       throw new CSMICError(`LKCS: P${this.id}'s recovered move is not complete; call recover() first`);
     this.#seq = tick(this.#seq);
-    this.#request[at] = this.#seq;
-    this.#nGrants[at].clear();
-    this.#triggered[at] = false;
+    this.#rq.request[at] = this.#seq;
+    this.#rq.nGrants[at].clear();
+    this.#rq.triggered[at] = false;
     this.#call.begin();
-    this.#waitingAt = at;
+    this.#rq.waitingAt = at;
     // ⟨Request, at, ts_i, P_i⟩: ts carries ts_i (the priority), req the tag
     this.#multicast('Request', at, this.#seq);
-    this.#ldr.loop(this.#waitingAt !== null);
+    this.#ldr.loop(this.#rq.waitingAt !== null);
     // no signal: LKCS cannot withdraw a request (the sidetrack has no way to give a grant back)
     await this.#call.wait(undefined);
     this.#releaseOther(at);
@@ -235,73 +240,23 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
   #releaseOther(at: At): void {
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
     this.#releaseDue = null;
-    if (!this.closed) this.#multicast('Release', other, this.#request[other]);
+    if (!this.closed) this.#multicast('Release', other, this.#rq.request[other]);
   }
 
   protected doClose(): void {
-    this.#waitingAt = null;
+    this.#rq.waitingAt = null;
     this.#call.close();
   }
 
   #complete(): void {
-    const at = this.#waitingAt!;
-    this.#waitingAt = null;
+    const at = this.#rq.waitingAt!;
+    this.#rq.waitingAt = null;
     const other: At = at === 'MUTIN' ? 'MUTEX' : 'MUTIN';
     this.#releaseDue = other;
     this.#call.resolve(() => {
       this.setState(at === 'MUTIN' ? 'OutCS' : 'InCS');
-      this.#nGrants[other].clear();
+      this.#rq.nGrants[other].clear();
     });
-  }
-
-  #onGrant(j: ProcessId, at: At, tag: number): void {
-    if (this.#waitingAt !== at || !(tag === this.#request[at] || (tag === 0 && this.#triggered[at]))) {
-      reach('lkcs:stale-grant');
-      return;
-    }
-    this.#nGrants[at].add(j);
-    if (this.#nGrants[at].size === this.neighborhood.length) this.#complete();
-  }
-
-  /** Algorithm 5, Preempt: relinquish P_j's grant if this process still waits with it. */
-  #onPreempt(j: ProcessId, at: At, tag: number): void {
-    if (
-      this.#waitingAt !== at ||
-      tag !== this.#request[at] ||
-      this.#triggered[at] ||
-      !this.#nGrants[at].has(j)
-    ) {
-      reach('lkcs:preempt-ignored');
-      return;
-    }
-    reach('lkcs:relinquish');
-    this.#nGrants[at].delete(j);
-    this.#send(j, 'Relinquish', at, tag);
-  }
-
-  /** Algorithm 7, Trigger: re-request by the sidetrack if still waiting for that request. */
-  #onTrigger(from: ProcessId, at: At, tag: number): void {
-    if (from !== this.#leader) {
-      this.reportError(
-        new ProtocolError(`LKCS: P${this.id} got Trigger from P${from}, not the leader P${this.#leader}`, {
-          from,
-        }),
-      );
-      return;
-    }
-    if (
-      this.#waitingAt !== at ||
-      tag !== this.#request[at] ||
-      this.#triggered[at] ||
-      this.#nGrants[at].size === this.neighborhood.length
-    ) {
-      reach('lkcs:trigger-ignored');
-      return;
-    }
-    reach('lkcs:trigger');
-    this.#nGrants[at].clear();
-    this.#triggered[at] = true;
-    this.#multicast('RequestByTrigger', at, tag);
   }
 
   #onMessage(from: ProcessId, m: LkcsMessage): void {
@@ -316,28 +271,33 @@ export class LkcsCS extends CSObjectBase implements DurableCSObject {
         this.#ldr.lastAt.set(from, m.at);
         arb.onRequest(from, m.ts, m.req);
         break;
-      case 'Release':
-        if (this.isLeader) this.#ldr.trackRelease(from, m.at);
-        arb.onRelease(from, null);
+      case 'Release': {
+        const ended = arb.onRelease(from, m.req);
+        if (this.isLeader) this.#ldr.trackRelease(from, m.at, m.req, ended);
         break;
+      }
       case 'Relinquish':
         arb.onRelinquish(from, m.req);
         break;
       case 'RequestByTrigger':
         this.#ldr.onRequestByTrigger(from, m.at);
-        arb.onRequestByTrigger(from);
+        arb.onRequestByTrigger(from, m.req);
         break;
       case 'Grant':
-        this.#onGrant(from, m.at, m.req);
+        this.#rq.onGrant(from, m.at, m.req);
         break;
       case 'Preempt':
-        this.#onPreempt(from, m.at, m.req);
+        this.#rq.onPreempt(from, m.at, m.req);
         break;
       case 'Trigger':
-        this.#onTrigger(from, m.at, m.req);
+        if (from === this.#leader) this.#rq.onTrigger(from, m.at, m.req);
+        else {
+          const why = `LKCS: P${this.id} got Trigger from P${from}, not the leader P${this.#leader}`;
+          this.reportError(new ProtocolError(why, { from }));
+        }
         break;
     }
-    this.#ldr.loop(this.#waitingAt !== null);
+    this.#ldr.loop(this.#rq.waitingAt !== null);
   }
 
   #send(to: ProcessId, type: LkcsMessage['type'], at: At, req: number): void {

@@ -19,13 +19,16 @@ export type Mark =
   | 'lmutin:grant-returned'
   | 'lmutin:preempt-ignored'
   | 'lmutin:relinquish'
+  | 'lkcs:grant-returned'
   | 'lkcs:nominee-completed'
+  | 'lkcs:nomination-refused'
   | 'lkcs:preempt-ignored'
   | 'lkcs:relinquish'
   | 'lkcs:stale-grant'
   | 'lkcs:trigger'
   | 'lkcs:trigger-candidate'
   | 'lkcs:trigger-ignored'
+  | 'lkcs:trigger-refused'
   | 'lkcs:trigger-nomination';
 
 /** `reach()` of `@critsec/core` typed against {@link Mark}. */

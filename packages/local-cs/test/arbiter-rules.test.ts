@@ -189,29 +189,30 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     expect(a.snapshot().aside).toEqual([[1, 2, 8]]);
   });
 
-  it('RequestByTrigger (Algorithm 7): the sidetrack grant (ts 0) beyond the bound, ending a preemption of that process', () => {
+  it('RequestByTrigger (Algorithm 7): the sidetrack grant (ts 0, the request’s tag) beyond the bound, ending a preemption of that process', () => {
     const { a, log } = arbiter(1);
     a.onRequest(2, 4, 1);
     a.onRequest(1, 3, 1); // Preempt P2
-    a.onRequestByTrigger(2);
+    a.onRequestByTrigger(2, 1);
     expect(a.snapshot()).toEqual({
-      grantedTo: [[2, 0, 0]],
+      grantedTo: [[2, 0, 1]],
       pendingReq: [[1, 3, 1]],
       preemptingNow: null,
       aside: [],
     });
-    expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#0']);
+    expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P2#1']);
     expect(reached.counts.get('lmutin:sidetrack-grant')).toBe(1);
-    a.onRequestByTrigger(1); // a second sidetrack grant: over the bound
+    a.onRequestByTrigger(1, 1); // a second sidetrack grant: over the bound
     expect(a.snapshot().grantedTo).toEqual([
-      [1, 0, 0],
-      [2, 0, 0],
+      [1, 0, 1],
+      [2, 0, 1],
     ]);
-    expect(log.at(-1)).toBe('Grant P1#0'); // nobody preempted: ts 0 comes before every request
+    expect(log.at(-1)).toBe('Grant P1#1'); // nobody preempted: ts 0 comes before every request
     a.onRequest(3, 1, 1);
-    a.onRelease(2, null); // still one grant out, at the bound: nothing granted
+    expect(a.onRelease(2, 0)).toBe(false); // names another request: the sidetrack grant stays
+    expect(a.onRelease(2, 1)).toBe(true); // still one grant out, at the bound: nothing granted
     expect(a.snapshot().pendingReq).toEqual([[3, 1, 1]]);
-    expect(log.at(-1)).toBe('Grant P1#0');
+    expect(log.at(-1)).toBe('Grant P1#1');
     a.onRelease(1, null);
     expect(log.at(-1)).toBe('Grant P3#1');
   });
@@ -220,7 +221,7 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     const { a, log } = arbiter(2);
     a.onRequest(2, 4, 1);
     a.onRequest(4, 5, 1);
-    a.onRequestByTrigger(1); // three grants out, bound 2
+    a.onRequestByTrigger(1, 1); // three grants out, bound 2
     a.onRequest(3, 2, 1); // earlier than the latest grant: Preempt P4
     a.onRelease(4, 1); // P4 completed instead (crossing): still at the bound, nothing granted…
     expect(a.snapshot().grantedTo.map(([p]) => p)).toEqual([1, 2]);
@@ -235,13 +236,33 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P1#1']);
   });
 
+  it('takeMin (the leader’s deleteMin, Algorithm 6) queues the taken process’s request set aside in its place', () => {
+    const { a, log } = arbiter(1);
+    a.onRequest(2, 1, 1); // granted: at the bound
+    a.onRequest(1, 2, 1); // waits
+    a.onRequest(1, 3, 1_000_000); // another tag while P1 waits: set aside
+    a.onRequest(3, 4, 1); // waits
+    expect(a.takeMin()).toEqual({ pid: 1, tag: 1 });
+    expect(a.snapshot()).toEqual({
+      grantedTo: [[2, 1, 1]],
+      pendingReq: [
+        [1, 3, 1_000_000],
+        [3, 4, 1],
+      ],
+      preemptingNow: null,
+      aside: [],
+    });
+    expect(reached.counts.get('lmutin:aside-admitted')).toBe(1);
+    expect(log).toEqual(['Grant P2#1']); // at the bound, and nobody earlier than P2's grant
+  });
+
   it('a sidetrack grant (ts 0) alone at the bound is the latest grant and is not preempted', () => {
     const { a, log } = arbiter(1);
-    a.onRequestByTrigger(0);
+    a.onRequestByTrigger(0, 3);
     a.onRequest(2, 5, 1);
-    expect(log).toEqual(['Grant P0#0']);
+    expect(log).toEqual(['Grant P0#3']);
     expect(a.snapshot()).toEqual({
-      grantedTo: [[0, 0, 0]],
+      grantedTo: [[0, 0, 3]],
       pendingReq: [[2, 5, 1]],
       preemptingNow: null,
       aside: [],
@@ -293,9 +314,9 @@ describe('Arbiter (Algorithm 2, tagged)', () => {
     const { a, log } = arbiter(1);
     a.onRequest(2, 4, 1);
     a.onRequest(1, 3, 1); // Preempt P2
-    a.onRequestByTrigger(3);
+    a.onRequestByTrigger(3, 1);
     expect(a.snapshot().preemptingNow).toEqual([2, 1]);
-    expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P3#0']); // P2 is not asked twice
+    expect(log).toEqual(['Grant P2#1', 'Preempt P2#1', 'Grant P3#1']); // P2 is not asked twice
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The README's deviations 6–9 from Algorithms 1–7, each pinned here or where the README says:
  *
- * 6. LKCS's arbiter takes a Release untagged (Algorithm 5 as printed): it frees whatever grant of
- *    that type the sender holds, whatever request the Release names.
+ * 6. LKCS's Release names the request it releases (Algorithm 5 prints it untagged): it frees the
+ *    sender's grant only when that grant is for the request named — the sidetrack's grant names
+ *    its request too (`test/arbiter-rules.test.ts`).
  * 7. On a Request, the tagged arbiter preempts for the earliest *pending* request, which need not
  *    be the one arriving (Algorithm 2 compares the arriving request only).
  * 8. A RequestByTrigger is followed by a preemption attempt (not in Algorithm 7).
@@ -32,8 +33,8 @@ function arbiter(limit: number, rules: ArbiterRules = 'tagged'): { a: Arbiter; l
   return { a, log };
 }
 
-describe('6. LKCS: a Release frees the sender’s grant whatever request it names', () => {
-  it('complete(5), (l, k) = (0, 5): P1’s initial MUTEX grant at P2 (tag 0) goes with a Release naming request 99', async () => {
+describe('6. LKCS: a Release frees the sender’s grant only for the request it names', () => {
+  it('complete(5), (l, k) = (0, 5): P1’s initial MUTEX grant at P2 (tag 0) stays with a Release naming request 99, goes with one naming 0', async () => {
     const g = complete(5);
     const plan = lkcsPlan(g, 0, 5);
     const c: SimCluster = createCluster({
@@ -46,6 +47,9 @@ describe('6. LKCS: a Release frees the sender’s grant whatever request it name
     const holders = () => inspect(2).arbiter.MUTEX.grantedTo.map(([p]) => p);
     expect(holders()).toContain(1);
     c.net.endpoint(1).send(2, { type: 'Release', at: 'MUTEX', req: 99, ts: 1 });
+    await deliver(c.net, 1, 2, 'Release');
+    expect(holders()).toContain(1);
+    c.net.endpoint(1).send(2, { type: 'Release', at: 'MUTEX', req: 0, ts: 1 });
     await deliver(c.net, 1, 2, 'Release');
     expect(holders()).not.toContain(1);
     await c.close();
@@ -86,8 +90,8 @@ describe('8. a RequestByTrigger is followed by a preemption attempt', () => {
     a.onRequest(1, 5, 1);
     a.onRequest(2, 6, 1);
     a.onRequest(3, 1, 1); // Preempt P2
-    a.onRequestByTrigger(2);
-    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P2#1', 'Grant P2#0', 'Preempt P1#1']);
+    a.onRequestByTrigger(2, 1);
+    expect(log).toEqual(['Grant P1#1', 'Grant P2#1', 'Preempt P2#1', 'Grant P2#1', 'Preempt P1#1']);
     expect(a.snapshot().preemptingNow).toEqual([1, 1]);
   });
 });

@@ -156,6 +156,20 @@ describe('recover() and recovered states', () => {
     ).toThrow(/the graph gives \{0, 1, 2\}/);
   });
 
+  it('LKCS: a critsec/lkcs@1 state is refused (its sidetrack grants were held under tag 0, README deviation 6)', () => {
+    const x = lkcsFamilies()[0]!; // complete:5 (1,4)
+    const ctx = { id: 1, n: 5, endpoint: new SimNetwork({ n: 5 }).endpoint(1), initial: [...x.initial] };
+    const good = JSON.parse(JSON.stringify(durable(x.factory(ctx)).durableState()));
+    expect(good.format).toBe('critsec/lkcs@2');
+    const endpoint = new SimNetwork({ n: 5 }).endpoint(1);
+    expect(x.factory({ ...ctx, endpoint, recovered: good }).state).toBe(x.initial[1]);
+    const old = { ...good, format: 'critsec/lkcs@1' };
+    expect(() => x.factory({ ...ctx, endpoint, recovered: old })).toThrow(ConfigurationError);
+    expect(() => x.factory({ ...ctx, endpoint, recovered: old })).toThrow(
+      /not a critsec\/lkcs@2 state \(format/,
+    );
+  });
+
   it('the descriptor declares crash recovery', () => {
     expect(localCsDescriptor.crashRecovery).toBe(true);
   });

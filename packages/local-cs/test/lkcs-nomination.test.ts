@@ -54,12 +54,18 @@ describe('LKCS leader: TriggerNomination (Algorithms 4, 6, 7)', () => {
     expect(reached.counts.get('lkcs:trigger-nomination')).toBe(1); // no second trigger meanwhile
     await deliver(c.net, 0, 0, 'RequestByTrigger');
     expect(inspect(c, 0).outstanding.MUTEX).toEqual([0, 'sidetrack']);
-    expect(inspect(c, 0).arbiter.MUTEX.grantedTo[0]).toEqual([0, 0, 0]); // the sidetrack grant, ts 0
+    expect(inspect(c, 0).arbiter.MUTEX.grantedTo[0]).toEqual([0, 0, 1]); // the sidetrack grant: ts 0, P0's request (tag 1)
     // P0 now holds both types' grants here: Waiting_LDR = 1 + 4 = 5 again; MUTEX's trigger is still out,
     // so the other exhausted type is served: P4, the earliest MUTIN request
     expect(reached.counts.get('lkcs:trigger-nomination')).toBe(2);
     expect(triggers(c)).toEqual(['0→4 Trigger']);
     expect(inspect(c, 0).outstanding).toEqual({ MUTIN: [4, 'nominated'], MUTEX: [0, 'sidetrack'] });
+    // a MUTEX Release from P0 naming another request (what it sends to give back a grant it does
+    // not know) ends no grant here: the sidetrack is still in use
+    await deliver(c.net, 0, 0, 'Grant'); // P0's own sidetrack grant, ahead on the link
+    await to0(c, 0, 'Release', 'MUTEX', 99, 3);
+    expect(inspect(c, 0).outstanding.MUTEX).toEqual([0, 'sidetrack']);
+    expect(inspect(c, 0).arbiter.MUTEX.grantedTo[0]).toEqual([0, 0, 1]);
   });
 
   it('printed rule: the sidetrack holder (ts 0) is no MUTEX candidate once its nomination is forgotten', async () => {
@@ -67,7 +73,7 @@ describe('LKCS leader: TriggerNomination (Algorithms 4, 6, 7)', () => {
     await deliver(c.net, 0, 0, 'Trigger'); // Waiting_LDR = 4 < 5: the printed rule may nominate again
     await deliver(c.net, 0, 0, 'RequestByTrigger');
     const leader = inspect(c, 0);
-    expect(leader.arbiter.MUTEX.grantedTo[0]).toEqual([0, 0, 0]);
+    expect(leader.arbiter.MUTEX.grantedTo[0]).toEqual([0, 0, 1]);
     expect(leader.arbiter.MUTEX.pendingReq).toEqual([]);
     // Waiting_LDR = 5 again; no MUTEX nomination is remembered and pendingReq[MUTEX] is empty: the
     // candidates are processes granted both types whose request is for MUTEX, by the sidetrack

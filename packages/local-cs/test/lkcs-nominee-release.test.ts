@@ -53,12 +53,17 @@ describe('LKCS leader: a candidate nominee completing normally (Release of the o
     expect(reached.counts.get('lkcs:nominee-completed')).toBe(2);
   });
 
-  it('a Release of the nominee’s own type before it used the sidetrack ends nothing', async () => {
+  it('a Release of the nominee’s own type before it used the sidetrack ends nothing, unless it names the request nominated (a refusal)', async () => {
     const c = await twoNominees();
-    // P1 waits for MUTIN and has not re-requested by the sidetrack: an honest P1 sends no Release
-    // of MUTIN now (forged)
-    await to0(c, 1, 'Release', 'MUTIN', 1, 14);
+    // P1 waits for MUTIN (tag 1) and has not re-requested by the sidetrack: an honest P1 sends no
+    // Release of MUTIN now (forged)
+    await to0(c, 1, 'Release', 'MUTIN', 7, 14);
     expect(inspect(c, 0).outstanding).toEqual({ MUTIN: [1, 'nominated'], MUTEX: [0, 'nominated'] });
+    expect(reached.counts.get('lkcs:nominee-completed')).toBeUndefined();
+    // naming the request the Trigger named: what a nominee that never issued it answers
+    await to0(c, 1, 'Release', 'MUTIN', 1, 15);
+    expect(inspect(c, 0).outstanding).toEqual({ MUTIN: null, MUTEX: [0, 'nominated'] });
+    expect(reached.counts.get('lkcs:nomination-refused')).toBe(1);
     expect(reached.counts.get('lkcs:nominee-completed')).toBeUndefined();
   });
 });

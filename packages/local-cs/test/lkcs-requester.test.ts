@@ -1,10 +1,12 @@
 /**
  * LKCS's requester (Kamei & Kakugawa 2017, Algorithm 5 "Grant", "Preempt"; Algorithm 7 "Trigger")
- * with the tags of the README: a Grant counts for the request waiting of its type, or — once the
- * request was re-issued by a Trigger — a sidetrack Grant (tag 0); a Preempt is answered with
- * Relinquish only for the request waiting, of that type, from a granter, and never after the
- * Trigger (the sidetrack's grants cannot be given back); a Trigger from the leader re-requests by
- * RequestByTrigger only for the request waiting of that type, once. complete(5), (l, k) = (0, 5):
+ * with the tags of the README: a Grant counts for the request waiting of its type — once the
+ * request was re-issued by a Trigger, the sidetrack's Grant names it too — and one for a request
+ * this process does not know is given back with a Release naming it (deviation 11); a Preempt is
+ * answered with Relinquish only for the request waiting, of that type, from a granter, and never
+ * after the Trigger (the sidetrack's grants cannot be given back); a Trigger from the leader
+ * re-requests by RequestByTrigger only for the request waiting of that type, once, and one naming
+ * a request of that type never issued is refused with a Release naming it. complete(5), (l, k) = (0, 5):
  * leader P0, (L, K) = (1, 4) everywhere, initially P0 OutCS and P1..P4 InCS. P1 exits (a MUTIN
  * request, tag 1); the other processes' messages to P1 are injected. Controlled mode.
  */
@@ -37,6 +39,13 @@ async function waitingP1(): Promise<SimCluster> {
   return c;
 }
 
+/** The messages queued `from → to`, in order. */
+const sent = (c: SimCluster, from: number, to: number) =>
+  c.net
+    .snapshot()
+    .links.filter((l) => l.from === from && l.to === to)
+    .flatMap((l) => l.queued);
+
 /** Sends `type` for `at` with tag `req` from `from` to P1 and delivers it. */
 async function to1(
   c: SimCluster,
@@ -58,9 +67,17 @@ describe('LKCS requester: Grant, Preempt, Trigger (Algorithms 5 and 7)', () => {
 
   it('Grant counts for the waiting request of its type; Preempt relinquishes only that request’s grant', async () => {
     const c = await waitingP1();
-    await to1(c, 3, 'Grant', 'MUTEX', 1); // other type
-    await to1(c, 3, 'Grant', 'MUTIN', 0); // sidetrack grant, but no Trigger yet
-    expect(reached.counts.get('lkcs:stale-grant')).toBe(2);
+    await to1(c, 3, 'Grant', 'MUTEX', 0); // other type: the grant P1 holds (InCS), asked about again
+    expect(reached.counts.get('lkcs:stale-grant')).toBe(1);
+    await to1(c, 3, 'Grant', 'MUTEX', 1); // other type, a request P1 does not know: given back
+    await to1(c, 3, 'Grant', 'MUTIN', 0); // not the request waiting: given back
+    expect(reached.counts.get('lkcs:grant-returned')).toBe(2);
+    expect(sent(c, 1, 3)).toMatchObject([
+      { type: 'Request', at: 'MUTIN', req: 1 },
+      { type: 'Release', at: 'MUTEX', req: 1 },
+      { type: 'Release', at: 'MUTIN', req: 0 },
+    ]);
+    expect(inspect(c, 1).nGrants.MUTIN).toEqual([]);
     await to1(c, 3, 'Grant', 'MUTIN', 1);
     expect(inspect(c, 1).nGrants.MUTIN).toEqual([3]);
     await to1(c, 3, 'Preempt', 'MUTIN', 9);
@@ -76,9 +93,15 @@ describe('LKCS requester: Grant, Preempt, Trigger (Algorithms 5 and 7)', () => {
 
   it('Trigger: only for the waiting request of that type, once; then sidetrack Grants count and Preempts are ignored', async () => {
     const c = await waitingP1();
-    await to1(c, 0, 'Trigger', 'MUTEX', 1); // other type
-    await to1(c, 0, 'Trigger', 'MUTIN', 2); // other request
+    await to1(c, 0, 'Trigger', 'MUTEX', 0); // other type
+    await to1(c, 0, 'Trigger', 'MUTIN', 0); // an earlier request
     expect(reached.counts.get('lkcs:trigger-ignored')).toBe(2);
+    await to1(c, 0, 'Trigger', 'MUTIN', 2); // a request P1 never issued: refused
+    expect(reached.counts.get('lkcs:trigger-refused')).toBe(1);
+    expect(sent(c, 1, 0)).toMatchObject([
+      { type: 'Request', at: 'MUTIN', req: 1 },
+      { type: 'Release', at: 'MUTIN', req: 2 },
+    ]);
     expect(queuedList(c.net).filter((e) => e.endsWith('RequestByTrigger'))).toEqual([]);
     await to1(c, 3, 'Grant', 'MUTIN', 1);
     await to1(c, 0, 'Trigger', 'MUTIN', 1);
@@ -95,10 +118,10 @@ describe('LKCS requester: Grant, Preempt, Trigger (Algorithms 5 and 7)', () => {
     await to1(c, 0, 'Trigger', 'MUTIN', 1); // a second Trigger: ignored
     expect(reached.counts.get('lkcs:trigger-ignored')).toBe(3);
     expect(queuedList(c.net).filter((e) => e.endsWith('RequestByTrigger'))).toHaveLength(5);
-    await to1(c, 2, 'Grant', 'MUTIN', 0); // the sidetrack's grant counts now
+    await to1(c, 2, 'Grant', 'MUTIN', 1); // the sidetrack's grant (it names the request) counts
     expect(inspect(c, 1).nGrants.MUTIN).toEqual([2]);
-    await to1(c, 4, 'Grant', 'MUTIN', 2); // neither the request's tag nor the sidetrack's (0): stale
-    expect(reached.counts.get('lkcs:stale-grant')).toBe(1);
+    await to1(c, 4, 'Grant', 'MUTIN', 0); // the printed sidetrack's tag (0) is not the request's: given back
+    expect(reached.counts.get('lkcs:grant-returned')).toBe(1);
     expect(inspect(c, 1).nGrants.MUTIN).toEqual([2]);
     await to1(c, 2, 'Preempt', 'MUTIN', 1);
     expect(reached.counts.get('lkcs:relinquish')).toBeUndefined();

@@ -14,8 +14,8 @@ import { durable, roundTripFactory, swapRestoreRun } from './durable-run.js';
 import { fakeEndpoint } from './helpers.js';
 
 const configs: [string, Coterie, number][] = [
-  ['majority(5)', majority(5), 150],
-  ['grid(9)', grid(9), 60],
+  ['majority(5)', majority(5), 50],
+  ['grid(9)', grid(9), 20],
 ];
 
 describe('durableState() round-trips after every event (seeded runs with aborts)', () => {

@@ -15,7 +15,7 @@ describe('crash recovery in the simulator', () => {
     name: 'MUTIN(2), majority(5)',
     factory: mutin({ l: 2, coterie: majority(5) }),
     spec: globalSpec(2, 5, 5),
-    seeds: 50,
+    seeds: 25,
   });
   crashRecoverySuite({
     it,
@@ -29,6 +29,6 @@ describe('crash recovery in the simulator', () => {
     name: 'MUTIN(1), majority(5), mx = Ricart–Agrawala',
     factory: mutin({ l: 1, coterie: majority(5), mx: ricartAgrawala() }),
     spec: globalSpec(1, 5, 5),
-    seeds: 30,
+    seeds: 15,
   });
 });

@@ -61,6 +61,8 @@ export class CrashGate {
   /** Per receiver: messages handed over in this incarnation (acknowledged ones included). */
   readonly #handed: number[];
   readonly #acked: number[];
+  /** Who is cut from whom by a partition (`partition.ts`), or undefined. */
+  isCut: ((a: ProcessId, b: ProcessId) => boolean) | undefined = undefined;
   #crashes = 0;
   #restarts = 0;
   #droppedSends = 0;
@@ -104,7 +106,11 @@ export class CrashGate {
    */
   intercept(from: ProcessId, to: ProcessId, channel: string, msg: Message, ctx: unknown): boolean {
     const links = this.#waiting[to]!;
-    if (this.#down[to] || (links.size > 0 && links.has(linkKey(from, channel)))) {
+    if (
+      this.#down[to] ||
+      (links.size > 0 && links.has(linkKey(from, channel))) ||
+      this.isCut?.(from, to) === true
+    ) {
       const key = linkKey(from, channel);
       const q = links.get(key);
       if (q === undefined) links.set(key, [{ from, channel, msg, ctx }]);
@@ -186,17 +192,37 @@ export class CrashGate {
     this.#down[p] = false;
     this.#restarts++;
     this.#tracer.note({ restart: p });
-    const inc = this.#incarnation[p];
+    const inc = this.#incarnation[p]!;
+    return () => this.#flush(p, inc, deliver);
+  }
+
+  /**
+   * A partition healed: returns the function that delivers, for every process up, its waiting
+   * messages from senders no longer cut off, link by link in order.
+   */
+  healed(deliver: Deliver): () => void {
+    const incs = this.#incarnation.slice();
     return () => {
-      const links = this.#waiting[p]!;
-      while (links.size > 0 && !this.#down[p] && this.#incarnation[p] === inc) {
-        const [key, q] = links.entries().next().value as [string, Parked[]];
+      for (let p = 0; p < this.#n; p++) if (!this.#down[p]) this.#flush(p, incs[p]!, deliver);
+    };
+  }
+
+  /** Delivers `p`'s waiting messages, link by link in order, while it is up in incarnation `inc` and not cut off from the sender. */
+  #flush(p: ProcessId, inc: number, deliver: Deliver): void {
+    const links = this.#waiting[p]!;
+    for (const [key, q] of [...links]) {
+      while (
+        q.length > 0 &&
+        !this.#down[p] &&
+        this.#incarnation[p] === inc &&
+        this.isCut?.(q[0]!.from, p) !== true
+      ) {
         const m = q.shift()!;
         if (q.length === 0) links.delete(key);
         this.#handOver(p, m.from, m.channel, m.msg, m.ctx);
         deliver(m.from, p, m.channel, m.msg, m.ctx);
       }
-    };
+    }
   }
 
   /** The counters so far. */

@@ -32,6 +32,7 @@ export type { CrashCounters } from './crash.js';
 export type { SimMessage } from './events.js';
 export type { FaultOptions } from './faulty-link.js';
 export { SimNetwork, type SimNetworkOptions } from './network.js';
+export type { RandomPartitions, SimPartitions } from './partition.js';
 export { MAX_SIM_PROCESSES } from './size-limit.js';
 export type { PendingEvent, RunOptions, RunResult, SimSnapshot } from './policy.js';
 export type { CausalContext } from './ports.js';

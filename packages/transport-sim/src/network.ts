@@ -41,6 +41,8 @@ import { type DelayModel, unitDelay } from './delay.js';
 import type { SimMessage } from './events.js';
 import { checkFaults, type FaultOptions } from './faulty-link.js';
 import { createLinkStack, type LinkStack } from './links.js';
+import { detectorFor, type SimDetector } from './detector.js';
+import { partitionsFor, type SimPartitions } from './partition.js';
 import {
   ControlledPolicy,
   type DeliveryPolicy,
@@ -86,6 +88,12 @@ export interface SimNetworkOptions {
   readonly serialize?: boolean;
   /** Inject faults below a reliable session layer (see {@link FaultOptions}); timed mode only. */
   readonly faults?: FaultOptions;
+  /**
+   * The failure detector (issue 28 §4; `detector.ts`), in time units > 0 (default: off, no timer
+   * added): `endpoint(i).suspicions` holds `j` once `j` has been crashed, or cut off from `i` by
+   * a partition ({@link SimNetwork.partitions}), this long; trusted again at its restart or heal.
+   */
+  readonly suspectAfter?: number;
 }
 
 /** The simulated network of one cluster. See the module comment for its guarantees. */
@@ -96,6 +104,8 @@ export class SimNetwork {
   readonly seed: number;
   /** The recorded trace (JSON lines), when `trace: true`. */
   readonly trace: string[];
+  /** Network partitions (issue 28 §4; `partition.ts`): `cut(groups)`, `heal()`, seeded `random(…)`. */
+  readonly partitions: SimPartitions;
 
   readonly #rng: Rng;
   readonly #context: CausalContext | undefined;
@@ -110,6 +120,7 @@ export class SimNetwork {
   readonly #endpoints: RootEndpoint[];
   readonly #gate: CrashGate;
   readonly #peers: readonly ProcessId[];
+  readonly #detector: SimDetector | undefined;
 
   /**
    * @throws ConfigurationError for a bad `n` (not a positive integer, or more than
@@ -162,9 +173,14 @@ export class SimNetwork {
     });
     const peers = Object.freeze(Array.from({ length: n }, (_, i) => i));
     this.#peers = peers;
-    this.#endpoints = peers.map((i) =>
-      createEndpoint(processLink(i, peers, this.#outbox, this.#inbox, this.#gate)),
-    );
+    const host = { n, now: () => this.#scheduler.now, schedule: this.schedule.bind(this) };
+    this.#detector = detectorFor(options.suspectAfter, host, this.#gate, () => this.partitions);
+    this.partitions = partitionsFor(host, this.#gate, this.#inbox, this.#tracer, this.#rng, this.#detector);
+    this.#endpoints = peers.map((i) => this.#newEndpoint(i));
+  }
+
+  #newEndpoint(i: ProcessId): RootEndpoint {
+    return createEndpoint(processLink(i, this.#peers, this.#outbox, this.#inbox, this.#gate, this.#detector));
   }
 
   /** Current virtual time (time units; in controlled mode, the number of events delivered). */
@@ -323,6 +339,7 @@ export class SimNetwork {
   crash(p: ProcessId): void {
     this.#gate.crash(p);
     this.#inbox.setReceiver(p, undefined);
+    this.#detector?.crashed(p);
   }
 
   /**
@@ -336,9 +353,10 @@ export class SimNetwork {
     const flush = this.#gate.restart(p, (from, to, channel, msg, ctx) =>
       this.#inbox.handOver(from, to, channel, msg, ctx),
     );
-    const ep = createEndpoint(processLink(p, this.#peers, this.#outbox, this.#inbox, this.#gate));
+    const ep = this.#newEndpoint(p);
     this.#endpoints[p] = ep;
     this.schedule(0, flush, `P${p} restart`);
+    this.#detector?.restarted(p);
     return ep;
   }
 

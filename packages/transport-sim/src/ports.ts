@@ -9,6 +9,7 @@ import { type Message, type ProcessId, TransportError } from '@critsec/core';
 import type { Link } from '@critsec/transport';
 import type { MessageCounters } from './counters.js';
 import type { CrashGate } from './crash.js';
+import type { SimDetector } from './detector.js';
 import type { Envelope, LinkTop, MsgEvent, SimMessage, TimerEvent } from './events.js';
 import type { Scheduler } from './scheduler.js';
 import type { Tracer } from './tracer.js';
@@ -249,10 +250,11 @@ export function processLink(
   outbox: Outbox,
   inbox: Inbox,
   gate: CrashGate,
+  detector?: SimDetector,
 ): Link {
   // the incarnation this link belongs to: once it crashed, its sends are dropped
   const incarnation = gate.incarnation(self);
-  return {
+  const link: Link = {
     self,
     peers,
     send: (to, channel, msg) => {
@@ -261,4 +263,6 @@ export function processLink(
     },
     setReceiver: (receive) => inbox.setReceiver(self, receive),
   };
+  if (detector === undefined) return link;
+  return { ...link, setSuspect: (report) => detector.attach(self, report) };
 }

@@ -63,7 +63,8 @@ export class Connection<P extends ConnectionPeer<P>> {
   state: ConnectionState = 'handshake';
   /**
    * When a complete frame last arrived (bytes of a partial frame do not count: a peer trickling
-   * one byte at a time is silent) / a frame was last written (ms since the epoch).
+   * one byte at a time is silent) / a frame was last written (ms of `performance.now()`, a
+   * monotonic clock).
    */
   lastRx: number;
   lastTx: number;
@@ -78,7 +79,7 @@ export class Connection<P extends ConnectionPeer<P>> {
 
   constructor(init: ConnectionInit<P>) {
     const { ctx, socket } = init;
-    const now = Date.now();
+    const now = performance.now();
     this.socket = socket;
     this.outbound = init.outbound;
     this.decoder = new FrameDecoder(ctx.options.maxFrameBytes);
@@ -116,7 +117,7 @@ export class Connection<P extends ConnectionPeer<P>> {
       });
     }
     this.socket.write(buf);
-    this.lastTx = Date.now();
+    this.lastTx = performance.now();
     this.#ctx.stats.framesOut++;
     this.#ctx.stats.bytesOut += buf.length;
   }
@@ -196,7 +197,7 @@ export class Connection<P extends ConnectionPeer<P>> {
     this.#ctx.stats.bytesIn += chunk.length;
     // Frames before a bad one in the same chunk are still handled, then the connection closes.
     const frames = this.decoder.push(chunk);
-    if (frames.length > 0) this.lastRx = Date.now();
+    if (frames.length > 0) this.lastRx = performance.now();
     for (const f of frames) {
       if ((this.state as ConnectionState) === 'closed') return;
       this.#ctx.stats.framesIn++;

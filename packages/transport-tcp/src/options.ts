@@ -99,6 +99,15 @@ export interface TcpTransportOptions {
   readonly heartbeatIntervalMs?: number;
   /** A connection silent for this long is closed and redialled, in ms (default 5 000; > interval). */
   readonly heartbeatTimeoutMs?: number;
+  /**
+   * The failure detector (issue 28 §4), in ms (default: `heartbeatTimeoutMs`; in
+   * (`heartbeatIntervalMs`, 2³¹ − 1]): a peer whose connection has been down, or established
+   * but silent (no complete frame, pings included), for longer than this is suspected
+   * (`endpoint.suspicions`), and trusted again once a connection with it is established anew. A
+   * peer that announced leaving or said `bye` is suspected at once. Checked every
+   * `max(10, heartbeatIntervalMs / 2)` ms on a monotonic clock (`performance.now()`).
+   */
+  readonly suspectAfterMs?: number;
   /** Reconnection backoff of the dialing side. */
   readonly reconnect?: ReconnectOptions;
   /**
@@ -184,6 +193,7 @@ export interface ResolvedOptions {
   readonly reservedPeerSlots: number;
   readonly heartbeatIntervalMs: number;
   readonly heartbeatTimeoutMs: number;
+  readonly suspectAfterMs: number;
   /** The dialer's reconnection schedule, shared by every peer it dials. */
   readonly backoff: Backoff;
   readonly onPeerRestart: 'refuse' | 'reset';
@@ -223,6 +233,7 @@ export function resolveOptions(o: TcpTransportOptions): ResolvedOptions {
     handshakeTimeoutMs: o.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
     heartbeatIntervalMs: o.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
     heartbeatTimeoutMs: o.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
+    suspectAfterMs: o.suspectAfterMs ?? o.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS,
     backoff,
     onPeerRestart: o.onPeerRestart === 'reset' ? 'reset' : 'refuse',
     durable: o.onPeerRestart === 'resume',
@@ -261,6 +272,13 @@ function validateOptions(o: TcpTransportOptions): void {
   if (typeof hbI !== 'number' || typeof hbT !== 'number' || !(hbI > 0) || !(hbT > hbI)) {
     throw new ConfigurationError(
       `tcpTransport: need 0 < heartbeatIntervalMs < heartbeatTimeoutMs, got ${shown(hbI)} and ${shown(hbT)}`,
+    );
+  }
+  const sa = o.suspectAfterMs ?? hbT;
+  if (typeof sa !== 'number' || !(sa > hbI && sa <= 2 ** 31 - 1)) {
+    throw new ConfigurationError(
+      `tcpTransport: suspectAfterMs must be a number of ms in (heartbeatIntervalMs = ${shown(hbI)}, 2^31 − 1] ` +
+        `(a quiet peer is pinged every heartbeatIntervalMs; a shorter bound would suspect it), got ${shown(sa)}`,
     );
   }
   const ht = o.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;

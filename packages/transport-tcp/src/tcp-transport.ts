@@ -12,6 +12,7 @@ import { createEndpoint, type Link, type RootEndpoint } from '@critsec/transport
 import { Admission } from './admission.js';
 import { durability, type TcpDurability } from './durable.js';
 import { TransportContext } from './context.js';
+import { FailureDetector } from './detector.js';
 import { Handshake } from './handshake.js';
 import { checkLinger, shown } from './option-checks.js';
 import { createListener, listen } from './listener.js';
@@ -97,6 +98,7 @@ class TcpTransportImpl implements TcpTransport, Link {
   #started = false;
   #closing: Promise<void> | undefined;
   #peerGone: (peer: ProcessId) => void = () => {};
+  readonly #detector: FailureDetector;
 
   constructor(options: TcpTransportOptions) {
     const o = resolveOptions(options);
@@ -108,6 +110,9 @@ class TcpTransportImpl implements TcpTransport, Link {
     this.session = o.session;
     this.#admission = new Admission(ctx);
     this.#handshake = new Handshake(ctx, this.#peerStates, this.#conns, this.#admission);
+    this.#detector = new FailureDetector(o.suspectAfterMs);
+    ctx.events.on('connected', ({ peer }) => this.#detector.back(peer));
+    ctx.events.on('disconnected', ({ peer }) => this.#detector.lost(peer, performance.now()));
     const hooks = {
       deliver: (from: ProcessId, p: unknown) => this.#deliver(from, p),
       dial: (peer: Peer) => this.#handshake.dial(peer),
@@ -135,6 +140,10 @@ class TcpTransportImpl implements TcpTransport, Link {
 
   setPeerGone(gone: (peer: ProcessId) => void): void {
     this.#peerGone = gone;
+  }
+
+  setSuspect(report: (peer: ProcessId, suspected: boolean) => void): void {
+    this.#detector.setReport(report);
   }
 
   send(to: ProcessId, channel: string, msg: Message): void {
@@ -186,6 +195,7 @@ class TcpTransportImpl implements TcpTransport, Link {
       return;
     }
     void this.#admission.resolvePeers(); // until a peer's host name resolves, it is any source
+    this.#detector.start(this.#peerStates.values(), performance.now());
     const tick = Math.max(10, Math.floor(ctx.options.heartbeatIntervalMs / 2));
     this.#heartbeat = setInterval(() => this.#tick(), tick);
     this.#heartbeat.unref();
@@ -325,8 +335,9 @@ class TcpTransportImpl implements TcpTransport, Link {
   // ---- timers ----------------------------------------------------------------------------
 
   #tick(): void {
-    const now = Date.now();
+    const now = performance.now();
     for (const conn of this.#conns) conn.heartbeat(now);
+    this.#detector.tick(this.#peerStates.values(), now);
   }
 
   #waitFor(

@@ -23,4 +23,12 @@ export interface Link {
    * learns its departure (`RootEndpoint.leave`, `RootEndpoint.departures`).
    */
   setPeerGone?(gone: (peer: ProcessId) => void): void;
+  /**
+   * Optional: installs the one callback the link's failure detector reports to (issue 28 §4) —
+   * `(peer, true)` once it suspects `peer` (the TCP transport: its connection down or silent past
+   * `suspectAfterMs`; the simulator: crash-stopped or cut off past its timeout), `(peer, false)`
+   * once `peer` is back with a live session. A link without one never suspects anybody (the
+   * graceful leave still does: `RootEndpoint.suspicions`).
+   */
+  setSuspect?(report: (peer: ProcessId, suspected: boolean) => void): void;
 }

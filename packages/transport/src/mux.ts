@@ -3,10 +3,12 @@ import {
   HeldMessagesOverflowError,
   type Message,
   type ProcessId,
+  type Suspicions,
   TransportError,
 } from '@critsec/core';
 import { CONTROL_PATH, Leave, type LeaveOptions } from './leave.js';
 import type { Link } from './link.js';
+import { SuspicionBoard } from './suspicions.js';
 
 /** Why a message reached no handler. */
 export interface UndeliverableMessage {
@@ -54,6 +56,16 @@ export interface RootEndpoint extends Endpoint {
    * Only links that report departures (`Link.setPeerGone`, the TCP transport) ever abort it.
    */
   readonly departures: AbortSignal;
+  /**
+   * Whom this process suspects of having failed (issue 28 §4; the `Suspicions` of
+   * `@critsec/core`, to hand CS objects as `ProcessContext.suspicions`): a peer that announced
+   * leaving or closed for good, at once; and whoever the link's failure detector suspects
+   * (`Link.setSuspect`: the TCP transport past `suspectAfterMs`, the simulator past its
+   * `suspectAfter`), until it reports the peer back. A hint, never a fact: safety must not
+   * depend on it. Listeners' exceptions go to `onHandlerError` when given, else are rethrown
+   * to the link after every listener ran.
+   */
+  readonly suspicions: Suspicions;
   /**
    * The graceful leave (issue 26): announces `LEAVING` to every peer on the control channel and
    * keeps delivering and sending on every channel — so this process's CS objects keep serving
@@ -150,6 +162,10 @@ class RootChannel extends ChannelNode implements RootEndpoint {
     return this.mux.leaving.signal;
   }
 
+  get suspicions(): Suspicions {
+    return this.mux.board;
+  }
+
   leave(options?: LeaveOptions): Promise<void> {
     return this.mux.leaving.leave(options);
   }
@@ -185,6 +201,7 @@ class Mux {
   readonly unopened = new Map<string, (rest: string, from: ProcessId) => void>();
   readonly root: RootChannel;
   readonly leaving: Leave;
+  readonly board: SuspicionBoard;
   readonly maxHeld: number;
   closed = false;
   undeliverable = 0;
@@ -202,8 +219,13 @@ class Mux {
     this.root = new RootChannel(this, '');
     this.nodes.set('', this.root);
     this.leaving = new Leave(link);
+    this.board = new SuspicionBoard(link.self, options.onHandlerError);
     link.setReceiver((from, channel, msg) => this.receive(from, channel, msg));
-    link.setPeerGone?.((peer) => this.leaving.gone(peer));
+    link.setPeerGone?.((peer) => {
+      this.leaving.gone(peer);
+      this.board.left(peer);
+    });
+    link.setSuspect?.((peer, suspected) => this.board.detected(peer, suspected));
   }
 
   /** The channel received on last and its node: most messages come on the channel of the one before. */
@@ -256,7 +278,8 @@ class Mux {
       return;
     }
     if (node === undefined && channel === CONTROL_PATH) {
-      if (!this.leaving.receive(from, msg)) this.#drop(from, channel, msg, 'no-handler');
+      if (this.leaving.receive(from, msg)) this.board.left(from);
+      else this.#drop(from, channel, msg, 'no-handler');
       return;
     }
     if (node?.opened && node.backlog === undefined) {
