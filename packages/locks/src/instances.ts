@@ -12,7 +12,15 @@
  * nothing lost: the session layer below the channels keeps every message, and a message that
  * arrives for the closed channel reopens it through the hook before it is handled.
  */
-import type { CSFactory, CSObject, DurableCSObject, Endpoint, JsonValue, ProcessId } from '@critsec/core';
+import type {
+  CSFactory,
+  CSObject,
+  DurableCSObject,
+  Endpoint,
+  JsonValue,
+  ProcessId,
+  Suspicions,
+} from '@critsec/core';
 import { isDurableCSObject } from '@critsec/core';
 import type { HOutOfKDurableState } from '@critsec/h-out-of-k';
 import type { MaekawaDurableState } from '@critsec/mutex';
@@ -46,6 +54,8 @@ export interface InstancesOptions {
   readonly onError: (err: Error) => void;
   /** True while the manager has a local request for the instance's name in line. */
   readonly inUse: (key: string) => boolean;
+  /** The membership's failure detector (the root endpoint's), handed to every instance (issue 28's reselection). */
+  readonly suspicions?: Suspicions | undefined;
 }
 
 /** This member's instances: live ones by channel key, and the kept states of reclaimed ones. */
@@ -124,7 +134,14 @@ export class Instances {
     const kept = this.kept.get(key);
     const recovered = kept === undefined ? undefined : (JSON.parse(kept) as JsonValue);
     const endpoint = counting(o.endpoint.channel(key), o.onSend, () => this.#watchers.get(key)?.());
-    const cs = o.factories[kind]({ id: o.id, n: o.n, endpoint, initial: this.#initial, recovered });
+    const cs = o.factories[kind]({
+      id: o.id,
+      n: o.n,
+      endpoint,
+      initial: this.#initial,
+      recovered,
+      suspicions: o.suspicions,
+    });
     if (!isDurableCSObject(cs as CSObject<unknown>)) {
       throw new Error(
         `lock '${name}': the ${kind} protocol's objects are not durable (durableState) — cannot reclaim them`,

@@ -65,6 +65,7 @@ class Manager implements LockManager {
       onSend: (type) => this.#metrics.sent(type),
       onError,
       inUse: (key) => this.#lines.get(key)?.busy === true,
+      suspicions: o.endpoint.suspicions,
     });
     this.#control = new Control(
       endpoint.channel('ctl'),

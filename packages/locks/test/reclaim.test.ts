@@ -128,4 +128,29 @@ describe('idle names are reclaimed without losing state another member relies on
     console.log(`memory per idle name and member: ${perName.toFixed(0)} bytes (${kept} kept states, n = 3)`);
     expect(perName).toBeLessThan(2_048);
   });
+
+  it("every instance gets the membership's failure detector (the root endpoint's suspicions) in its context", () => {
+    const net = new SimNetwork({ n: 3, seed: 1 });
+    const seen: unknown[] = [];
+    const inner = maekawa({ coterie: majority(3) }) as CSFactory<unknown>;
+    const spy: CSFactory<unknown> = (ctx) => {
+      seen.push(ctx.suspicions);
+      return inner(ctx);
+    };
+    const root = net.endpoint(0);
+    const set = new Instances({
+      endpoint: root.channel('locks'),
+      id: 0,
+      n: 3,
+      factories: { x: spy, s: spy },
+      kindOf: () => 'x',
+      onSend: () => {},
+      onError: () => {},
+      inUse: () => false,
+      suspicions: root.suspicions,
+    });
+    set.get('x', 'a');
+    expect(seen).toEqual([root.suspicions]);
+    expect(root.suspicions).toBeDefined();
+  });
 });
