@@ -33,6 +33,7 @@ const LAYER = {
   mutin: 5,
   'local-cs': 5,
   gcs: 6,
+  locks: 6,
   cluster: 7,
   cli: 9,
   'integration-tests': 10,

@@ -75,6 +75,18 @@ export interface RootEndpoint extends Endpoint {
    *   running; TransportError for a bad `lingerMs`.
    */
   leave(options?: LeaveOptions): Promise<void>;
+  /**
+   * Learns of channels created on demand (issue 29): `fn(rest, from)` is called, synchronously
+   * and before the message is held or dropped, when a message arrives on a channel path
+   * `prefix/rest` that no handler listens on — never opened, or whose handlers have all
+   * unsubscribed. If `fn` subscribes a handler to that channel before returning, the message is
+   * handed to it at once (behind any it had held); otherwise it is held or dropped as without the
+   * hook. Channels under the prefix whose messages were held before the hook was set are offered
+   * to it when it is set (what they hold is handed over on a microtask if it subscribes). One hook per prefix (a second replaces the first); `prefix` is a channel path without a
+   * leading or trailing `/`. Returns the function that removes the hook.
+   * @throws TransportError for a prefix that is not a non-empty channel path.
+   */
+  onUnopened(prefix: string, fn: (rest: string, from: ProcessId) => void): () => void;
   /** Stops delivering and sending; later `send` calls throw `TransportError`. */
   close(): void;
 }
@@ -158,6 +170,24 @@ class RootChannel extends ChannelNode implements RootEndpoint {
     return this.mux.leaving.leave(options);
   }
 
+  onUnopened(prefix: string, fn: (rest: string, from: ProcessId) => void): () => void {
+    if (typeof prefix !== 'string' || prefix.length === 0 || prefix.startsWith('/') || prefix.endsWith('/')) {
+      throw new TransportError(
+        `onUnopened: prefix must be a non-empty channel path, got ${JSON.stringify(prefix)}`,
+      );
+    }
+    const key = `${prefix}/`;
+    this.mux.unopened.set(key, fn);
+    // messages that came before the hook, held for channels under the prefix: offered to it now
+    for (const [path, held] of [...this.mux.early]) {
+      if (path.length > key.length && path.startsWith(key) && this.mux.unopened.get(key) === fn)
+        fn(path.slice(key.length), held[0]![0]);
+    }
+    return () => {
+      if (this.mux.unopened.get(key) === fn) this.mux.unopened.delete(key);
+    };
+  }
+
   close(): void {
     this.mux.closed = true;
   }
@@ -167,6 +197,8 @@ class Mux {
   readonly nodes = new Map<string, ChannelNode>();
   /** Messages held for channel paths that have no node yet. */
   readonly early = new Map<string, [ProcessId, Message][]>();
+  /** `onUnopened` hooks by prefix (with its trailing `/`). */
+  readonly unopened = new Map<string, (rest: string, from: ProcessId) => void>();
   readonly root: RootChannel;
   readonly leaving: Leave;
   readonly board: SuspicionBoard;
@@ -212,7 +244,11 @@ class Mux {
         this.#lastNode = node;
       }
     }
-    const handlers = node?.handlers;
+    let handlers = node?.handlers;
+    if ((handlers === undefined || handlers.length === 0) && this.unopened.size > 0 && !this.closed) {
+      node = this.#onDemand(node, from, channel);
+      handlers = node?.handlers;
+    }
     if (handlers === undefined || handlers.length === 0 || node!.backlog !== undefined) {
       this.#notNow(node, from, channel, msg);
       return;
@@ -222,6 +258,17 @@ class Mux {
       return;
     }
     for (const h of [...handlers]) h(from, msg);
+  }
+
+  /** Calls the `onUnopened` hook whose prefix `channel` has, if any; returns the channel's node after it. */
+  #onDemand(node: ChannelNode | undefined, from: ProcessId, channel: string): ChannelNode | undefined {
+    for (const [prefix, fn] of this.unopened) {
+      if (channel.length > prefix.length && channel.startsWith(prefix)) {
+        fn(channel.slice(prefix.length), from);
+        return this.nodes.get(channel);
+      }
+    }
+    return node;
   }
 
   /** A message that cannot be handed over now: held, queued behind held ones, or dropped. */

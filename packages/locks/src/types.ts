@@ -1,0 +1,145 @@
+/**
+ * The shapes of `@critsec/locks`' API: the lock a callback gets, the request options, the
+ * cluster-wide snapshot, the manager's options and the manager.
+ */
+import type { ProcessId } from '@critsec/core';
+import type { Coterie, HKArbiter } from '@critsec/coteries';
+import type { RootEndpoint } from '@critsec/transport';
+import type { Registry } from 'prom-client';
+import type { LockClock } from './clock.js';
+
+/** A lock's mode, as in the Web Locks API: `exclusive` alone, `shared` with other shared holders. */
+export type LockMode = 'exclusive' | 'shared';
+
+/** What the callback of a granted request gets (the Web Locks API's `Lock`, plus the grant). */
+export interface Lock {
+  /** The lock's name. */
+  readonly name: string;
+  /** The mode it is held in. */
+  readonly mode: LockMode;
+  /**
+   * The fencing token of the grant (grows with every grant of the name), or `undefined` while
+   * the protocol gives none (time-bounded grants, issue 28, give it).
+   */
+  readonly token: number | undefined;
+  /** Aborted once the grant may have expired (never, without a time-bounded grant). */
+  readonly signal: AbortSignal;
+  /** Time left of the grant, in the protocol clock's unit (`Infinity` without a time-bounded grant). */
+  remaining(): number;
+}
+
+/** Options of {@link LockManager.request}. */
+export interface LockRequestOptions {
+  /** `'exclusive'` (default) or `'shared'` (only on names the manager's `shared` option lists). */
+  readonly mode?: LockMode;
+  /**
+   * Grant only if the lock can be granted at once: otherwise the callback is called with `null`
+   * (see the README's "ifAvailable" for what it costs). Not with `signal` or `timeout`.
+   */
+  readonly ifAvailable?: boolean;
+  /** Withdraws the request while it waits: it rejects with `AbortError`, partial grants given back. */
+  readonly signal?: AbortSignal;
+  /**
+   * Withdraws the request if it is not granted within this time, in the manager clock's unit (ms
+   * with the default wall clock; a finite number ≥ 0): it rejects with `LockTimeoutError`.
+   */
+  readonly timeout?: number;
+}
+
+/** One lock held or asked for, in a {@link LockSnapshot}. */
+export interface LockInfo {
+  /** The lock's name. */
+  readonly name: string;
+  /** The mode held or asked for. */
+  readonly mode: LockMode;
+  /** The member holding or asking. */
+  readonly holder: ProcessId;
+  /** The fencing token of the grant (`undefined` when the protocol gives none, and while pending). */
+  readonly token: number | undefined;
+}
+
+/** What {@link LockManager.query} returns: the cluster-wide view (the Web Locks API's `LockManagerSnapshot`). */
+export interface LockSnapshot {
+  /** Locks held, by name then holder. */
+  readonly held: readonly LockInfo[];
+  /** Requests waiting (in this member's line or in the protocol), by name then holder. */
+  readonly pending: readonly LockInfo[];
+}
+
+/** Options of `createLockManager`. */
+export interface LockManagerOptions {
+  /**
+   * This member's root endpoint (any transport: `SimNetwork.endpoint(id)`, a TCP transport's
+   * `endpoint`): the manager uses the channel `channel` of it and its `onUnopened` hook.
+   */
+  readonly endpoint: RootEndpoint;
+  /** This member's id (0 … n − 1), the endpoint's `self`. */
+  readonly id: ProcessId;
+  /** The membership's size (≥ 1; ≥ 2 for shared names). */
+  readonly n: number;
+  /** The coterie of exclusive-only names (Maekawa); `majority(n)` by default. */
+  readonly coterie?: Coterie;
+  /** The units of a shared name: at most k shared holders at once, exclusive takes all k; n − 1 by default (1 ≤ k < n). */
+  readonly k?: number;
+  /** The (h,k)-arbiter of shared names; `uniformHKArbiter(n, k)` by default. */
+  readonly arbiter?: HKArbiter;
+  /**
+   * The names that may be requested `shared` (they run h-out-of-k for both modes; every other
+   * name runs Maekawa, exclusive only): a list or a predicate. **The same on every member.**
+   */
+  readonly shared?: readonly string[] | ((name: string) => boolean);
+  /** The channel of the root endpoint the manager uses (default `'locks'`). */
+  readonly channel?: string;
+  /** Where the metrics go (default: a registry of the manager's own, `manager.registry`). */
+  readonly registry?: Registry;
+  /** The clock `timeout` is measured with (default: the wall clock, ms). */
+  readonly clock?: LockClock;
+  /** Live instances past which idle ones are reclaimed when a new one is built (default 1 024). */
+  readonly maxLiveNames?: number;
+  /** Problems that did not stop the manager: dropped malformed messages, a name's kind disagreeing. */
+  readonly onError?: (err: Error) => void;
+}
+
+/** A member's lock manager (see `createLockManager`). */
+export interface LockManager {
+  /** This member. */
+  readonly id: ProcessId;
+  /** The metrics registry (the one given, or the manager's own). */
+  readonly registry: Registry;
+  /** Protocol instances live now (names in use at this member or its arbiter role). */
+  readonly live: number;
+  /** Names whose instance was reclaimed and is kept as its durable state. */
+  readonly kept: number;
+  /**
+   * Requests the lock `name`; `callback(lock)` runs while it is held and the lock is released
+   * when the callback's promise settles (also when it throws); resolves with the callback's result.
+   * @throws LockNameError, LockOptionsError (rejects) for a bad name, mode, timeout or callback;
+   *   `AbortError` when `signal` aborts the wait; `LockTimeoutError` when `timeout` passes first;
+   *   `LockManagerClosedError` after `close()`.
+   */
+  request<T>(name: string, callback: (lock: Lock) => T | PromiseLike<T>): Promise<T>;
+  /** {@link LockManager.request} with `ifAvailable: true`: the callback gets `null` when the lock is not free at once. */
+  request<T>(
+    name: string,
+    options: LockRequestOptions & { readonly ifAvailable: true },
+    callback: (lock: Lock | null) => T | PromiseLike<T>,
+  ): Promise<T>;
+  /** {@link LockManager.request} with options. */
+  request<T>(
+    name: string,
+    options: LockRequestOptions,
+    callback: (lock: Lock) => T | PromiseLike<T>,
+  ): Promise<T>;
+  /**
+   * The cluster-wide view: every member's own holds and waits, asked for on the control channel
+   * (one round trip; each answer is that member's state when it handled the question, so the
+   * whole is exact at a quiescent point and otherwise a view within one round trip). Waits for
+   * every member's answer.
+   * @throws AbortError (rejects) when `signal` aborts first; `LockManagerClosedError` after `close()`.
+   */
+  query(options?: { readonly signal?: AbortSignal }): Promise<LockSnapshot>;
+  /** Reclaims every idle instance now (see the README's "Idle names"); returns how many. */
+  reclaimIdle(): number;
+  /** Rejects waiting requests with `LockManagerClosedError`, closes every instance; idempotent. */
+  close(): Promise<void>;
+}
