@@ -1,23 +1,15 @@
 /**
- * The clock a lock manager times `timeout` with — the shape of issue 28's `ProtocolClock`
- * (`now()`, `setTimer(delay, fn)` returning its cancel), so the simulator's virtual clock and the
- * wall clock are interchangeable.
+ * The clock a lock manager times `timeout` with, and hands every protocol instance for
+ * time-bounded grants: `ProtocolClock` of `@critsec/core` (issue 28), so the simulator's virtual
+ * clock and the monotonic clock are interchangeable.
  */
+import { monotonicClock, type ProtocolClock } from '@critsec/core';
 
 /** A clock: `now()` and one-shot timers, both in one unit (ms for {@link wallClockMs}). */
-export interface LockClock {
-  /** The current time (monotonic). */
-  now(): number;
-  /** Calls `fn` once after `delay`; returns the function that cancels it. */
-  setTimer(delay: number, fn: () => void): () => void;
-}
+export type LockClock = ProtocolClock;
 
-/** The wall clock in ms: `performance.now()` and `setTimeout` (unreferenced: it never keeps Node alive). */
-export const wallClockMs: LockClock = {
-  now: () => performance.now(),
-  setTimer(delay, fn) {
-    const t = setTimeout(fn, delay);
-    t.unref?.();
-    return () => clearTimeout(t);
-  },
-};
+/**
+ * The monotonic clock in ms: `performance.now()` and `setTimeout` (unreferenced: it never keeps
+ * Node alive) — never the wall clock, despite the name kept for the first release's API.
+ */
+export const wallClockMs: LockClock = monotonicClock();

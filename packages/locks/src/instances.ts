@@ -19,6 +19,7 @@ import type {
   Endpoint,
   JsonValue,
   ProcessId,
+  ProtocolClock,
   Suspicions,
 } from '@critsec/core';
 import { isDurableCSObject } from '@critsec/core';
@@ -56,6 +57,8 @@ export interface InstancesOptions {
   readonly inUse: (key: string) => boolean;
   /** The membership's failure detector (the root endpoint's), handed to every instance (issue 28's reselection). */
   readonly suspicions?: Suspicions | undefined;
+  /** The clock every instance gets (`ProcessContext.clock`: time-bounded grants, issue 28). */
+  readonly clock?: ProtocolClock | undefined;
 }
 
 /** This member's instances: live ones by channel key, and the kept states of reclaimed ones. */
@@ -141,6 +144,7 @@ export class Instances {
       initial: this.#initial,
       recovered,
       suspicions: o.suspicions,
+      ...(o.clock === undefined ? {} : { clock: o.clock }),
     });
     if (!isDurableCSObject(cs as CSObject<unknown>)) {
       throw new Error(

@@ -73,11 +73,13 @@ export interface ManagerSettings {
   readonly isShared: (name: string) => boolean;
   readonly channel: string;
   readonly maxLiveNames: number;
+  /** Maekawa's time-bounded grant options for exclusive-only names (issue 28). */
+  readonly grants: { readonly fencing?: boolean; readonly ttl?: number; readonly driftMargin?: number };
 }
 
 /**
  * Checks a manager's options.
- * @throws LockOptionsError for a bad id, n, k, endpoint, channel, `shared` or `maxLiveNames`.
+ * @throws LockOptionsError for a bad id, n, k, endpoint, channel, `shared`, `maxLiveNames`, `fencing`, `ttl` or `driftMargin`.
  */
 export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
   if (typeof o !== 'object' || o === null)
@@ -111,6 +113,17 @@ export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
       `createLockManager: maxLiveNames must be an integer ≥ 0, got ${String(maxLiveNames)}`,
     );
   }
+  for (const [key, v] of [
+    ['ttl', o.ttl],
+    ['driftMargin', o.driftMargin],
+  ] as const) {
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
+      throw new LockOptionsError(`createLockManager: ${key} must be a finite number ≥ 0, got ${String(v)}`);
+    }
+  }
+  if (o.fencing !== undefined && typeof o.fencing !== 'boolean') {
+    throw new LockOptionsError(`createLockManager: fencing must be a boolean, got ${String(o.fencing)}`);
+  }
   let arbiter = o.arbiter;
   return {
     coterie: o.coterie ?? majority(n),
@@ -122,6 +135,11 @@ export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
     isShared: sharedPredicate(o.shared),
     channel,
     maxLiveNames,
+    grants: {
+      ...(o.fencing === undefined ? {} : { fencing: o.fencing }),
+      ...(o.ttl === undefined ? {} : { ttl: o.ttl }),
+      ...(o.driftMargin === undefined ? {} : { driftMargin: o.driftMargin }),
+    },
   };
 }
 

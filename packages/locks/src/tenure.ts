@@ -1,24 +1,13 @@
 /**
- * The grant a holder has under a time-bounded grant (issue 28's tenure: a fencing token, the
- * grant's `signal`, `remaining()`, `check()`), detected structurally until `@critsec/core`
- * exports `Tenure` and `TenuredCSObject`: this one function is what their landing replaces.
+ * The grant a holder has under a time-bounded, fenced grant (issue 28: `Tenure` of
+ * `@critsec/core` — a fencing token, the grant's `signal`, `remaining()`, `check()`).
  */
-import type { CSObject } from '@critsec/core';
+import { type CSObject, hasTenure, type Tenure } from '@critsec/core';
 
-/** A holder's grant, as issue 28 defines it (`core/src/tenure.ts` once it lands). */
-export interface LockTenure {
-  /** The fencing token: grows with every grant of the lock. */
-  readonly token: number;
-  /** Aborted once the grant may have expired. */
-  readonly signal: AbortSignal;
-  /** Time left of the grant (the protocol clock's unit). */
-  remaining(): number;
-  /** Throws once the grant may have expired. */
-  check(): void;
-}
+/** A holder's tenure: `Tenure` of `@critsec/core`. */
+export type LockTenure = Tenure;
 
-/** The tenure of `cs`'s current grant, or `undefined` when the algorithm gives none. */
-export function tenureOf(cs: CSObject<unknown>): LockTenure | undefined {
-  const t = (cs as { tenure?: unknown }).tenure;
-  return typeof t === 'function' ? (t.call(cs) as LockTenure | undefined) : undefined;
+/** The tenure of `cs`'s current grant, or `undefined` when the algorithm gives none (no `fencing`/`ttl`). */
+export function tenureOf(cs: CSObject<unknown>): Tenure | undefined {
+  return hasTenure(cs) ? cs.tenure() : undefined;
 }

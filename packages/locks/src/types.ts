@@ -92,8 +92,25 @@ export interface LockManagerOptions {
   readonly channel?: string;
   /** Where the metrics go (default: a registry of the manager's own, `manager.registry`). */
   readonly registry?: Registry;
-  /** The clock `timeout` is measured with (default: the wall clock, ms). */
+  /** The clock `timeout` and time-bounded grants are measured with (default: the monotonic clock, ms). */
   readonly clock?: LockClock;
+  /**
+   * Fencing tokens for exclusive-only names (Maekawa's `fencing`, issue 28 §2): every holder's
+   * `lock.token` strictly increases across successive holders of the name, with no central
+   * counter; one more round trip and one synced write per arbiter per acquisition. Default false;
+   * implied by {@link ttl}. Shared names (h-out-of-k) give no token yet.
+   */
+  readonly fencing?: boolean;
+  /**
+   * Time-bounded grants for exclusive-only names (Maekawa's `ttl`, issue 28 §1), in the clock's
+   * unit (ms by default): an arbiter reclaims a grant its holder did not renew within `ttl`, so a
+   * crashed or cut-off holder frees the name; the holder renews while its callback runs and
+   * `lock.signal` aborts at its deadline (last confirmed renewal + `ttl − driftMargin`). Implies
+   * {@link fencing}. Default: none (a grant lasts until released).
+   */
+  readonly ttl?: number;
+  /** The drift margin of {@link ttl} (same unit, 0 ≤ margin < ttl; default ttl / 10). */
+  readonly driftMargin?: number;
   /** Live instances past which idle ones are reclaimed when a new one is built (default 1 024). */
   readonly maxLiveNames?: number;
   /** Problems that did not stop the manager: dropped malformed messages, a name's kind disagreeing. */
