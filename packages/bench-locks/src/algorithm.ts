@@ -15,6 +15,10 @@ interface BenchAlgorithmParams {
   readonly coterie: string;
   readonly l?: number;
   readonly k?: number;
+  /** Maekawa's fencing tokens (issue 28 §2). */
+  readonly fencing?: boolean;
+  /** Maekawa's time-bounded grants, ms (issue 28 §1; implies fencing). */
+  readonly ttl?: number;
 }
 
 /** One critsec system of the table. */
@@ -48,6 +52,23 @@ export function maekawaGridDurable(n: number): BenchAlgorithm {
   return { ...maekawaGrid(n), label: 'Maekawa (grid), durable', durable: true };
 }
 
+/**
+ * Maekawa over the grid coterie with fencing tokens (issue 28 §2: one more round trip, CONFIRM /
+ * CONFIRMED, per entry) and, with `ttlMs`, time-bounded grants renewed every ttl / 3; `durable`
+ * adds the synced write of the arbiters' highest token seen — the fair comparison with etcd's lock,
+ * whose revision is its fencing token and which syncs every write.
+ */
+export function maekawaGridFenced(n: number, o: { ttlMs?: number; durable?: boolean } = {}): BenchAlgorithm {
+  const plain = maekawaGrid(n);
+  const what = o.ttlMs === undefined ? 'fencing' : `fencing, ttl ${o.ttlMs} ms`;
+  return {
+    ...plain,
+    label: `Maekawa (grid), ${what}${o.durable === true ? ', durable' : ''}`,
+    params: { ...plain.params, fencing: true, ...(o.ttlMs === undefined ? {} : { ttl: o.ttlMs }) },
+    ...(o.durable === true ? { durable: true as const } : {}),
+  };
+}
+
 /** The (1,3)-GCS over the grid coterie at n processes, P0 initially InCS. */
 export function gcsGrid(n: number): BenchAlgorithm {
   return {
@@ -78,7 +99,7 @@ export const benchAlgorithm: ClusterAlgorithmModule = {
   createFactory(params, { n, initial }) {
     if (!isParams(params)) {
       throw new ConfigurationError(
-        `bench-locks: params must be { algorithm: mutex|gcs, coterie, l?, k? }, got ${JSON.stringify(params)}`,
+        `bench-locks: params must be { algorithm: mutex|gcs, coterie, l?, k?, fencing?, ttl? }, got ${JSON.stringify(params)}`,
       );
     }
     const inCS = initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
@@ -89,6 +110,8 @@ export const benchAlgorithm: ClusterAlgorithmModule = {
         coterie: params.coterie,
         ...(params.l === undefined ? {} : { l: params.l }),
         ...(params.k === undefined ? {} : { k: params.k }),
+        ...(params.fencing === undefined ? {} : { fencing: String(params.fencing) }),
+        ...(params.ttl === undefined ? {} : { ttl: params.ttl }),
         init: inCS.length === 0 ? 'none' : inCS.join(','),
       },
     }).factory;

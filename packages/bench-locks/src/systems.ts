@@ -3,7 +3,7 @@
  * with n contending clients) and returns the timed rounds. Round counts are per client; `scale`
  * (e.g. 0.2 for `--quick`) shrinks them all.
  */
-import { gcsGrid, maekawaGrid, maekawaGridDurable } from './algorithm.js';
+import { gcsGrid, maekawaGrid, maekawaGridDurable, maekawaGridFenced } from './algorithm.js';
 import { cpuClock } from './cpu.js';
 import { type Certificates, runInProcessCluster, runOsCluster } from './critsec-clusters.js';
 import { type RoundCounts, runClients } from './drive.js';
@@ -74,7 +74,7 @@ async function runLockClients(
   }
 }
 
-/** The critsec rows: Maekawa as n OS processes and in one process, Maekawa with durable members (LMDB) as n OS processes, GCS as n OS processes. */
+/** The critsec rows: Maekawa as n OS processes and in one process, Maekawa with durable members (LMDB), with fencing, and with fencing + a ttl on durable members as n OS processes, GCS as n OS processes. */
 export function critsecSystems(n: number, certs: Certificates, scale: number): BenchSystem[] {
   const maekawa = maekawaGrid(n);
   const gcs = gcsGrid(n);
@@ -97,6 +97,14 @@ export function critsecSystems(n: number, certs: Certificates, scale: number): B
     {
       label: `${maekawaGridDurable(n).label}, ${n} OS processes, mTLS, LMDB`,
       run: os(maekawaGridDurable(n), maekawaCounts),
+    },
+    {
+      label: `${maekawaGridFenced(n).label}, ${n} OS processes, mTLS`,
+      run: os(maekawaGridFenced(n), maekawaCounts),
+    },
+    {
+      label: `${maekawaGridFenced(n, { ttlMs: 5_000, durable: true }).label}, ${n} OS processes, mTLS, LMDB`,
+      run: os(maekawaGridFenced(n, { ttlMs: 5_000, durable: true }), maekawaCounts),
     },
     {
       label: `${gcs.label}, ${n} OS processes, mTLS`,
