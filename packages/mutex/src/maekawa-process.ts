@@ -66,6 +66,7 @@ import {
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
 import { reach } from './maekawa-protocol.js';
+import { routeOf } from './maekawa-route.js';
 import type { Coterie } from '@critsec/coteries';
 import { CLOCK_MAX, tick, witness } from '@critsec/transport';
 import { IdIndex } from './id-index.js';
@@ -354,19 +355,12 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   // ---------------------------------------------------------------- dispatch
 
   #onMessage(from: ProcessId, msg: MaekawaMessage): void {
-    // The sender first: a message from outside its role (an arbiter's answer from outside Q_i, a
-    // request-side message from outside R_i) is reported and dropped before it touches anything,
-    // the clock included — an honest process never sends one, and a forged ts must not move sn.
-    const toRequester =
-      msg.type === 'LOCKED' || msg.type === 'FAILED' || msg.type === 'INQUIRE' || msg.type === 'PROBE';
-    const x = toRequester ? this.#qIndex.indexOf(from) : NONE; // looked up once, handed to R2–R4
-    if (toRequester ? x === NONE : !this.#arbiter.mayAsk(from)) {
-      const why = toRequester
-        ? `which is not in its quorum Q_${this.id} = {${this.#quorum.join(', ')}}`
-        : `whose quorum Q_${from} does not contain P${this.id}`;
-      this.reportError(
-        new ProtocolError(`Maekawa: P${this.id} got ${msg.type} from P${from}, ${why}`, { from }),
-      );
+    // The sender first (`maekawa-route.ts`): a message from outside its role is reported and
+    // dropped before it touches anything, the clock included — an honest process never sends one
+    const x = routeOf(this.id, this.#quorum, this.#qIndex, from, msg, this.#arbiter);
+    if (typeof x === 'string') {
+      const text = `Maekawa: P${this.id} got ${msg.type} from P${from}, ${x}`;
+      this.reportError(new ProtocolError(text, { from }));
       return;
     }
     // Fig. 5 B.2/C.2: sn := max(sn, t) on every receive from a peer
