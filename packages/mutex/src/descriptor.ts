@@ -101,15 +101,24 @@ function maekawaBounds(q: number): PaperBounds {
   };
 }
 
+/** The `reselect` parameter's description (issue 28 §4). */
+const RESELECT_PARAM =
+  'on: a waiting request whose quorum holds a suspected member retries on another quorum of the coterie avoiding the suspects (needs the failure detector: transport.suspectAfterMs); off (default)';
+
 /** Maekawa's mutual exclusion over a coterie (`critsec simulate mutex --coterie grid`). */
 export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutex',
   title: "Maekawa's quorum mutual exclusion (Maekawa 1985, Sanders 1987)",
   defaultN: DEFAULT_N,
   crashRecovery: true,
-  params: params({ coterie: param(COTERIE_PARAM), init: param(GLOBAL_INIT_PARAM) }),
+  params: params({
+    coterie: param(COTERIE_PARAM),
+    init: param(GLOBAL_INIT_PARAM),
+    reselect: param(RESELECT_PARAM),
+  }),
   build(values, n = DEFAULT_N, ctx) {
     const coterie = coterieParam(values.coterie, n, ctx);
+    const reselect = parseChoice('reselect', String(values.reselect ?? 'off'), ['on', 'off']) === 'on';
     const init = String(values.init ?? 'default');
     const quorumSize = quorumSizeOf(coterie);
     return {
@@ -121,10 +130,10 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize,
       mx: null,
       structure: null,
-      options: { coterie: coterie.kind },
+      options: { coterie: coterie.kind, ...(reselect ? { reselect: 'on' } : {}) },
       spec: globalSpec(0, 1, n),
       sequentialSpec: null,
-      factory: maekawa({ coterie }) as CSFactory<unknown>,
+      factory: maekawa({ coterie, reselect }) as CSFactory<unknown>,
       request: null,
       requestDescription: null,
       ...parseGlobalInitial(init, n, 0, 1),

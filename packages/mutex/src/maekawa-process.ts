@@ -8,16 +8,7 @@
  * B.2/C.2), incremented for a new request (`sn := sn + 1`, A.5); the request's priority is
  * `(sn, id)`, smaller first, ties broken by the smaller id. The timestamp is also the request's
  * **tag**: every message names the request it belongs to (`req`), so anything about an earlier
- * request is recognised and ignored.
- *
- * The clock saturates at `CLOCK_MAX` (`tick`/`witness` of `@critsec/transport`): a peer's clock
- * can only raise it, and one forged `ts = 2^53 − 1` must not make this process's next REQUEST
- * leave the validated range (issue 15). No honest cluster gets there (there the tag is the stamp,
- * as in the paper). At the ceiling a request's tag is the process's previous tag + 1 instead:
- * tags stay distinct per process (stale messages are still recognised), the priority `(tag, id)`
- * stays a total order (deadlock-free, mutual exclusion never depended on it), and a waiting
- * request is overtaken only boundedly often (each other process's tags grow by one per request):
- * no starvation. Only after `CLOCK_MAX` requests at the ceiling would tags repeat.
+ * request is recognised and ignored (the clock's ceiling and reselection's tags: `maekawa-tags.ts`).
  *
  * ## The rules implemented (requester `p`: `locks`, `failed`, `yielded`, deferred inquiries)
  *
@@ -66,9 +57,11 @@ import {
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
 import { reach } from './maekawa-protocol.js';
+import { everyone, Reselection } from './maekawa-reselect.js';
 import { routeOf } from './maekawa-route.js';
+import { newRequest } from './maekawa-tags.js';
 import type { Coterie } from '@critsec/coteries';
-import { CLOCK_MAX, tick, witness } from '@critsec/transport';
+import { tick, witness } from '@critsec/transport';
 import { IdIndex } from './id-index.js';
 import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
 import { type MaekawaDurableState, maekawaDurable, restoreMarks } from './maekawa-durable.js';
@@ -81,6 +74,9 @@ import {
 
 const NONE = -1;
 
+/** What a process is built with besides its context, coterie and rules. */
+type Built = { readonly restored?: MaekawaDurableState | undefined; readonly reselect?: boolean };
+
 /**
  * One process of Maekawa's algorithm: the requester (R1–R7) and its arbiter (A1–A4); durable
  * (issue 27: `durableState()`, `recover()`, the format in `maekawa-durable.ts`).
@@ -88,10 +84,14 @@ const NONE = -1;
 export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   readonly #endpoint: Endpoint;
   readonly #n: number;
-  /** `Q_i`: the arbiters this process asks. */
+  /** `Q_i`: the arbiters this process may ask (every process under reselection, S4). */
   readonly #quorum: readonly ProcessId[];
   /** Arbiter id → its index in `Q_i`, −1 if not in `Q_i`. */
   readonly #qIndex: IdIndex;
+  /** The arbiters the current request asks: `Q_i`, or under reselection the quorum chosen (S1, S2). */
+  #target: readonly ProcessId[];
+  /** Quorum reselection (issue 28 §4, `maekawa-reselect.ts`), when on and a failure detector is given. */
+  readonly #reselection: Reselection | undefined;
   /** Lamport clock (Fig. 5: `sn`), shared with the arbiter, which stamps its messages with it. */
   readonly #clock = { sn: 0 };
 
@@ -122,15 +122,21 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   /** The arbiter role (group-mutex paper Fig. 6 with one lock; `maekawa-arbiter.ts`). */
   readonly #arbiter: MaekawaArbiter;
 
-  /** @param restored a recovered state, checked by `parseMaekawaDurable`: the object resumes there. */
-  constructor(ctx: ProcessContext, coterie: Coterie, rules: MaekawaRules, restored?: MaekawaDurableState) {
+  /**
+   * @param more `restored`: a recovered state, checked by `parseMaekawaDurable` (the object resumes
+   *   there); `reselect`: quorum reselection (S1–S4 of `maekawa-reselect.ts`, on `ctx.suspicions`).
+   */
+  constructor(ctx: ProcessContext, coterie: Coterie, rules: MaekawaRules, more: Built = {}) {
+    const { restored, reselect = false } = more;
     super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.#call = new PendingCall(PendingCall.messages('Maekawa', ctx.id, 'entry'));
     const { id, n } = ctx;
     this.#endpoint = ctx.endpoint;
     this.#n = n;
-    this.#quorum = coterie.quorumOf(id);
+    this.#quorum = reselect ? everyone(n) : coterie.quorumOf(id);
     this.#qIndex = new IdIndex(this.#quorum);
+    this.#target = coterie.quorumOf(id);
+    this.#reselection = Reselection.of(reselect, coterie, ctx, () => this.#reselect());
     const q = this.#quorum.length;
     this.#locks = new Uint8Array(q);
     this.#failed = new Uint8Array(q);
@@ -141,17 +147,18 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     if (restored !== undefined) this.#restore(restored);
     else if (holder === id) {
       this.#request = 0;
-      this.#locks.fill(1);
-      this.#lockCount = q;
+      for (const a of this.#target) this.#locks[this.#qIndex.indexOf(a)] = 1;
+      this.#lockCount = this.#target.length;
     }
     const arbiter: MaekawaArbiterContext = {
       id,
       n,
-      reporters: coterie.reportersOf(id),
+      reporters: reselect ? this.#quorum : coterie.reportersOf(id),
       clock: this.#clock,
       send: (to, msg) => this.#endpoint.send(to, msg),
     };
-    this.#arbiter = new MaekawaArbiter(arbiter, rules, holder);
+    const asks = holder >= 0 && coterie.quorumOf(holder).includes(id); // holder's Q ∋ this arbiter
+    this.#arbiter = new MaekawaArbiter(arbiter, rules, asks ? holder : NONE);
     if (restored !== undefined) this.#arbiter.restore(restored.arbiter);
     this.listen(maekawaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
@@ -159,23 +166,15 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   /** Every protocol variable (for schedule exploration and debugging). */
   inspect(): MaekawaSnapshot {
     const pick = (a: Uint8Array) => this.#quorum.filter((_, x) => a[x] === 1);
-    return {
-      sn: this.#clock.sn,
-      requester: {
-        request: this.#request,
-        waiting: this.#call.waiting || this.#orphan,
-        locks: pick(this.#locks),
-        failed: pick(this.#failed),
-        yielded: pick(this.#yielded),
-        inquiredBy: pick(this.#inquiredBy),
-      },
-      arbiter: this.#arbiter.snapshot(),
-    };
+    const [request, waiting] = [this.#request, this.#call.waiting || this.#orphan];
+    const marks = { locks: pick(this.#locks), failed: pick(this.#failed), yielded: pick(this.#yielded) };
+    const requester = { request, waiting, ...marks, inquiredBy: pick(this.#inquiredBy) };
+    return { sn: this.#clock.sn, requester, arbiter: this.#arbiter.snapshot() };
   }
 
   /** Every protocol variable of both roles as JSON (see {@link MaekawaDurableState}). */
   durableState(): MaekawaDurableState {
-    const where = { id: this.id, n: this.#n, quorum: this.#quorum, state: this.state };
+    const where = { id: this.id, n: this.#n, quorum: this.#target, state: this.state };
     return maekawaDurable(where, this.inspect(), this.#lastTag, this.#arbiter.doneList());
   }
 
@@ -205,12 +204,9 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   // ---------------------------------------------------------------- requester
 
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
-    // A.5 `sn := sn + 1`, saturating at CLOCK_MAX (a forged clock must not push it out of range);
-    // the tag is the stamp, or at the ceiling the next of this process's own tags
     if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
-    const ts = tick(this.#clock.sn);
-    this.#clock.sn = ts;
-    const req = ts < CLOCK_MAX ? ts : tick(this.#lastTag);
+    const [ts, req] = newRequest(this.#clock, this.#lastTag, this.#reselection !== undefined); // A.5
+    this.#target = this.#reselection?.choose() ?? this.#target; // S1
     this.#lastTag = req;
     this.#request = req;
     this.#resetRequester();
@@ -230,7 +226,19 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
   }
 
   protected doClose(): void {
+    this.#reselection?.close();
     this.#call.close();
+  }
+
+  /** S2 (`maekawa-reselect.ts`): a waiting request whose quorum holds a suspect retries on one avoiding them. */
+  #reselect(): void {
+    const to = this.#call.waiting ? this.#reselection?.retryOn(this.#target) : undefined;
+    if (to === undefined) return;
+    this.#multicast({ type: 'RELEASE', req: this.#request, ts: this.#clock.sn }); // R6 for the attempt
+    this.#resetRequester();
+    [this.#target, this.#request] = [to, tick(this.#lastTag)]; // S3: a new tag, the priority kept
+    this.#lastTag = this.#request;
+    this.#multicast({ type: 'REQUEST', req: this.#request, ts: this.#clock.sn });
   }
 
   /** R6: withdraw a waiting request (the call then rejects with `AbortError`). */
@@ -290,7 +298,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
       this.#yielded[x] = 0;
       this.#blocked--;
     }
-    if (this.#lockCount === this.#quorum.length) {
+    if (this.#lockCount === this.#target.length) {
       // R2: every lock held — enter; deferred inquiries are answered by the RELEASE at exit
       this.#call.resolve(() => {
         this.#inquiredBy.fill(0);
@@ -347,7 +355,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject {
     // one message object for the whole quorum, frozen: it can never change after sending, so
     // the receivers' validation may check it once (`defineProtocol`), not once per receiver
     Object.freeze(msg);
-    const quorum = this.#quorum;
+    const quorum = this.#target;
     // indexed: the iterator of a for-of allocated a result per member (20 bytes a message)
     for (let x = 0; x < quorum.length; x++) this.#endpoint.send(quorum[x]!, msg);
   }

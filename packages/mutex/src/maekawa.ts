@@ -62,6 +62,17 @@ export interface MaekawaOptions {
    * plane, tree, wall, `fromQuorums`…) with `coterie.n` equal to the cluster size.
    */
   readonly coterie: Coterie;
+  /**
+   * Quorum reselection (issue 28 §4; S1–S4 of `maekawa-reselect.ts`, a deviation from the papers):
+   * a waiting request whose quorum holds a member suspected by `ctx.suspicions` withdraws that
+   * attempt (RELEASE to every arbiter asked) and asks `quorumAvoiding(coterie, i, suspected)`
+   * instead, its priority kept. Safety never depends on the suspicions (the family's quorums
+   * pairwise intersect); progress needs a quorum of live, unsuspected processes whose locks no
+   * crashed process holds. Every process of a cluster must use the same setting. Without
+   * `ctx.suspicions` the requester never reselects (arbiters still accept every asker). Default
+   * false: exactly the papers' algorithm.
+   */
+  readonly reselect?: boolean;
 }
 
 /**
@@ -132,6 +143,9 @@ export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): 
       ctx.recovered === undefined
         ? undefined
         : parseMaekawaDurable(ctx.recovered, ctx, coterie.quorumOf(ctx.id), coterie.reportersOf(ctx.id));
-    return new MaekawaMutex(ctx, coterie, rules, recovered);
+    return new MaekawaMutex(ctx, coterie, rules, {
+      restored: recovered,
+      reselect: options.reselect === true,
+    });
   };
 }

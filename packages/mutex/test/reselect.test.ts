@@ -1,0 +1,62 @@
+/**
+ * Quorum reselection (issue 28 §4) in the simulator, short version (the long one:
+ * `reselect.long.test.ts`): majority(5) and tree(7) with one member crash-stopped — every live
+ * process completes its rounds, 0 violations; a member cut off twice — the majority side keeps
+ * entering during the cuts; wrong suspicions of live members — safe and live. And the option off:
+ * with the same crash, Maekawa without reselection leaves the processes whose quorum holds the
+ * dead member stuck (what the option changes).
+ */
+import { collectReached } from '@critsec/core/kit';
+import { majority, tree } from '@critsec/coteries';
+import { createCluster, runWorkload } from '@critsec/harness';
+import { mutexSpec } from '@critsec/core';
+import { describe, expect, it } from 'vitest';
+import { maekawa } from '../src/index.js';
+import { type ReselectScenario, runReselect } from './reselect-run.js';
+
+const SEEDS = 60;
+const ROUNDS = 4;
+
+describe('Maekawa with quorum reselection (simulator)', () => {
+  for (const coterie of [majority(5), tree(7)]) {
+    for (const scenario of ['crash', 'partition', 'wrong'] as ReselectScenario[]) {
+      it(`${coterie.description}, ${scenario}: ${SEEDS} seeds, 0 violations, 0 live processes stuck`, async () => {
+        const reached = collectReached();
+        let entries = 0;
+        const during: number[] = [];
+        for (let seed = 1; seed <= SEEDS; seed++) {
+          const r = await runReselect(coterie, scenario, seed, ROUNDS);
+          expect(r.failure).toBeNull();
+          expect(r.stuck).toBe(0);
+          entries += r.entries;
+          during.push(...r.duringCuts);
+        }
+        reached.stop();
+        expect(reached.counts.get('maekawa:reselected') ?? 0).toBeGreaterThan(0);
+        if (scenario === 'partition') {
+          // every cut of a member holding nothing: the majority side entered during it
+          expect(during.length).toBeGreaterThanOrEqual(SEEDS);
+          expect(Math.min(...during)).toBeGreaterThan(0);
+        }
+        console.info(
+          `${coterie.description}, ${scenario}: ${entries} entries over ${SEEDS} seeds` +
+            (during.length > 0 ? `; majority-side entries per cut: min ${Math.min(...during)}` : ''),
+        );
+      });
+    }
+  }
+
+  it('without reselection the same crash leaves live processes stuck (what the option changes)', async () => {
+    const coterie = majority(5);
+    const cluster = createCluster({
+      factory: maekawa({ coterie }),
+      spec: mutexSpec(5),
+      seed: 1,
+      suspectAfter: 2,
+    });
+    cluster.net.schedule(0, () => cluster.net.crash(4));
+    const r = await runWorkload(cluster, { rounds: ROUNDS, think: 1, hold: 0.5 });
+    expect(r.violation).toBeNull();
+    expect(r.stuck.filter((s) => s.process !== 4).length).toBeGreaterThan(0);
+  });
+});
