@@ -29,10 +29,18 @@ export interface ReselectOutcome {
   readonly stuck: number;
   /** The failure's description when something broke (a violation, a stuck live process), else null. */
   readonly failure: string | null;
-  /** Per cut (partition scenario): entries completed by the majority side while it lasted. */
+  /**
+   * Per cut (partition scenario) while the majority side still had counted rounds to do after it:
+   * the entries it completed while the cut lasted.
+   */
   readonly duringCuts: readonly number[];
   /** The member crashed or cut off. */
   readonly victim: ProcessId;
+  /**
+   * The fault happened (always for `wrong`): the victim held and asked for nothing at some poll
+   * before the run's virtual-time budget — rarely not, under heavy contention.
+   */
+  readonly faulted: boolean;
 }
 
 const SUSPECT_AFTER = 2;
@@ -131,7 +139,8 @@ export async function runReselect(
   await c.net.run(); // a heal still pending once the workload finished
   const stuck = r.stuck.filter((s) => !(crashed && s.process === victim));
   const faulted = scenario === 'wrong' || (scenario === 'crash' ? crashed : cuts.length > 0);
-  const broken = r.violation !== null || stuck.length > 0 || c.errors.length > 0 || !faulted;
+  const broken = r.violation !== null || stuck.length > 0 || c.errors.length > 0;
+  const live = (x: (typeof r.records)[number]) => x.op === 'entry' && x.process !== victim;
   const entriesIn = (w: { start: number; end: number }) =>
     r.records.filter((x) => x.op === 'entry' && x.process !== victim && x.end >= w.start && x.end <= w.end)
       .length;
@@ -142,7 +151,11 @@ export async function runReselect(
     failure: broken
       ? `${describeFailure(name, r)}; errors: ${c.errors.map((e) => String(e.error)).join('; ')}`
       : null,
-    duringCuts: cuts.map(entriesIn),
+    // a cut counts while the majority side still had counted rounds to do after it
+    duringCuts: cuts
+      .filter((w) => r.records.some((x) => live(x) && !x.extra && x.end > w.end))
+      .map(entriesIn),
     victim,
+    faulted,
   };
 }
