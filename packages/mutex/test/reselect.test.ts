@@ -11,7 +11,8 @@ import { majority, tree } from '@critsec/coteries';
 import { createCluster, runWorkload } from '@critsec/harness';
 import { mutexSpec } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { maekawa } from '../src/index.js';
+import { ConfigurationError } from '@critsec/core';
+import { maekawa, maekawaDescriptor, type MaekawaSnapshot } from '../src/index.js';
 import { type ReselectScenario, runReselect } from './reselect-run.js';
 
 const SEEDS = 60;
@@ -61,5 +62,30 @@ describe('Maekawa with quorum reselection (simulator)', () => {
     const r = await runWorkload(cluster, { rounds: ROUNDS, think: 1, hold: 0.5 });
     expect(r.violation).toBeNull();
     expect(r.stuck.filter((s) => s.process !== 4).length).toBeGreaterThan(0);
+  });
+
+  it('the descriptor parameter reselect=on|off; an initial holder under reselection holds only its Q_i', async () => {
+    const ctx = { weigh: () => {}, readJson: () => ({}), isFile: () => false } as never;
+    expect(maekawaDescriptor.build({ coterie: 'majority', reselect: 'on' }, 5, ctx).options).toEqual({
+      coterie: 'majority',
+      reselect: 'on',
+    });
+    expect(maekawaDescriptor.build({ coterie: 'majority' }, 5, ctx).options).toEqual({ coterie: 'majority' });
+    expect(() => maekawaDescriptor.build({ reselect: 'yes' }, 5, ctx)).toThrow(ConfigurationError);
+    const coterie = majority(5);
+    const initial = ['OutCS', 'OutCS', 'InCS', 'OutCS', 'OutCS'] as const;
+    const cluster = createCluster({
+      factory: maekawa({ coterie, reselect: true }),
+      spec: mutexSpec(5),
+      initial: [...initial],
+      seed: 3,
+      suspectAfter: 2,
+    });
+    const granted = cluster.objects.map(
+      (o) => (o as unknown as { inspect(): MaekawaSnapshot }).inspect().arbiter.grantedTo,
+    );
+    expect(granted.flatMap((g, k) => (g === 2 ? [k] : []))).toEqual([...coterie.quorumOf(2)]);
+    const r = await runWorkload(cluster, { rounds: ROUNDS, think: 1, hold: 0.5 });
+    expect(r.ok).toBe(true);
   });
 });
