@@ -18,7 +18,7 @@
 import { CLOCK_MAX, tick } from '@critsec/transport';
 
 /** Tags per Lamport timestamp under reselection (S3): a request's tag is `ts · RETRY_SLOTS + retries`. */
-export const RETRY_SLOTS = 1024;
+const RETRY_SLOTS = 1024;
 
 /**
  * A.5 for a new request: advances `clock.sn` (saturating) and returns `[ts, tag]` — the tag is
