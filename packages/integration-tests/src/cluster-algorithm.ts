@@ -19,6 +19,8 @@ export interface ClusterAlgorithmParams {
   readonly coterie?: string;
   /** MUTIN's mutual exclusion: `maekawa` (default) or `ricart-agrawala`. */
   readonly mx?: string;
+  /** Maekawa's quorum reselection (issue 28 §4): `on` or `off` (default). */
+  readonly reselect?: string;
 }
 
 function isParams(x: unknown): x is ClusterAlgorithmParams {
@@ -36,7 +38,7 @@ export function createFactory(
 ): CSFactory<unknown> {
   if (!isParams(params)) {
     throw new ConfigurationError(
-      `cluster-algorithm: params must be { algorithm, l?, k?, coterie?, mx? }, got ${JSON.stringify(params)}`,
+      `cluster-algorithm: params must be { algorithm, l?, k?, coterie?, mx?, reselect? }, got ${JSON.stringify(params)}`,
     );
   }
   const inCS = cluster.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
@@ -48,6 +50,7 @@ export function createFactory(
       ...(params.k === undefined ? {} : { k: params.k }),
       ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
       ...(params.mx === undefined ? {} : { mx: params.mx }),
+      ...(params.reselect === undefined ? {} : { reselect: params.reselect }),
       init: inCS.length === 0 ? 'none' : inCS.join(','),
     },
   }).factory;

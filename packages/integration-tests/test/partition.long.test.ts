@@ -1,9 +1,10 @@
 /**
  * Issue 28, "What it must show": partitions across Linux network namespaces. Five members, one
- * per namespace, Maekawa over majority(5) with mutual TLS (`helpers/netns-cluster.ts`); iptables
+ * per namespace, Maekawa over majority(5) with quorum reselection on (issue 28 §4; the members'
+ * failure detector suspects a peer after 1 s) and mutual TLS (`helpers/netns-cluster.ts`); iptables
  * cuts one member off from the other four for a few seconds and heals, then another one. Each
- * phase measures the majority side's entries/s in a window before the cut, during it and after
- * the heal; asserts that the cut-off member's calls end in the member runtime's typed
+ * phase measures the majority side's entries/s in a window before the cut, during it (and the
+ * part of it once the member is suspected) and after the heal; asserts that the cut-off member's calls end in the member runtime's typed
  * `TransportError` after its `callTimeoutMs` (not a hang), that progress resumes after the heal
  * (the cut-off member enters again), and, over the whole run, the shared-log check (never two
  * InCS). Then a fifth of one member's incoming packets is dropped (iptables' statistic match) until
@@ -24,6 +25,8 @@ import { netnsSupport } from './helpers/netns.js';
 const N = 5;
 /** A member's deadline for one call, ms: the cut-off member's calls end after it. */
 const CALL_TIMEOUT_MS = 1_500;
+/** The members' failure detector (`transport.suspectAfterMs`), ms: well inside a partition. */
+const SUSPECT_AFTER_MS = 1_000;
 /** How long each partition lasts at least, ms (then until the cut-off member's call has timed out). */
 const PARTITION_MS = 4_000;
 /** The measurement window before a partition and after its heal, ms. */
@@ -52,6 +55,8 @@ interface Phase {
   /** Windows for the other members' entries/s: before the cut, during it, after the heal. */
   readonly before: Window;
   readonly during: Window;
+  /** The part of the cut after the failure detector's `suspectAfterMs`: where reselection can act. */
+  readonly suspected: Window;
   readonly after: Window;
   /** From the heal to the cut-off member's first entry, ms. */
   readonly resumeMs: number;
@@ -95,6 +100,7 @@ async function partitionPhase(c: NetnsCluster, seen: readonly Seen[], isolated: 
     isolated,
     before: { from: t0, to: cut },
     during: { from: cut, to: healed },
+    suspected: { from: Math.min(cut + SUSPECT_AFTER_MS, healed), to: healed },
     after: { from: resumed, to: Date.now() },
     resumeMs: resumed - healed,
     timeouts,
@@ -148,7 +154,9 @@ describe.skipIf(!support.ok)('partitions across network namespaces (issue 28)', 
       const c = track(
         await startNetnsCluster({
           n: N,
-          params: { algorithm: 'mutex', coterie: 'majority' },
+          params: { algorithm: 'mutex', coterie: 'majority', reselect: 'on' },
+          // the failure detector: a member cut off is suspected after SUSPECT_AFTER_MS (issue 28 §4)
+          transport: { heartbeatIntervalMs: 250, suspectAfterMs: SUSPECT_AFTER_MS },
           callTimeoutMs: CALL_TIMEOUT_MS,
           thinkMs: 5,
           holdMs: 2,
@@ -183,7 +191,8 @@ describe.skipIf(!support.ok)('partitions across network namespaces (issue 28)', 
         console.log(
           `partition of P${p.isolated} (in the quorums of P${inQuorumsOf(p.isolated).join(', P')}): majority side ` +
             `${rate(log, p.before, p.isolated).toFixed(1)} entries/s before, ${rate(log, p.during, p.isolated).toFixed(1)} during, ` +
-            `${rate(log, p.after, p.isolated).toFixed(1)} after; ` +
+            `${rate(log, p.after, p.isolated).toFixed(1)} after ` +
+            `(${rate(log, p.suspected, p.isolated).toFixed(1)} once suspected, ${SUSPECT_AFTER_MS} ms into the cut); ` +
             `P${p.isolated} entered again ${p.resumeMs} ms after the heal; its calls during the cut: ` +
             p.timeouts.map((t) => `${t.error} (${t.code}) after ${t.waitedMs} ms`).join(', '),
         );
@@ -212,8 +221,11 @@ describe.skipIf(!support.ok)('partitions across network namespaces (issue 28)', 
         // progress outside the cut, and again after the heal
         expect(rate(log, p.before, p.isolated)).toBeGreaterThan(0);
         expect(rate(log, p.after, p.isolated)).toBeGreaterThan(0);
-        // With quorum reselection (issue 28 §4) the majority side keeps entering during the cut:
-        // expect(rate(log, p.during, p.isolated)).toBeGreaterThan(0);
+        // Quorum reselection (issue 28 §4) is on, but the majority side cannot keep entering once
+        // the cut-off member is suspected as long as it holds a lock a majority-side quorum needs
+        // (it almost always does in this busy cluster: InCS, or waiting with some locks) — giving
+        // it back needs time-bounded grants (ttl). With them, assert:
+        // expect(rate(log, p.suspected, p.isolated)).toBeGreaterThan(0);
       }
     },
     10 * noProgressMs(),

@@ -102,6 +102,10 @@ function maekawaBounds(q: number): PaperBounds {
   };
 }
 
+/** The `reselect` parameter's description (issue 28 §4). */
+const RESELECT_PARAM =
+  'on: a waiting request whose quorum holds a suspected member retries on another quorum of the coterie avoiding the suspects (needs the failure detector: transport.suspectAfterMs); off (default)';
+
 /** Maekawa's mutual exclusion over a coterie (`critsec simulate mutex --coterie grid`). */
 export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'mutex',
@@ -118,9 +122,11 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
     driftMargin: param(
       'the holder deadline is the last confirmed renewal + ttl − driftMargin (default ttl/10)',
     ),
+    reselect: param(RESELECT_PARAM),
   }),
   build(values, n = DEFAULT_N, ctx) {
     const coterie = coterieParam(values.coterie, n, ctx);
+    const reselect = parseChoice('reselect', String(values.reselect ?? 'off'), ['on', 'off']) === 'on';
     const init = String(values.init ?? 'default');
     const quorumSize = quorumSizeOf(coterie);
     const fence = fenceParams(values);
@@ -133,10 +139,14 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize,
       mx: null,
       structure: null,
-      options: { coterie: coterie.kind, ...fenceOptionValues(fence) },
+      options: {
+        coterie: coterie.kind,
+        ...fenceOptionValues(fence),
+        ...(reselect ? { reselect: 'on' } : {}),
+      },
       spec: globalSpec(0, 1, n),
       sequentialSpec: null,
-      factory: maekawa({ coterie, ...fence }) as CSFactory<unknown>,
+      factory: maekawa({ coterie, reselect, ...fence }) as CSFactory<unknown>,
       request: null,
       requestDescription: null,
       ...parseGlobalInitial(init, n, 0, 1),

@@ -6,6 +6,7 @@
 import type { ProcessId } from '@critsec/core';
 import type { IdIndex } from './id-index.js';
 import type { MaekawaDurableState } from './maekawa-durable.js';
+import type { MaekawaSnapshot } from './maekawa-protocol.js';
 
 /** The marks of one requester (see the module comment). */
 export class RequesterMarks {
@@ -42,10 +43,11 @@ export class RequesterMarks {
     this.clearInquiries();
   }
 
-  /** Every lock of `Q_i` held (the initial holder's). */
-  holdAll(): void {
-    this.locks.fill(1);
-    this.lockCount = this.locks.length;
+  /** Every lock of `Q_i` held — or of the given indices (the initial holder under reselection). */
+  holdAll(indices?: readonly number[]): void {
+    if (indices === undefined) this.locks.fill(1);
+    else for (const x of indices) this.locks[x] = 1;
+    this.lockCount = indices?.length ?? this.locks.length;
   }
 
   /** R2: the lock of `Q_i[x]` is granted (its marks go). @returns false for a duplicate. */
@@ -96,6 +98,13 @@ export class RequesterMarks {
   clearInquiries(): void {
     this.inquiredBy.fill(0);
     this.deferredCount = 0;
+  }
+
+  /** The requester's variables as `inspect()` shows them, the marks by arbiter id. */
+  snapshot(quorum: readonly ProcessId[], request: number, waiting: boolean): MaekawaSnapshot['requester'] {
+    const pick = (a: Uint8Array) => RequesterMarks.pick(quorum, a);
+    const [locks, failed, yielded] = [pick(this.locks), pick(this.failed), pick(this.yielded)];
+    return { request, waiting, locks, failed, yielded, inquiredBy: pick(this.inquiredBy) };
   }
 
   /** The ids of `quorum` whose mark in `a` is set. */

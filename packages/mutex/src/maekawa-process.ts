@@ -8,16 +8,7 @@
  * B.2/C.2), incremented for a new request (`sn := sn + 1`, A.5); the request's priority is
  * `(sn, id)`, smaller first, ties broken by the smaller id. The timestamp is also the request's
  * **tag**: every message names the request it belongs to (`req`), so anything about an earlier
- * request is recognised and ignored.
- *
- * The clock saturates at `CLOCK_MAX` (`tick`/`witness` of `@critsec/transport`): a peer's clock
- * can only raise it, and one forged `ts = 2^53 − 1` must not make this process's next REQUEST
- * leave the validated range (issue 15). No honest cluster gets there (there the tag is the stamp,
- * as in the paper). At the ceiling a request's tag is the process's previous tag + 1 instead:
- * tags stay distinct per process (stale messages are still recognised), the priority `(tag, id)`
- * stays a total order (deadlock-free, mutual exclusion never depended on it), and a waiting
- * request is overtaken only boundedly often (each other process's tags grow by one per request):
- * no starvation. Only after `CLOCK_MAX` requests at the ceiling would tags repeat.
+ * request is recognised and ignored (the clock's ceiling and reselection's tags: `maekawa-tags.ts`).
  *
  * ## The rules implemented (requester `p`: `locks`, `failed`, `yielded`, deferred inquiries)
  *
@@ -68,9 +59,11 @@ import {
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
 import { reach } from './maekawa-protocol.js';
+import { everyone, Reselection } from './maekawa-reselect.js';
 import { routeOf } from './maekawa-route.js';
+import { newRequest } from './maekawa-tags.js';
 import type { Coterie } from '@critsec/coteries';
-import { CLOCK_MAX, tick, witness } from '@critsec/transport';
+import { tick, witness } from '@critsec/transport';
 import { IdIndex } from './id-index.js';
 import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
 import { MaekawaFence } from './maekawa-fence.js';
@@ -85,6 +78,13 @@ import {
 
 const NONE = -1;
 
+/** What a process is built with besides its context, coterie and rules. */
+type Built = {
+  readonly restored?: MaekawaDurableState | undefined;
+  readonly reselect?: boolean;
+  readonly fence?: { readonly ttl: number | undefined; readonly margin: number } | undefined;
+};
+
 /**
  * One process of Maekawa's algorithm: the requester (R1–R7) and its arbiter (A1–A4); durable
  * (issue 27: `durableState()`, `recover()`, the format in `maekawa-durable.ts`).
@@ -92,10 +92,14 @@ const NONE = -1;
 export class MaekawaMutex extends CSObjectBase implements DurableCSObject, TenuredCSObject {
   readonly #endpoint: Endpoint;
   readonly #n: number;
-  /** `Q_i`: the arbiters this process asks. */
+  /** `Q_i`: the arbiters this process may ask (every process under reselection, S4). */
   readonly #quorum: readonly ProcessId[];
   /** Arbiter id → its index in `Q_i`, −1 if not in `Q_i`. */
   readonly #qIndex: IdIndex;
+  /** The arbiters the current request asks: `Q_i`, or under reselection the quorum chosen (S1, S2). */
+  #target: readonly ProcessId[];
+  /** Quorum reselection (issue 28 §4, `maekawa-reselect.ts`), when on and a failure detector is given. */
+  readonly #reselection: Reselection | undefined;
   /** Lamport clock (Fig. 5: `sn`), shared with the arbiter, which stamps its messages with it. */
   readonly #clock = { sn: 0 };
 
@@ -121,36 +125,34 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
   readonly #fence: MaekawaFence | undefined;
 
   /**
-   * @param restored a recovered state, checked by `parseMaekawaDurable`: the object resumes there.
-   * @param fence fencing (and a TTL with its drift margin, in the clock's unit), or none.
+   * @param more `restored`: a recovered state, checked by `parseMaekawaDurable` (the object resumes
+   *   there); `reselect`: quorum reselection (S1–S4 of `maekawa-reselect.ts`, on `ctx.suspicions`);
+   *   `fence`: fencing (and a TTL with its drift margin, in the clock's unit), or none.
    */
-  constructor(
-    ctx: ProcessContext,
-    coterie: Coterie,
-    rules: MaekawaRules,
-    restored?: MaekawaDurableState,
-    fence?: { readonly ttl: number | undefined; readonly margin: number },
-  ) {
+  constructor(ctx: ProcessContext, coterie: Coterie, rules: MaekawaRules, more: Built = {}) {
+    const { restored, reselect = false, fence } = more;
     super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.#call = new PendingCall(PendingCall.messages('Maekawa', ctx.id, 'entry'));
     const { id, n } = ctx;
     this.#endpoint = ctx.endpoint;
     this.#n = n;
-    this.#quorum = coterie.quorumOf(id);
+    this.#quorum = reselect ? everyone(n) : coterie.quorumOf(id);
     this.#qIndex = new IdIndex(this.#quorum);
     this.#me = { id, quorum: this.#quorum, qIndex: this.#qIndex };
     this.#m = new RequesterMarks(this.#quorum.length);
+    this.#target = coterie.quorumOf(id);
+    this.#reselection = Reselection.of(reselect, coterie, ctx, () => this.#reselect());
     // the initial holder owns every lock of its quorum with request tag 0 (requests use ts ≥ 1)
     const holder = ctx.initial.indexOf('InCS');
     if (restored !== undefined) this.#restore(restored);
     else if (holder === id) {
       this.#request = 0;
-      this.#m.holdAll();
+      this.#m.holdAll(this.#target.map((a) => this.#qIndex.indexOf(a)));
     }
     const arbiter: MaekawaArbiterContext = {
       id,
       n,
-      reporters: coterie.reportersOf(id),
+      reporters: reselect ? this.#quorum : coterie.reportersOf(id),
       clock: this.#clock,
       send: (to, msg) => this.#endpoint.send(to, msg),
       fence: fence === undefined ? undefined : { ttl: fence.ttl, clock: ctx.clock },
@@ -159,31 +161,21 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
     const host = { id, quorum: this.#quorum, clock: ctx.clock, sn: () => this.#clock.sn, send: arbiter.send };
     this.#fence = MaekawaFence.of(fence, { ...host, holds: (x) => m.locks[x] === 1, enter });
     if (holder === id && restored === undefined) this.#fence?.begin(0, true); // F1: token 0
-    this.#arbiter = new MaekawaArbiter(arbiter, rules, holder);
+    const asks = holder >= 0 && coterie.quorumOf(holder).includes(id); // holder's Q ∋ this arbiter
+    this.#arbiter = new MaekawaArbiter(arbiter, rules, asks ? holder : NONE);
     if (restored !== undefined) this.#arbiter.restore(restored.arbiter);
     this.listen(maekawaProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
 
   /** Every protocol variable (for schedule exploration and debugging). */
   inspect(): MaekawaSnapshot {
-    const pick = (a: Uint8Array) => RequesterMarks.pick(this.#quorum, a);
-    return {
-      sn: this.#clock.sn,
-      requester: {
-        request: this.#request,
-        waiting: this.#call.waiting || this.#orphan,
-        locks: pick(this.#m.locks),
-        failed: pick(this.#m.failed),
-        yielded: pick(this.#m.yielded),
-        inquiredBy: pick(this.#m.inquiredBy),
-      },
-      arbiter: this.#arbiter.snapshot(),
-    };
+    const requester = this.#m.snapshot(this.#quorum, this.#request, this.#call.waiting || this.#orphan);
+    return { sn: this.#clock.sn, requester, arbiter: this.#arbiter.snapshot() };
   }
 
   /** Every protocol variable of both roles as JSON (see {@link MaekawaDurableState}). */
   durableState(): MaekawaDurableState {
-    const where = { id: this.id, n: this.#n, quorum: this.#quorum, state: this.state };
+    const where = { id: this.id, n: this.#n, quorum: this.#target, state: this.state };
     const hs = this.#fence === undefined ? undefined : this.#arbiter.highestToken;
     return maekawaDurable(where, this.inspect(), this.#lastTag, this.#arbiter.doneList(), hs);
   }
@@ -218,12 +210,9 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
   // ---------------------------------------------------------------- requester
 
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
-    // A.5 `sn := sn + 1`, saturating at CLOCK_MAX (a forged clock must not push it out of range);
-    // the tag is the stamp, or at the ceiling the next of this process's own tags
     if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
-    const ts = tick(this.#clock.sn);
-    this.#clock.sn = ts;
-    const req = ts < CLOCK_MAX ? ts : tick(this.#lastTag);
+    const [ts, req] = newRequest(this.#clock, this.#lastTag, this.#reselection !== undefined); // A.5
+    this.#target = this.#reselection?.choose() ?? this.#target; // S1
     this.#lastTag = req;
     this.#request = req;
     this.#m.reset();
@@ -245,9 +234,21 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
   }
 
   protected doClose(): void {
+    this.#reselection?.close();
     this.#call.close();
     this.#fence?.end();
     this.#arbiter.close();
+  }
+
+  /** S2 (`maekawa-reselect.ts`): a waiting request whose quorum holds a suspect retries on one avoiding them. */
+  #reselect(): void {
+    const to = this.#call.waiting ? this.#reselection?.retryOn(this.#target) : undefined;
+    if (to === undefined) return;
+    this.#multicast({ type: 'RELEASE', req: this.#request, ts: this.#clock.sn }); // R6 for the attempt
+    this.#m.reset();
+    [this.#target, this.#request] = [to, tick(this.#lastTag)]; // S3: a new tag, the priority kept
+    this.#lastTag = this.#request;
+    this.#multicast({ type: 'REQUEST', req: this.#request, ts: this.#clock.sn });
   }
 
   /** R6: withdraw a waiting request (the call then rejects with `AbortError`). */
@@ -292,7 +293,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
       return;
     }
     this.#fence?.locked(x, hs);
-    if (this.#m.lockCount === this.#quorum.length) {
+    if (this.#m.lockCount === this.#target.length) {
       // R2: every lock held — enter (with fencing: confirm the token first, F2)
       if (this.#fence === undefined) this.#enter();
       else this.#fence.allLocked();
@@ -352,7 +353,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
     // one message object for the whole quorum, frozen: it can never change after sending, so
     // the receivers' validation may check it once (`defineProtocol`), not once per receiver
     Object.freeze(msg);
-    const quorum = this.#quorum;
+    const quorum = this.#target;
     // indexed: the iterator of a for-of allocated a result per member (20 bytes a message)
     for (let x = 0; x < quorum.length; x++) this.#endpoint.send(quorum[x]!, msg);
   }

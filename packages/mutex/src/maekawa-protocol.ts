@@ -148,6 +148,7 @@ const otherMarks = [
   'maekawa:aside-admitted',
   'maekawa:probe',
   'maekawa:probe-current',
+  'maekawa:reselected',
   'maekawa:request-set-aside',
   'maekawa:unused-tag-released',
   'maekawa:grant-expired',

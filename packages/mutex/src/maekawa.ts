@@ -84,6 +84,17 @@ export interface MaekawaOptions {
    * the clocks' rates: `driftMargin ≥ 2ρ·ttl` for a relative rate error ρ. Default `ttl / 10`.
    */
   readonly driftMargin?: number | undefined;
+  /**
+   * Quorum reselection (issue 28 §4; S1–S4 of `maekawa-reselect.ts`, a deviation from the papers):
+   * a waiting request whose quorum holds a member suspected by `ctx.suspicions` withdraws that
+   * attempt (RELEASE to every arbiter asked) and asks `quorumAvoiding(coterie, i, suspected)`
+   * instead, its priority kept. Safety never depends on the suspicions (the family's quorums
+   * pairwise intersect); progress needs a quorum of live, unsuspected processes whose locks no
+   * crashed process holds. Every process of a cluster must use the same setting. Without
+   * `ctx.suspicions` the requester never reselects (arbiters still accept every asker). Default
+   * false: exactly the papers' algorithm.
+   */
+  readonly reselect?: boolean;
 }
 
 /**
@@ -133,6 +144,10 @@ export function maekawa(options: MaekawaOptions): CSFactory {
 export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): CSFactory {
   const coterie = options?.coterie;
   const fence = fenceOptions(options);
+  if (options?.reselect === true && fence !== undefined)
+    throw new ConfigurationError(
+      'maekawa: reselect with fencing or a ttl is not supported yet (a retry would have to confirm its token with the new quorum); choose one',
+    );
   if (!isCoterie(coterie)) {
     throw new ConfigurationError(
       'maekawa({ coterie }): coterie must be a Coterie from @critsec/coteries (majority(n), grid(n), projectivePlane(q), tree(n), wall(widths), fromQuorums(n, assignment), …)',
@@ -161,7 +176,11 @@ export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): 
       throw new ConfigurationError(
         `maekawa: with a ttl no process may start InCS (the age of P${holders[0]}'s grants is unknown); start all OutCS`,
       );
-    return new MaekawaMutex(ctx, coterie, rules, recovered, fence);
+    return new MaekawaMutex(ctx, coterie, rules, {
+      restored: recovered,
+      reselect: options.reselect === true,
+      fence,
+    });
   };
 }
 

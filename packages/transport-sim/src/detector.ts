@@ -82,9 +82,11 @@ export class SimDetector {
     for (let j = 0; j < h.n; j++) {
       if (j === i) continue;
       const down = this.#downSince.get(j);
+      // `now >= since + after`, the very sum the timer was scheduled at: `now − since >= after`
+      // can round below `after` (15.393… + 2 − 15.393… = 1.999…) and miss the suspicion for good
       const want =
-        (down !== undefined && now - down >= this.#after) ||
-        (h.isCut(i, j) && now - h.cutSince() >= this.#after);
+        (down !== undefined && now >= down + this.#after) ||
+        (h.isCut(i, j) && now >= h.cutSince() + this.#after);
       if (want === mine.has(j)) continue;
       if (want) mine.add(j);
       else mine.delete(j);

@@ -65,6 +65,17 @@ describe('the failure detector (suspectAfter)', () => {
     expect(log).toHaveLength(4);
   });
 
+  it('a crash or cut at an instant whose sum with suspectAfter rounds down is still suspected (no float miss)', async () => {
+    // 15.393064538389405 + 2 − 15.393064538389405 = 1.9999999999999982 in floating point: the
+    // check at the timer must compare with the deadline it was scheduled for, not the difference
+    const t = 15.393064538389405;
+    const net = new SimNetwork({ n: 3, suspectAfter: 2 });
+    net.schedule(t, () => net.crash(2));
+    net.schedule(t, () => net.partitions.cut([[1], [0, 2]]));
+    await net.run({ until: t + 3 });
+    expect([...net.endpoint(0).suspicions.suspected()].sort()).toEqual([1, 2]);
+  });
+
   it('a restarted process hears at once whom it suspects', async () => {
     const net = new SimNetwork({ n: 3, suspectAfter: 1 });
     net.crash(1);

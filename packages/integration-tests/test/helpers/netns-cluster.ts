@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type ClusterRun,
+  type ClusterTransportConfig,
   createLocalCluster,
   type LoadedClusterConfig,
   launchCluster,
@@ -44,6 +45,8 @@ export interface NetnsClusterOptions {
   readonly thinkMs?: number;
   readonly holdMs?: number;
   readonly seed?: number;
+  /** Settings of every member's TCP transport (e.g. the failure detector's `suspectAfterMs`). */
+  readonly transport?: ClusterTransportConfig;
 }
 
 /** A started cluster in namespaces. */
@@ -92,6 +95,7 @@ async function writeConfiguration(
       settings: { dir, seed: o.seed ?? 1, thinkMs: o.thinkMs ?? 2, holdMs: o.holdMs ?? 1 },
     },
     readyTimeoutMs: noProgressMs(),
+    ...(o.transport === undefined ? {} : { transport: o.transport }),
     deadlines: {
       callTimeoutMs: o.callTimeoutMs,
       // a member cut off is unreachable for the partition's length: not a reason to end
