@@ -48,7 +48,7 @@ describe('resolveCluster', () => {
       'kmutex solves k-mutual exclusion, the (0,k)-CS, so --l must be 0 (or left out), got 2',
     );
     expect(message(() => resolveCluster({ algorithm: 'mutex', params: { k: 3 } }))).toBe(
-      "mutex takes no parameter 'k'; it takes coterie, init, fencing, ttl, driftMargin",
+      "mutex takes no parameter 'k'; it takes coterie, init, fencing, ttl, driftMargin, reselect",
     );
     expect(message(() => resolveCluster({ algorithm: 'mutin', params: { k: 3 } }))).toContain(
       '--k must be 25',
