@@ -1,33 +1,8 @@
 import { type Message, type ProcessId, ProtocolError, TransportError } from '@critsec/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { createEndpoint, defineProtocol, type EndpointOptions, type Link } from '../src/index.js';
-
-/** Two in-memory links whose deliveries the test flushes by hand (FIFO per link). */
-function pair(options: EndpointOptions = {}) {
-  const queue: [ProcessId, ProcessId, string, Message][] = [];
-  const receivers: ((from: ProcessId, channel: string, msg: Message) => void)[] = [];
-  const link = (self: ProcessId): Link => ({
-    self,
-    peers: [0, 1],
-    send(to, channel, msg) {
-      if (to !== 0 && to !== 1) throw new TransportError(`unknown peer ${to}`);
-      queue.push([self, to, channel, msg]);
-    },
-    setReceiver(fn) {
-      receivers[self] = fn;
-    },
-  });
-  const a = createEndpoint(link(0));
-  const b = createEndpoint(link(1), options);
-  const flush = () => {
-    while (queue.length > 0) {
-      const [from, to, ch, msg] = queue.shift()!;
-      receivers[to]!(from, ch, msg);
-    }
-  };
-  return { a, b, flush };
-}
+import { createEndpoint, defineProtocol } from '../src/index.js';
+import { pair } from './endpoint-pair.js';
 
 describe('createEndpoint (channel multiplexing)', () => {
   it('routes by nested channel path and keeps FIFO per channel', () => {

@@ -1,31 +1,6 @@
-import { type Message, type ProcessId, TransportError } from '@critsec/core';
+import { TransportError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
-import { createEndpoint, type Link } from '../src/index.js';
-
-/** Two in-memory links flushed by hand (FIFO). */
-function pair() {
-  const queue: [ProcessId, ProcessId, string, Message][] = [];
-  const receivers: ((from: ProcessId, channel: string, msg: Message) => void)[] = [];
-  const link = (self: ProcessId): Link => ({
-    self,
-    peers: [0, 1],
-    send(to, channel, msg) {
-      queue.push([self, to, channel, msg]);
-    },
-    setReceiver(fn) {
-      receivers[self] = fn;
-    },
-  });
-  const a = createEndpoint(link(0));
-  const b = createEndpoint(link(1));
-  const flush = () => {
-    while (queue.length > 0) {
-      const [from, to, ch, msg] = queue.shift()!;
-      receivers[to]!(from, ch, msg);
-    }
-  };
-  return { a, b, flush };
-}
+import { pair } from './endpoint-pair.js';
 
 describe('RootEndpoint.onUnopened (channels created on demand)', () => {
   it('lets a message for a never-opened channel under the prefix open it and be delivered at once', () => {
