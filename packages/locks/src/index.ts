@@ -5,11 +5,9 @@
  * names through h-out-of-k; metrics through prom-client.
  * @packageDocumentation
  */
-export { type LockClock, wallClockMs } from './clock.js';
 export { LockManagerClosedError, LockNameError, LockOptionsError, LockTimeoutError } from './errors.js';
 export { createLockManager } from './manager.js';
 export { MAX_LOCK_NAME_LENGTH } from './names.js';
-export type { LockTenure } from './tenure.js';
 export type {
   Lock,
   LockInfo,

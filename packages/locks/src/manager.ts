@@ -3,11 +3,18 @@
  * Per name, one protocol instance on its own channel (`instances.ts`); per name and member, one
  * line of local requests (`local-queue.ts`), whose first runs the protocol's entry and exit.
  */
-import { type CSFactory, type CSObject, isAbortError, type ProcessId } from '@critsec/core';
+import {
+  type CSFactory,
+  type CSObject,
+  isAbortError,
+  monotonicClock,
+  type ProcessId,
+  type ProtocolClock,
+  type Tenure,
+} from '@critsec/core';
 import { hOutOfK } from '@critsec/h-out-of-k';
 import { maekawa } from '@critsec/mutex';
 import { Registry } from 'prom-client';
-import { type LockClock, wallClockMs } from './clock.js';
 import { Control } from './control.js';
 import { LockManagerClosedError, LockOptionsError, LockTimeoutError } from './errors.js';
 import { arbiterFree, Instances, type LiveInstance } from './instances.js';
@@ -15,7 +22,7 @@ import { LocalQueue } from './local-queue.js';
 import { LockMetrics } from './metrics.js';
 import { channelOf, type NameKind } from './names.js';
 import { type CheckedRequest, checkManagerOptions, checkRequest, type ManagerSettings } from './options.js';
-import { type LockTenure, tenureOf } from './tenure.js';
+import { tenureOf } from './tenure.js';
 import type { Lock, LockInfo, LockManager, LockManagerOptions, LockMode, LockSnapshot } from './types.js';
 
 /** A local request in progress (in line, entering, or held): what `query()` reports. */
@@ -32,7 +39,7 @@ class Manager implements LockManager {
   readonly id: ProcessId;
   readonly registry: Registry;
   readonly #s: ManagerSettings;
-  readonly #clock: LockClock;
+  readonly #clock: ProtocolClock;
   readonly #metrics: LockMetrics;
   readonly #instances: Instances;
   readonly #control: Control;
@@ -46,7 +53,7 @@ class Manager implements LockManager {
     this.#s = checkManagerOptions(o);
     this.id = o.id;
     this.registry = o.registry ?? new Registry();
-    this.#clock = o.clock ?? wallClockMs;
+    this.#clock = o.clock ?? monotonicClock();
     this.#metrics = new LockMetrics(this.registry, o.id);
     const onError = o.onError ?? (() => {});
     const s = this.#s;
@@ -331,7 +338,7 @@ function enter(
   return units === undefined ? (cs as CSObject).entry(opts) : (cs as CSObject<number>).entry(units, opts);
 }
 
-function lockOf(name: string, mode: LockMode, tenure: LockTenure | undefined): Lock {
+function lockOf(name: string, mode: LockMode, tenure: Tenure | undefined): Lock {
   return {
     name,
     mode,

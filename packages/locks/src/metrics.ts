@@ -92,7 +92,7 @@ export class LockMetrics {
       () =>
         new Histogram({
           name: waitName,
-          help: 'Waiting time from request to grant (the manager clock: ms for the wall clock)',
+          help: 'Waiting time from request to grant (the manager clock: ms for the default monotonic clock)',
           labelNames: byMode,
           buckets: WAIT_BUCKETS_MS,
           registers: [registry],

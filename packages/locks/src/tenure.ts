@@ -4,9 +4,6 @@
  */
 import { type CSObject, hasTenure, type Tenure } from '@critsec/core';
 
-/** A holder's tenure: `Tenure` of `@critsec/core`. */
-export type LockTenure = Tenure;
-
 /** The tenure of `cs`'s current grant, or `undefined` when the algorithm gives none (no `fencing`/`ttl`). */
 export function tenureOf(cs: CSObject<unknown>): Tenure | undefined {
   return hasTenure(cs) ? cs.tenure() : undefined;

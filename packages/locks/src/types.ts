@@ -2,11 +2,10 @@
  * The shapes of `@critsec/locks`' API: the lock a callback gets, the request options, the
  * cluster-wide snapshot, the manager's options and the manager.
  */
-import type { ProcessId } from '@critsec/core';
+import type { ProcessId, ProtocolClock } from '@critsec/core';
 import type { Coterie, HKArbiter } from '@critsec/coteries';
 import type { RootEndpoint } from '@critsec/transport';
 import type { Registry } from 'prom-client';
-import type { LockClock } from './clock.js';
 
 /** A lock's mode, as in the Web Locks API: `exclusive` alone, `shared` with other shared holders. */
 export type LockMode = 'exclusive' | 'shared';
@@ -41,7 +40,7 @@ export interface LockRequestOptions {
   readonly signal?: AbortSignal;
   /**
    * Withdraws the request if it is not granted within this time, in the manager clock's unit (ms
-   * with the default wall clock; a finite number ≥ 0): it rejects with `LockTimeoutError`.
+   * with the default monotonic clock; a finite number ≥ 0): it rejects with `LockTimeoutError`.
    */
   readonly timeout?: number;
 }
@@ -93,7 +92,7 @@ export interface LockManagerOptions {
   /** Where the metrics go (default: a registry of the manager's own, `manager.registry`). */
   readonly registry?: Registry;
   /** The clock `timeout` and time-bounded grants are measured with (default: the monotonic clock, ms). */
-  readonly clock?: LockClock;
+  readonly clock?: ProtocolClock;
   /**
    * Fencing tokens for exclusive-only names (Maekawa's `fencing`, issue 28 §2): every holder's
    * `lock.token` strictly increases across successive holders of the name, with no central

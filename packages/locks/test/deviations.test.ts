@@ -3,11 +3,12 @@
  */
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
-import { createLockManager, type LockClock } from '../src/index.js';
+import type { ProtocolClock } from '@critsec/core';
+import { createLockManager } from '../src/index.js';
 
 function unitLocks(n: number, shared: string[] = []) {
   const net = new SimNetwork({ n, seed: 1 }); // unit delays: every message takes exactly 1
-  const clock: LockClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
+  const clock: ProtocolClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
   const managers = Array.from({ length: n }, (_, id) =>
     createLockManager({ endpoint: net.endpoint(id), id, n, clock, shared }),
   );

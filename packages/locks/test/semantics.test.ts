@@ -1,7 +1,8 @@
 import { AbortError } from '@critsec/core';
 import { describe, expect, it } from 'vitest';
 import { SimNetwork } from '@critsec/transport-sim';
-import { createLockManager, type Lock, type LockClock, LockTimeoutError } from '../src/index.js';
+import type { ProtocolClock } from '@critsec/core';
+import { createLockManager, type Lock, LockTimeoutError } from '../src/index.js';
 import { HolderCheck, rejection, simLocks } from './sim.js';
 
 describe('request(name, [options,] callback) over the simulator', () => {
@@ -124,7 +125,7 @@ describe('request(name, [options,] callback) over the simulator', () => {
 
   it('a member whose manager is created after the first messages for a name arrived serves them', async () => {
     const net = new SimNetwork({ n: 3, seed: 1 });
-    const clock: LockClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
+    const clock: ProtocolClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
     const make = (id: number) => createLockManager({ endpoint: net.endpoint(id), id, n: 3, clock });
     const p1 = make(1);
     const got = p1.request('a', () => 'granted'); // majority(3): Q_1 = {1, 2}; P2 has no manager yet

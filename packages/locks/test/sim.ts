@@ -1,3 +1,4 @@
+import type { ProtocolClock } from '@critsec/core';
 /**
  * Lock managers over the simulator, and a per-name holder check (the monitor of these tests):
  * every callback registers its hold on entry and drops it on exit; an exclusive holder beside any
@@ -7,18 +8,12 @@ import { hOutOfKSpec, mutexSpec } from '@critsec/core';
 import { SafetyMonitor } from '@critsec/harness';
 import { SimNetwork, uniformDelay } from '@critsec/transport-sim';
 import type { Registry } from 'prom-client';
-import {
-  createLockManager,
-  type Lock,
-  type LockClock,
-  type LockManager,
-  type LockManagerOptions,
-} from '../src/index.js';
+import { createLockManager, type Lock, type LockManager, type LockManagerOptions } from '../src/index.js';
 
 export interface SimLocks {
   readonly net: SimNetwork;
   readonly managers: LockManager[];
-  readonly clock: LockClock;
+  readonly clock: ProtocolClock;
 }
 
 /** n managers over one simulated network (uniform delays 1–3 by default). */
@@ -28,7 +23,7 @@ export function simLocks(
   options: Partial<Omit<LockManagerOptions, 'endpoint' | 'id' | 'n'>> & { registry?: Registry } = {},
 ): SimLocks {
   const net = new SimNetwork({ n, seed, delay: uniformDelay(1, 3) });
-  const clock: LockClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
+  const clock: ProtocolClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
   const managers = Array.from({ length: n }, (_, id) =>
     createLockManager({ endpoint: net.endpoint(id), id, n, clock, ...options }),
   );
