@@ -3,8 +3,14 @@
  * member answers from its own state at the instant it handles the question; the asker gathers
  * the answers (one round trip). Nothing here touches a protocol instance's state: the answers
  * read `durableState()`, which is pure.
+ *
+ * A member this one suspects (`Suspicions` of the root endpoint: a peer that left, or down or
+ * silent past the transport's detector timeout) is not waited for: it is not asked, and a member
+ * that becomes suspected while a question is out is dropped from it. A probe whose quorum holds
+ * a suspect answers "not free" (the lock cannot be granted promptly); a query reports the members
+ * it has no answer from as `unreachable`. Without suspicions every member is waited for.
  */
-import { AbortError, type Endpoint, type ProcessId } from '@critsec/core';
+import { AbortError, type Endpoint, type ProcessId, type Suspicions } from '@critsec/core';
 import { defineProtocol } from '@critsec/transport';
 import * as v from 'valibot';
 import { MAX_LOCK_NAME_LENGTH } from './names.js';
@@ -45,18 +51,28 @@ interface Gathering<T> {
   readonly done: (answers: Map<ProcessId, T>) => void;
 }
 
+/** What a gathering settled with: the answers, and the members dropped as suspected. */
+export interface Gathered<T> {
+  readonly answers: Map<ProcessId, T>;
+  /** Members not asked or no longer waited for because this member suspects them. */
+  readonly unreachable: readonly ProcessId[];
+}
+
 /** The control channel of one member. */
 export class Control {
   #next = 0;
   readonly #probes = new Map<number, Gathering<boolean>>();
   readonly #queries = new Map<number, Gathering<StateMessage>>();
   readonly #off: () => void;
+  readonly #offSuspicions: () => void;
 
   constructor(
     readonly endpoint: Endpoint,
     answers: ControlAnswers,
     onError: (err: Error) => void,
+    readonly suspicions?: Suspicions,
   ) {
+    this.#offSuspicions = suspicions?.onChange(() => this.#dropSuspected()) ?? (() => {});
     this.#off = controlProtocol.listen(
       endpoint,
       (from, msg) => {
@@ -78,20 +94,38 @@ export class Control {
     );
   }
 
-  /** Asks `members` whether their arbiter for `name` is free for `h` units: true when all say so. */
-  probe(members: readonly ProcessId[], kind: 'x' | 's', name: string, h: number): Promise<boolean> {
-    return this.#gather(this.#probes, members, { type: 'PROBE', kind, name, h }, undefined).then((a) =>
-      [...a.values()].every((f) => f),
-    );
+  /**
+   * Asks `members` whether their arbiter for `name` is free for `h` units: true when all say so;
+   * false at once when one of them is suspected, or becomes so before it answers.
+   */
+  async probe(members: readonly ProcessId[], kind: 'x' | 's', name: string, h: number): Promise<boolean> {
+    const g = await this.#gather(this.#probes, members, { type: 'PROBE', kind, name, h }, undefined);
+    return g.unreachable.length === 0 && [...g.answers.values()].every((f) => f);
   }
 
-  /** Asks every member for its own holds and waits; resolves with every answer. */
-  query(signal: AbortSignal | undefined): Promise<Map<ProcessId, StateMessage>> {
+  /** Asks every member not suspected for its own holds and waits. */
+  query(signal: AbortSignal | undefined): Promise<Gathered<StateMessage>> {
     return this.#gather(this.#queries, this.endpoint.peers, { type: 'QUERY' }, signal);
   }
 
   close(): void {
     this.#off();
+    this.#offSuspicions();
+  }
+
+  /** The suspicions changed: stop waiting for the suspects in every question out. */
+  #dropSuspected(): void {
+    const suspected = this.suspicions?.suspected();
+    if (suspected === undefined || suspected.size === 0) return;
+    for (const table of [this.#probes, this.#queries] as Map<number, Gathering<unknown>>[]) {
+      for (const [q, g] of table) {
+        for (const p of suspected) if (!g.answers.has(p)) g.from.delete(p);
+        if (g.answers.size === g.from.size) {
+          table.delete(q);
+          g.done(g.answers);
+        }
+      }
+    }
   }
 
   #gather<T>(
@@ -99,24 +133,28 @@ export class Control {
     members: readonly ProcessId[],
     msg: { type: 'PROBE'; kind: 'x' | 's'; name: string; h: number } | { type: 'QUERY' },
     signal: AbortSignal | undefined,
-  ): Promise<Map<ProcessId, T>> {
+  ): Promise<Gathered<T>> {
     if (signal?.aborted) return Promise.reject(new AbortError(undefined, { cause: signal.reason }));
     const q = this.#next++;
+    const suspected = this.suspicions?.suspected() ?? new Set<ProcessId>();
+    const asked = members.filter((m) => m === this.endpoint.self || !suspected.has(m));
+    const settled = (answers: Map<ProcessId, T>): Gathered<T> => ({
+      answers,
+      unreachable: members.filter((m) => !answers.has(m)),
+    });
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         table.delete(q);
         reject(new AbortError(undefined, { cause: signal?.reason }));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      table.set(q, {
-        from: new Set(members),
-        answers: new Map(),
-        done: (a) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(a);
-        },
-      });
-      for (const m of members) this.endpoint.send(m, { ...msg, q });
+      const done = (a: Map<ProcessId, T>) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(settled(a));
+      };
+      if (asked.length === 0) return done(new Map());
+      table.set(q, { from: new Set(asked), answers: new Map(), done });
+      for (const m of asked) this.endpoint.send(m, { ...msg, q });
     });
   }
 

@@ -79,6 +79,7 @@ class Manager implements LockManager {
       endpoint.channel('ctl'),
       { free: (kind, name, h) => this.#free(kind, name, h), state: () => this.#state() },
       onError,
+      o.endpoint.suspicions,
     );
     this.#offHook = o.endpoint.onUnopened(endpoint.path, (rest, from) => {
       if (this.#closed) return;
@@ -113,7 +114,7 @@ class Manager implements LockManager {
 
   async query(options: { readonly signal?: AbortSignal } = {}): Promise<LockSnapshot> {
     if (this.#closed) throw new LockManagerClosedError('query() after close()');
-    const answers = await this.#control.query(options.signal);
+    const { answers, unreachable } = await this.#control.query(options.signal);
     const held: LockInfo[] = [];
     const pending: LockInfo[] = [];
     for (const [holder, a] of answers) {
@@ -123,7 +124,7 @@ class Manager implements LockManager {
     }
     const order = (x: LockInfo, y: LockInfo) =>
       x.name < y.name ? -1 : x.name > y.name ? 1 : x.holder - y.holder;
-    return { held: held.sort(order), pending: pending.sort(order) };
+    return { held: held.sort(order), pending: pending.sort(order), unreachable };
   }
 
   reclaimIdle(): number {

@@ -63,6 +63,12 @@ export interface LockSnapshot {
   readonly held: readonly LockInfo[];
   /** Requests waiting (in this member's line or in the protocol), by name then holder. */
   readonly pending: readonly LockInfo[];
+  /**
+   * The members whose state is missing from this snapshot because the asking member suspects
+   * them (left, or down or silent past the transport's failure detector timeout), ascending;
+   * empty when every member answered. Their holds and waits are not in `held` / `pending`.
+   */
+  readonly unreachable: readonly ProcessId[];
 }
 
 /** Options of `createLockManager`. */
@@ -150,7 +156,10 @@ export interface LockManager {
    * The cluster-wide view: every member's own holds and waits, asked for on the control channel
    * (one round trip; each answer is that member's state when it handled the question, so the
    * whole is exact at a quiescent point and otherwise a view within one round trip). Waits for
-   * every member's answer.
+   * every member's answer but those of members this one suspects (not asked, or dropped when
+   * suspected while the question is out; listed in `unreachable`): with the TCP transport's
+   * failure detector a dead member delays it by at most `suspectAfterMs`. Without a detector it
+   * waits for every member: give it a `signal`.
    * @throws AbortError (rejects) when `signal` aborts first; `LockManagerClosedError` after `close()`.
    */
   query(options?: { readonly signal?: AbortSignal }): Promise<LockSnapshot>;

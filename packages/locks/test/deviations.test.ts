@@ -29,7 +29,7 @@ describe('deviations from the Web Locks API', () => {
     expect(await Promise.all(race)).toEqual(['a', null]);
     const q = managers[0]!.query();
     await net.run();
-    expect(await q).toEqual({ held: [], pending: [] });
+    expect(await q).toEqual({ held: [], pending: [], unreachable: [] });
   });
 
   it('ifAvailable that is the highest request, queued behind a racer already InCS, waits for its CS and gets the lock (not null: the deviation)', async () => {

@@ -40,7 +40,7 @@ describe('request(name, [options,] callback) over the simulator', () => {
     expect(await again).toBe('c');
     const q = managers[0]!.query();
     await net.run();
-    expect(await q).toEqual({ held: [], pending: [] });
+    expect(await q).toEqual({ held: [], pending: [], unreachable: [] });
   });
 
   it('shared holders run together (at most k), an exclusive holder alone', async () => {
@@ -116,7 +116,7 @@ describe('request(name, [options,] callback) over the simulator', () => {
     for (const m of managers) expect(m.live).toBe(0); // every instance idle: nothing held or queued
     const q = managers[4]!.query();
     await net.run();
-    expect(await q).toEqual({ held: [], pending: [] });
+    expect(await q).toEqual({ held: [], pending: [], unreachable: [] });
     // and the names still work
     const after = [1, 2, 3].map((id) => managers[id]!.request(id === 3 ? 's' : 'x', () => id));
     await net.run();

@@ -109,12 +109,13 @@ describe('@critsec/locks over mutual TLS (3 members in one process)', () => {
     expect(snapshot).toEqual({
       held: [{ name: 'x', mode: 'exclusive', holder: 0, token: undefined }],
       pending: [],
+      unreachable: [],
     });
     release();
     await all([holder], 'the release');
     const free = await managers[1]!.request('x', { ifAvailable: true }, (l) => l?.name ?? null);
     expect(free).toBe('x');
-    expect(await managers[0]!.query()).toEqual({ held: [], pending: [] });
+    expect(await managers[0]!.query()).toEqual({ held: [], pending: [], unreachable: [] });
     const allIdle = () => {
       for (const m of managers) m.reclaimIdle();
       return managers.every((m) => m.live === 0);
