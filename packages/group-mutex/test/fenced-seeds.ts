@@ -10,7 +10,7 @@
  */
 import { groupSpec, type ProcessId } from '@critsec/core';
 import { fromQuorums, groupFromCoterie } from '@critsec/coteries';
-import { createCluster, type SimCluster } from '@critsec/harness';
+import { createCluster } from '@critsec/harness';
 import { groupMutex } from '../src/index.js';
 import { GroupFencedStore, type GroupFencedResult, runGroupFenced } from './fenced-run.js';
 
@@ -24,7 +24,7 @@ const coterie = fromQuorums(5, [
 const system = groupFromCoterie(coterie, 3);
 
 /** Every node P_p uses (its quorum, for every group: `assignment: 'system'`). */
-export function nodesOf(p: ProcessId): readonly ProcessId[] {
+function nodesOf(p: ProcessId): readonly ProcessId[] {
   return system.quorumOf(p, 0);
 }
 
@@ -37,12 +37,10 @@ export interface FencedSeedOptions {
   readonly partitions?: boolean;
   readonly pauseInCS?: number;
   readonly until?: number;
-  /** Called with the cluster at the end, before it closes (a failing seed's states). */
-  readonly atEnd?: (cluster: SimCluster<number>) => void;
 }
 
 /** One seed. */
-export async function fencedSeed(seed: number, o: FencedSeedOptions = {}): Promise<GroupFencedResult> {
+async function fencedSeed(seed: number, o: FencedSeedOptions = {}): Promise<GroupFencedResult> {
   const ttl = 'ttl' in o ? o.ttl : 12;
   const cluster = createCluster<number>({
     factory: groupMutex({
@@ -72,7 +70,6 @@ export async function fencedSeed(seed: number, o: FencedSeedOptions = {}): Promi
     nodesOf,
     until: o.until ?? 20_000,
   });
-  o.atEnd?.(cluster);
   await cluster.close();
   return r;
 }
