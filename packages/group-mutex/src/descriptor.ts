@@ -13,7 +13,13 @@ import {
   param,
   params,
 } from '@critsec/core';
-import { describeInitial, parseAllOutCS, parseChoice, parseInteger } from '@critsec/core/kit';
+import {
+  describeInitial,
+  parseAllOutCS,
+  parseChoice,
+  parseInteger,
+  parseNonNegative,
+} from '@critsec/core/kit';
 import {
   coterieByName,
   type GroupQuorumSystem,
@@ -79,8 +85,9 @@ function groupEstimate(n: number, m: number, systemName: (typeof SYSTEM_NAMES)[n
  *
  * Its `build` throws ConfigurationError for n < 1, m < 2 (surficial) or m < 1, an unknown variant
  * or system, a coterie that does not exist for n, a system whose estimated memory (n·m·c quorum
- * memberships) exceeds this process's heap, `l`/`k` given, or an initial configuration with a
- * process InCS.
+ * memberships) exceeds this process's heap, `l`/`k` given, an initial configuration with a
+ * process InCS, a `fencing` that is not true/false, a negative `ttl`/`driftMargin`, or `fencing`/
+ * `ttl` with variant S (and whatever `groupMutex` refuses of them).
  */
 export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'group-mutex',
@@ -94,6 +101,13 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     l: param('group-mutex takes no l: processes of one group may all be InCS together'),
     k: param('group-mutex takes no k: processes of one group may all be InCS together'),
     init: param('initial configuration: none (the default: no group in session)'),
+    fencing: param('fencing tokens (issue 28; variant M): true or false (default false; a ttl implies true)'),
+    ttl: param(
+      'time-bounded grants (variant M): a lock not renewed within ttl is reclaimed (ms on real members, time units simulated; default none)',
+    ),
+    driftMargin: param(
+      'the holder deadline is the last confirmed renewal + ttl − driftMargin (default ttl/10)',
+    ),
   }),
   build(values, n = DEFAULT_N, ctx) {
     parseInteger('n', n, 1);
@@ -113,6 +127,7 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     ctx.weigh(groupEstimate(n, m, systemName));
     const system =
       systemName === 'surficial' ? surficialFor(n, m) : groupFromCoterie(coterieByName(systemName, n), m);
+    const fence = fenceParams(values);
     const options = { system, variant } as const;
     const b = groupMutexBounds(options);
     const sizes = b.cMin === b.c ? `${b.c}` : `${b.cMin}–${b.c}`;
@@ -125,10 +140,10 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize: { min: b.cMin, max: b.c },
       mx: null,
       structure: `${system.description}, m = ${m}, quorums ${sizes}, degree ${b.degree}, Maekawa_${variant}`,
-      options: { m, variant, system: systemName },
+      options: { m, variant, system: systemName, ...fenceOptionValues(fence) },
       spec: groupSpec(m, n),
       sequentialSpec: null,
-      factory: groupMutex(options) as CSFactory<unknown>,
+      factory: groupMutex({ ...options, ...fence }) as CSFactory<unknown>,
       request: (rng) => rng.int(m),
       requestDescription: `group uniform in 0..${m - 1} per entry`,
       initial,
@@ -147,3 +162,30 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     };
   },
 });
+
+/**
+ * The `fencing`, `ttl` and `driftMargin` parameters (issue 28), as options.
+ * @throws ConfigurationError for a value that is not a boolean / a number ≥ 0.
+ */
+function fenceParams(values: { readonly [k: string]: string | number | undefined }): {
+  fencing?: boolean;
+  ttl?: number;
+  driftMargin?: number;
+} {
+  const f = values.fencing;
+  if (f !== undefined && !['true', 'false'].includes(String(f)))
+    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
+  return {
+    ...(f === undefined ? {} : { fencing: String(f) === 'true' }),
+    ...(values.ttl === undefined ? {} : { ttl: parseNonNegative('ttl', values.ttl) }),
+    ...(values.driftMargin === undefined
+      ? {}
+      : { driftMargin: parseNonNegative('driftMargin', values.driftMargin) }),
+  };
+}
+
+/** The fence options as the descriptor's `options` (strings and numbers). */
+function fenceOptionValues(f: ReturnType<typeof fenceParams>): Record<string, string | number> {
+  const { fencing, ...times } = f;
+  return fencing === undefined ? times : { ...times, fencing: `${fencing}` };
+}

@@ -72,6 +72,8 @@ export type MaekawaMDurableState = {
     suspect: ProcessId[];
     /** Deviation 6: `done(p)`, `[p, req]`. */
     done: [ProcessId, number][];
+    /** Deviation 8 (issue 28, fencing on only): `hs`, the highest fencing token seen (G5). */
+    hs?: number;
   };
 };
 
@@ -101,6 +103,7 @@ const schema = v.strictObject({
     aside: v.array(tuple),
     suspect: ids,
     done: v.array(v.strictTuple([pid, timestampSchema])),
+    hs: v.optional(timestampSchema),
   }),
 });
 

@@ -6,6 +6,7 @@
  */
 import { ConfigurationError, type CSFactory, initialConfiguration } from '@critsec/core';
 import { checkGroupQuorumSystem, type GroupQuorumSystem, isGroupQuorumSystem } from '@critsec/coteries';
+import type { FenceOptions } from './fence.js';
 import { MaekawaM } from './maekawa-m.js';
 import type { MNodeClass, Rules } from './maekawa-m-node.js';
 import { parseMaekawaSDurable } from './durable-s.js';
@@ -38,6 +39,27 @@ export interface GroupMutexOptions {
    * `subgroupAssignment`). `'system'`: `system.quorumOf(i, g)`.
    */
   readonly assignment?: 'subgroups' | 'system';
+  /**
+   * Fencing tokens (issue 28 §2; Maekawa_M only): every entry yields `tenure().token`, strictly
+   * greater than the token of every earlier holder of **another group** (holders of one group
+   * may share or interleave tokens), with no central counter — nodes keep a durable
+   * highest-token-seen, and the requester confirms `max + 1` with its whole quorum before it
+   * enters (README "Fencing tokens and time-bounded grants"). Costs one more round trip and, with
+   * crash recovery, one synced write per node per entry. Default false; implied by {@link ttl}.
+   */
+  readonly fencing?: boolean | undefined;
+  /**
+   * Time-bounded grants (issue 28 §1; Maekawa_M only): a node reclaims a lock not renewed within
+   * `ttl`, in the unit of `ProcessContext.clock` (**ms** on a real member, time units in the
+   * simulator); the requester renews every `ttl / 3`. Needs a clock; implies fencing.
+   */
+  readonly ttl?: number | undefined;
+  /**
+   * The drift margin (same unit as {@link ttl}, 0 ≤ margin < ttl): the holder's deadline is the
+   * send time of the last renewal its whole quorum confirmed + `ttl − driftMargin`; it must cover
+   * the clocks' rates (`≥ 2ρ·ttl` for a relative rate error ρ). Default `ttl / 10`.
+   */
+  readonly driftMargin?: number | undefined;
 }
 
 /**
@@ -58,12 +80,18 @@ export interface GroupMutexOptions {
  *
  * `entry(g, { signal })` can be aborted while waiting: every lock held or in flight is given
  * back (UNLOCK to each node of the quorum) and the promise rejects with `AbortError`. `exit`
- * completes at once. Objects expose `inspect()` (every variable of the figures).
+ * completes at once. Objects expose `inspect()` (every variable of the figures) and `tenure()`
+ * (`hasTenure` of `@critsec/core`): with `fencing` or a `ttl` (Maekawa_M), the holder's fencing
+ * token, `remaining()`, `check()` (throws `TenureExpiredError` past the deadline) and `signal`
+ * while InCS; `undefined` otherwise.
  *
  * @throws ConfigurationError (from `groupMutex`) if `system` is not a group quorum system or its
  *   cartels of different groups do not intersect pairwise, if `variant` is not `'M'`/`'S'`, if
- *   `maxLocks` is not an integer ≥ 1 (or one per group), or `assignment` is unknown; (from the
- *   factory) if `system.n` differs from the cluster's n or any process starts InCS; (from
+ *   `maxLocks` is not an integer ≥ 1 (or one per group), or `assignment` is unknown, for a `ttl`
+ *   that is not a finite number > 0, a `driftMargin` outside [0, ttl) or without a ttl, a ttl with
+ *   `fencing: false`, or `fencing`/`ttl` with variant `'S'` (not supported yet); (from the
+ *   factory) if `system.n` differs from the cluster's n, any process starts InCS, or a ttl is
+ *   given and `ProcessContext.clock` is not; (from
  *   `entry`, rejected, nothing sent) if the group is not an integer in `0..m-1`.
  */
 export function groupMutex(options: GroupMutexOptions): CSFactory<GroupId> {
@@ -103,6 +131,12 @@ export function groupMutexWithRules(
     );
   }
   const plan = makePlan(system, assignment, options.maxLocks);
+  const fence = fenceOptions(options);
+  if (fence !== undefined && variant === 'S') {
+    throw new ConfigurationError(
+      "groupMutex: fencing and ttl are implemented for variant 'M' (Maekawa_M) only so far; use variant 'M' or leave them unset",
+    );
+  }
   return (ctx) => {
     if (ctx.n !== system.n) {
       throw new ConfigurationError(
@@ -120,12 +154,39 @@ export function groupMutexWithRules(
         `groupMutex: initial must have every process OutCS (a process InCS has no group and no locks), got ${inCS.join(', ')} InCS`,
       );
     }
+    if (fence?.ttl !== undefined && ctx.clock === undefined)
+      throw new ConfigurationError(
+        'groupMutex: a ttl needs a clock (ProcessContext.clock), and none was given',
+      );
     if (variant === 'M') {
       const restored =
         ctx.recovered === undefined ? undefined : parseMaekawaMDurable(ctx.recovered, ctx, plan);
-      return new MaekawaM(ctx, plan, rule, nodes.M, restored);
+      return new MaekawaM(ctx, plan, rule, nodes.M, restored, fence);
     }
     const restored = ctx.recovered === undefined ? undefined : parseMaekawaSDurable(ctx.recovered, ctx, plan);
     return new MaekawaS(ctx, plan, rule, nodes.S, restored);
   };
+}
+
+/** The fence options (`undefined`: fencing off). @throws ConfigurationError for a bad ttl or margin. */
+function fenceOptions(o: GroupMutexOptions): FenceOptions | undefined {
+  const { ttl, driftMargin, fencing } = o;
+  if (fencing !== undefined && typeof fencing !== 'boolean')
+    throw new ConfigurationError(`groupMutex: fencing must be true or false, got ${String(fencing)}`);
+  if (ttl === undefined) {
+    if (driftMargin !== undefined) throw new ConfigurationError('groupMutex: driftMargin needs a ttl');
+    return fencing === true ? { ttl: undefined, margin: 0 } : undefined;
+  }
+  if (!(typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0))
+    throw new ConfigurationError(
+      `groupMutex: ttl must be a finite number > 0 (the clock's unit), got ${String(ttl)}`,
+    );
+  if (fencing === false)
+    throw new ConfigurationError('groupMutex: a ttl needs fencing (leave fencing unset or true)');
+  const margin = driftMargin ?? ttl / 10;
+  if (!(typeof margin === 'number' && margin >= 0 && margin < ttl))
+    throw new ConfigurationError(
+      `groupMutex: driftMargin must be in [0, ttl), got ${String(margin)} with ttl ${ttl}`,
+    );
+  return { ttl, margin };
 }

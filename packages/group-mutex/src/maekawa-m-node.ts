@@ -26,8 +26,22 @@
  *   aside has a larger `req`: p's live request was the old one, so the other was not p's, and taking
  *   it could give the `req` of p's next request a lock for another group; it is dropped. A lock is
  *   freed only by p's own UNLOCK, as before; an honest run never gets here (no PROBE is sent).
+ *
+ * Fencing tokens and time-bounded grants (issue 28; not in the paper, README deviation 8; the
+ * requester's side is G1–G4 of `fence.ts`), only when built with `fencing` or a `ttl`:
+ * - G5 node i keeps `hs`, the highest fencing token it has seen (durable), gives its lock with
+ *   FENCE_LOCKED(req, hs) instead of LOCKED, and on CONFIRM(req, token, round) from a p whose
+ *   lock for `req` is current (p ∈ `lock_ps`) sets `hs := max(hs, token)` and answers
+ *   CONFIRMED(round); any other CONFIRM is stale and ignored.
+ * - G6 with a TTL, each lock given has a timer of `ttl` (the clock's unit), started when it is
+ *   given and restarted by every accepted CONFIRM; when it fires the lock is **reclaimed**:
+ *   EXPIRED(req) to p, then p's request is removed as by UNLOCK(p, req, true) (F.3–F.24: the lock
+ *   goes to the next request) — except that `done(p)` is not raised, so p's REQUEST with the same
+ *   `req` (G4) is taken by E.1. A queued request holds no lock and has no timer (a request of a
+ *   dead process is given the lock in its turn and reclaimed one TTL later). A restarted node
+ *   restarts the timers of the locks it recovered (never shorter than before).
  */
-import type { ProcessId } from '@critsec/core';
+import type { ProcessId, ProtocolClock } from '@critsec/core';
 import type { MaekawaMDurableState, MRequestTuple } from './durable-m.js';
 import { reach } from './rare-paths.js';
 import { witness } from '@critsec/transport';
@@ -65,6 +79,14 @@ export interface MaekawaMNodeSnapshot {
  */
 export type Rules = 'default' | 'printed-locked' | 'printed-early';
 
+/** Fencing (G5) and, with `ttl` and `clock`, time-bounded locks (G6) of a node. @internal */
+export interface NodeFence {
+  /** The lock TTL in the clock's unit, or `undefined` (fencing only). */
+  readonly ttl: number | undefined;
+  /** The process's clock (required with a TTL). */
+  readonly clock: ProtocolClock | undefined;
+}
+
 /** @internal the node's class: {@link MaekawaMNode}, or a test's subclass of it. */
 export type MNodeClass = new (...args: ConstructorParameters<typeof MaekawaMNode>) => MaekawaMNode;
 
@@ -85,13 +107,23 @@ export class MaekawaMNode {
   readonly #suspect = new Set<ProcessId>();
   /** `done(p)`: the largest `req` of p that an UNLOCK(true) ended here. */
   readonly #done = new Map<ProcessId, number>();
+  /** G5: the highest fencing token seen (durable). */
+  #hs = 0;
+  /** G6: per lock holder, the cancel function of its lock's timer. */
+  readonly #timers = new Map<ProcessId, () => void>();
 
   constructor(
     private readonly i: ProcessId,
     protected readonly plan: QuorumPlan,
     private readonly clock: { sn: number },
     private readonly send: (to: ProcessId, msg: MaekawaMMessage) => void,
+    private readonly fence?: NodeFence,
   ) {}
+
+  /** G5: the highest fencing token seen. */
+  get highestToken(): number {
+    return this.#hs;
+  }
 
   snapshot(): MaekawaMNodeSnapshot {
     const all = [...this.requests.values()].sort((a, b) => (higher(a, b) ? -1 : 1));
@@ -119,6 +151,7 @@ export class MaekawaMNode {
       aside: [...this.#aside.values()].map(tuple),
       suspect: [...this.#suspect],
       done: [...this.#done],
+      ...(this.fence === undefined ? {} : { hs: this.#hs }),
     };
   }
 
@@ -131,6 +164,48 @@ export class MaekawaMNode {
     for (const [p, t, g, req] of d.aside) this.#aside.set(p, { p, t, g, req });
     for (const p of d.suspect) this.#suspect.add(p);
     for (const [p, req] of d.done) this.#done.set(p, req);
+    this.#hs = d.hs ?? 0;
+    for (const p of this.lock_ps) this.#armTimer(p);
+  }
+
+  /** G5: CONFIRM(req, token, round) from p: accepted only while p's lock for `req` is current. */
+  onConfirm(p: ProcessId, req: number, token: number, round: number): void {
+    if (this.fence === undefined || !this.lock_ps.has(p) || this.requests.get(p)?.req !== req) {
+      reach('group-mutex-m:confirm-stale');
+      return;
+    }
+    if (token > this.#hs) this.#hs = token;
+    this.#armTimer(p);
+    this.send(p, { type: 'CONFIRMED', req, ts: this.clock.sn, round });
+  }
+
+  /** G6: (re)starts the timer of p's lock. */
+  #armTimer(p: ProcessId): void {
+    this.#timers.get(p)?.();
+    const clock = this.fence?.clock;
+    const ttl = this.fence?.ttl;
+    if (clock === undefined || ttl === undefined) return;
+    const req = this.requests.get(p)!.req;
+    this.#timers.set(
+      p,
+      clock.setTimer(ttl, () => {
+        this.#timers.delete(p);
+        if (this.lock_ps.has(p) && this.requests.get(p)?.req === req) this.#reclaim(p, req);
+      }),
+    );
+  }
+
+  /** G6: p's lock was not renewed within the TTL. */
+  #reclaim(p: ProcessId, req: number): void {
+    reach('group-mutex-m:lock-expired');
+    this.send(p, { type: 'EXPIRED', req, ts: this.clock.sn });
+    this.#free(p, req, true, false);
+  }
+
+  /** Stops every lock timer (the process closes). */
+  close(): void {
+    for (const cancel of this.#timers.values()) cancel();
+    this.#timers.clear();
   }
 
   /** E.4: a request of group `g` may be granted now (no lock held, or `g` locked with priority). */
@@ -143,8 +218,10 @@ export class MaekawaMNode {
   }
 
   #sendLocked(q: RequestEntry): void {
-    this.send(q.p, { type: 'LOCKED', req: q.req, ts: this.clock.sn });
+    if (this.fence === undefined) this.send(q.p, { type: 'LOCKED', req: q.req, ts: this.clock.sn });
+    else this.send(q.p, { type: 'FENCE_LOCKED', req: q.req, ts: this.clock.sn, hs: this.#hs });
     this.lock_ps.add(q.p);
+    if (this.fence !== undefined) this.#armTimer(q.p);
   }
 
   #inquire(q: RequestEntry): void {
@@ -218,9 +295,12 @@ export class MaekawaMNode {
     this.send(p, { type: 'PROBE', req, ts: this.clock.sn });
   }
 
-  /** Issue 27 §3: p's request `req` ended; take the request set aside, or drop it (file header). */
-  #ended(p: ProcessId, req: number): void {
-    if (req > (this.#done.get(p) ?? 0)) this.#done.set(p, req);
+  /**
+   * Issue 27 §3: p's request `req` ended; take the request set aside, or drop it (file header).
+   * `done(p)` is raised unless the end was a reclaim (G6).
+   */
+  #ended(p: ProcessId, req: number, raiseDone: boolean): void {
+    if (raiseDone && req > (this.#done.get(p) ?? 0)) this.#done.set(p, req);
     const wasSuspect = this.#suspect.delete(p);
     const aside = this.#aside.get(p);
     if (aside === undefined) return;
@@ -246,7 +326,14 @@ export class MaekawaMNode {
       return;
     }
     // F.2 (sn := max(sn, t)) is done by the owner on every receive from a legitimate sender
+    this.#free(p, req, flag, true);
+  }
+
+  /** F.3–F.24 for p's request `req` (current here): UNLOCK(p, req, flag), or a reclaim (G6). */
+  #free(p: ProcessId, req: number, flag: boolean, raiseDone: boolean): void {
     const freed = this.lock_ps.delete(p); // F.3
+    this.#timers.get(p)?.();
+    this.#timers.delete(p);
     this.inquired_ps.delete(p); // F.4
     if (flag)
       this.requests.delete(p); // F.5–F.6
@@ -275,7 +362,7 @@ export class MaekawaMNode {
         this.#sendLocked(q);
       }
     }
-    if (flag) this.#ended(p, req);
+    if (flag) this.#ended(p, req, raiseDone);
   }
 
   /** True if `p` may address this node for group g (i ∈ quorumOf(p, g)). */

@@ -18,6 +18,10 @@
  *   reply, so a forged `ts` from a stranger cannot move `sn` nor make this process answer it.
  * - crash recovery (issue 27): `durableState()`, a restore from `ctx.recovered` (`durable-m.ts`),
  *   `recover()`.
+ * - fencing tokens and time-bounded grants (issue 28, opt-in; G1–G4 of `fence.ts`, G5–G6 of
+ *   `maekawa-m-node.ts`): FENCE_LOCKED counts as LOCKED; holding Q, the process confirms its token
+ *   before C.4 enters; EXPIRED while trying forgets that lock and asks its node again (G4);
+ *   `tenure()` while InCS.
  *
  * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry as the paper counts, at most
  * c·(2 + 6·max[g]) per exit+entry pair under causal attribution (README); 3c without contention
@@ -31,8 +35,10 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
+  type Tenure,
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
+import { type FenceOptions, GroupFence } from './fence.js';
 import { MAEKAWA_M_DURABLE_FORMAT, type MaekawaMDurableState } from './durable-m.js';
 import { reach } from './rare-paths.js';
 import { tick, witness } from '@critsec/transport';
@@ -84,14 +90,20 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
   /** Recovered with a waiting request and no caller (a crash cut its `entry()`): `recover()` withdraws it. */
   #orphan = false;
   readonly #n: number;
+  /** Fencing and TTLs (issue 28, G1–G4 of `fence.ts`), when on. */
+  readonly #fence: GroupFence | undefined;
 
-  /** @param restored a recovered state, checked by `parseMaekawaMDurable`: the object resumes there. */
+  /**
+   * @param restored a recovered state, checked by `parseMaekawaMDurable`: the object resumes there.
+   * @param fence fencing (and a TTL with its drift margin, in the clock's unit), or none.
+   */
   constructor(
     ctx: ProcessContext,
     plan: QuorumPlan,
     rule: Rules,
     Node: MNodeClass = MaekawaMNode,
     restored?: MaekawaMDurableState,
+    fence?: FenceOptions,
   ) {
     super(ctx.id, restored?.state ?? 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('Maekawa_M', ctx.id, 'entry'));
@@ -99,7 +111,21 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
     this.#endpoint = ctx.endpoint;
     this.#plan = plan;
     this.#n = ctx.n;
-    this.#node = new Node(ctx.id, plan, this.#clock, (to, msg) => ctx.endpoint.send(to, msg));
+    const send = (to: ProcessId, msg: MaekawaMMessage) => ctx.endpoint.send(to, msg);
+    const nodeFence = fence === undefined ? undefined : { ttl: fence.ttl, clock: ctx.clock };
+    this.#node = new Node(ctx.id, plan, this.#clock, send, nodeFence);
+    this.#fence =
+      fence === undefined
+        ? undefined
+        : new GroupFence({
+            ...fence,
+            id: ctx.id,
+            clock: ctx.clock,
+            sn: () => this.#clock.sn,
+            send,
+            held: () => this.#locked_nodes,
+            enter: () => this.#call.resolve(() => this.setState('InCS')),
+          });
     if (restored !== undefined) this.#restore(restored);
     this.listen(maekawaMProtocol, ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
@@ -147,6 +173,11 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
     this.#node.restore(s.node);
   }
 
+  /** The current CS's fencing token and deadline while InCS (with `fencing` or a `ttl`), else `undefined`. */
+  tenure(): Tenure | undefined {
+    return this.state === 'InCS' ? this.#fence?.tenure() : undefined;
+  }
+
   inspect(): MaekawaMSnapshot {
     return {
       sn: this.#clock.sn,
@@ -174,6 +205,7 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
     this.#req++;
     this.#locked_nodes.clear();
     this.#call.begin(); // A.3: state := trying
+    this.#fence?.begin(this.#req, this.#Q);
     const msg: MaekawaMMessage = { type: 'REQUEST', req: this.#req, ts: this.#priority, g };
     for (const i of this.#Q) this.#endpoint.send(i, msg); // A.7
     return this.#call.wait(signal, () => this.#withdraw());
@@ -182,6 +214,7 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
   /** D.1–D.5: exit CS. */
   protected async doExit(): Promise<void> {
     this.setState('OutCS'); // D.2
+    this.#fence?.end();
     this.#unlockAll(this.#locked_nodes); // D.3
     this.#locked_nodes.clear(); // D.4
     this.#priority = NONE; // D.5
@@ -189,12 +222,15 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
 
   protected doClose(): void {
     this.#call.close();
+    this.#fence?.end();
+    this.#node.close();
   }
 
   /** Abort of a waiting entry: UNLOCK(true) to every node of Q (held, granted in flight, or queued). */
   #withdraw(): void {
     reach('group-mutex-m:abort');
     this.#orphan = false;
+    this.#fence?.end();
     if (!this.closed) this.#unlockAll(this.#Q);
     this.#locked_nodes.clear();
     this.#priority = NONE;
@@ -217,10 +253,26 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
     }
     this.#endpoint.send(i, { type: 'UNLOCK', req, ts: this.#clock.sn, flag: false }); // B.4
     this.#locked_nodes.delete(i); // B.5
+    this.#fence?.lost(); // G2: a confirmation under way starts again once Q is locked again
   }
 
-  /** C.1–C.4: receive LOCKED(i, t); i is in Q when `req` is the current request (`#outOfRole`). */
-  #onLocked(i: ProcessId, req: number): void {
+  /** G4: EXPIRED(req) from node i: while trying, forget its lock and ask it again (same req, same priority). */
+  #onExpired(i: ProcessId, req: number): void {
+    if (req !== this.#req || !this.#call.waiting) {
+      reach('group-mutex-m:expired-ignored'); // InCS: the deadline has passed already; else stale
+      return;
+    }
+    reach('group-mutex-m:expired-rerequest');
+    this.#locked_nodes.delete(i);
+    this.#fence?.lost();
+    this.#endpoint.send(i, { type: 'REQUEST', req, ts: this.#priority, g: this.#group });
+  }
+
+  /**
+   * C.1–C.4: receive LOCKED(i, t) (or FENCE_LOCKED with node i's `hs`, G1); i is in Q when `req`
+   * is the current request (`#outOfRole`).
+   */
+  #onLocked(i: ProcessId, req: number, hs: number): void {
     // C.3 as printed: any LOCKED from a node of Q counts while trying, whatever request it is for
     if (this.#printedLocked && this.#call.waiting && this.#Q.includes(i)) req = this.#req;
     if (req !== this.#req || !this.#call.waiting) {
@@ -232,8 +284,11 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
       return;
     }
     this.#locked_nodes.add(i); // C.3
+    this.#fence?.locked(i, hs);
     if (this.#locked_nodes.size === this.#Q.length) {
-      this.#call.resolve(() => this.setState('InCS')); // C.4: enter CS
+      if (this.#fence !== undefined)
+        this.#fence.allLocked(); // G2: confirm the token first
+      else this.#call.resolve(() => this.setState('InCS')); // C.4: enter CS
     }
   }
 
@@ -258,19 +313,25 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
    *   Q of any group, or a lock it hands back);
    * - LOCKED, INQUIRE, PROBE (C.1, B.1, issue 27 §3): for the current request, `from` is in its Q; for any other,
    *   `from` is in some quorum this process uses — a stale LOCKED or INQUIRE of an earlier request,
-   *   of another group, must still reach C.1/B.1 (handed back or ignored: liveness needs it).
+   *   of another group, must still reach C.1/B.1 (handed back or ignored: liveness needs it);
+   * - FENCE_LOCKED, CONFIRMED, EXPIRED as LOCKED, CONFIRM as UNLOCK — and none of the four while
+   *   fencing is off.
    */
   #outOfRole(from: ProcessId, msg: MaekawaMMessage): string | undefined {
     const me = this.id;
+    const fenced = msg.type === 'FENCE_LOCKED' || msg.type === 'CONFIRM' || msg.type === 'CONFIRMED';
+    if (this.#fence === undefined && (fenced || msg.type === 'EXPIRED'))
+      return `${msg.type} from P${from}, but fencing is off`;
     switch (msg.type) {
       case 'REQUEST':
         return msg.g < this.#plan.m && this.#node.accepts(from, msg.g)
           ? undefined
           : `REQUEST(group ${msg.g}) from P${from}, but P${me} is not in the quorum P${from} uses for that group`;
       case 'UNLOCK':
+      case 'CONFIRM':
         return this.#plan.inSomeQuorum(me, from)
           ? undefined
-          : `UNLOCK from P${from}, but P${me} is in none of the quorums P${from} uses`;
+          : `${msg.type} from P${from}, but P${me} is in none of the quorums P${from} uses`;
       default:
         if (msg.req === this.#req) {
           return this.#Q.includes(from) ? undefined : `${msg.type} from P${from}, which is not in its quorum`;
@@ -297,7 +358,19 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
         this.#node.onUnlock(from, msg.req, msg.flag);
         return;
       case 'LOCKED':
-        this.#onLocked(from, msg.req);
+        this.#onLocked(from, msg.req, 0);
+        return;
+      case 'FENCE_LOCKED':
+        this.#onLocked(from, msg.req, msg.hs);
+        return;
+      case 'CONFIRM':
+        this.#node.onConfirm(from, msg.req, msg.token, msg.round);
+        return;
+      case 'CONFIRMED':
+        if (msg.req === this.#req) this.#fence?.confirmed(from, msg.round);
+        return;
+      case 'EXPIRED':
+        this.#onExpired(from, msg.req);
         return;
       case 'INQUIRE':
         this.#onInquire(from, msg.req);

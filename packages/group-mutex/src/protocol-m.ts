@@ -20,6 +20,16 @@ const schema = v.variant('type', [
   v.object({ type: v.literal('INQUIRE'), req: counterSchema, ts: timestampSchema }),
   v.object({ type: v.literal('UNLOCK'), req: counterSchema, ts: timestampSchema, flag: v.boolean() }),
   v.object({ type: v.literal('PROBE'), req: counterSchema, ts: timestampSchema }),
+  v.object({ type: v.literal('FENCE_LOCKED'), req: counterSchema, ts: timestampSchema, hs: timestampSchema }),
+  v.object({
+    type: v.literal('CONFIRM'),
+    req: counterSchema,
+    ts: timestampSchema,
+    token: timestampSchema,
+    round: counterSchema,
+  }),
+  v.object({ type: v.literal('CONFIRMED'), req: counterSchema, ts: timestampSchema, round: counterSchema }),
+  v.object({ type: v.literal('EXPIRED'), req: counterSchema, ts: timestampSchema }),
 ]);
 
 /**
@@ -71,6 +81,54 @@ export type MaekawaMMessage =
        */
       type: 'PROBE';
       /** The request asked about. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
+    }
+  | {
+      /**
+       * LOCKED with `hs`, the highest fencing token node i has seen (durable) — issue 28, fencing
+       * on (README "Fencing tokens and time-bounded grants"; not in Fig. 5).
+       */
+      type: 'FENCE_LOCKED';
+      /** The request the lock is for. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
+      /** The node's highest fencing token seen. */
+      hs: number;
+    }
+  | {
+      /**
+       * CONFIRM requester → node (issue 28): holding its whole quorum, p proposes `token`
+       * (max of the `hs` it was told + 1; 0 for a keep-alive of a lock held while waiting); the
+       * node accepts only while p's lock for `req` is current, raises `hs` to `token` and
+       * restarts the lock's TTL.
+       */
+      type: 'CONFIRM';
+      /** The request whose lock it confirms. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
+      /** The proposed fencing token (0: a keep-alive). */
+      token: number;
+      /** Numbers p's confirmations (renewals included). */
+      round: number;
+    }
+  | {
+      /** CONFIRMED node → requester (issue 28): `round` accepted. */
+      type: 'CONFIRMED';
+      /** The request whose lock was confirmed. */
+      req: number;
+      /** The sender's clock. */
+      ts: number;
+      /** The round accepted. */
+      round: number;
+    }
+  | {
+      /** EXPIRED node → requester (issue 28): the lock of `req` was reclaimed (its TTL passed unrenewed) and the request dropped. */
+      type: 'EXPIRED';
+      /** The request whose lock was reclaimed. */
       req: number;
       /** The sender's clock. */
       ts: number;

@@ -11,7 +11,10 @@ import { reachOf } from '@critsec/core/kit';
  * INQUIRE for another request or a lock not held; `abort`; `stale-locked-returned` a LOCKED for a
  * withdrawn request handed back; `stale-unlock`; `request-set-aside`, `probe`, `probe-current`,
  * `probe-released`, `aside-taken`, `aside-dropped` (a REQUEST that cannot be honest, issue 27 §3);
- * `full-after-withdrawal` F.13 with max[g] locks still given after a withdrawn request.
+ * `full-after-withdrawal` F.13 with max[g] locks still given after a withdrawn request;
+ * `lock-expired` a node reclaimed a lock (G6), `expired-rerequest` / `expired-ignored` EXPIRED
+ * while trying / InCS or stale (G4), `confirm-stale` a CONFIRM for a lock not current (G5) — the
+ * fencing and TTL paths of issue 28.
  *
  * Maekawa_S — `joined-reference` D.2 granted a request besides the reference; `early-request`
  * D.10–D.11; `deferred` D.12; `new-reference` E.5–E.6; `abort`; `deferred-withdrawn`,
@@ -50,6 +53,10 @@ export const groupMutexRarePaths = {
  */
 const otherMarks = [
   'group-mutex-m:aside-dropped',
+  'group-mutex-m:confirm-stale',
+  'group-mutex-m:expired-ignored',
+  'group-mutex-m:expired-rerequest',
+  'group-mutex-m:lock-expired',
   'group-mutex-m:aside-taken',
   'group-mutex-m:full-after-withdrawal',
   'group-mutex-m:probe',
