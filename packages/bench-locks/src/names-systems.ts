@@ -1,9 +1,9 @@
 /**
  * The rows of the "1,000 names" scenario (issue 29): `@critsec/locks` on n members as n OS
  * processes over mutual TLS, on one name and on `names` names, beside the single-Redis lock and
- * etcd's lock on one key and on `names` keys — the same clients (n × `clientsPerMember`, each
- * drawing its names from its own seeded generator, `names-workload.ts`), the same lock recipes
- * as the latency table's rows. Every phase is timed from the first round to the last.
+ * etcd's lock on one key and on `names` keys — the same clients (n × `clientsPerMember`,
+ * sweeping the names in one seeded order, `names-workload.ts`), the same lock recipes as the
+ * latency table's rows. Every phase is timed from the first round to the last.
  */
 import { readFileSync } from 'node:fs';
 import { cpuClock } from './cpu.js';
@@ -68,10 +68,11 @@ export interface ReferenceServer {
 const SEED = 29;
 const phases = (s: NamesSizes, share = 1) => {
   const r = (x: number) => Math.max(1, Math.round(x * share));
+  const clients = s.n * s.clientsPerMember;
   return {
-    warmup: { prefix: 'warm-', names: s.names, rounds: r(s.warmup), seed: SEED + 1_000 },
-    one: { prefix: 'one-', names: 1, rounds: r(s.oneRounds), seed: SEED },
-    many: { prefix: 'name-', names: s.names, rounds: r(s.rounds), seed: SEED },
+    warmup: { prefix: 'warm-', names: s.names, rounds: r(s.warmup), seed: SEED + 1_000, clients },
+    one: { prefix: 'one-', names: 1, rounds: r(s.oneRounds), seed: SEED, clients },
+    many: { prefix: 'name-', names: s.names, rounds: r(s.rounds), seed: SEED, clients },
   } satisfies Record<string, NamesPhase>;
 };
 
@@ -90,7 +91,6 @@ function critsecRow(label: string, names: number, members: readonly MemberPhase[
  */
 export async function critsecNamesRows(s: NamesSizes, certs: Certificates): Promise<NamesRow[]> {
   const p = phases(s);
-  const clients = s.n * s.clientsPerMember;
   const where = s.inProcess === true ? 'one process' : `${s.n} OS processes`;
   const label = `@critsec/locks (Maekawa, majority), ${where}, mTLS`;
   const cluster = await startNamesCluster(s.n, certs, {
@@ -103,7 +103,7 @@ export async function critsecNamesRows(s: NamesSizes, certs: Certificates): Prom
     const one = await cluster.run(p.one, s.clientsPerMember);
     const many = await cluster.run(p.many, s.clientsPerMember);
     const after = await cluster.memory();
-    const used = distinctNames(p.many, clients);
+    const used = distinctNames(p.many);
     const grown = (f: (m: MemberMemory) => number) => (sum(after.map(f)) - sum(before.map(f))) / (used * s.n);
     const kept = sum(after.map((m) => m.kept)) - sum(before.map((m) => m.kept));
     const live = sum(after.map((m) => m.live));
@@ -171,7 +171,7 @@ async function referenceRows(
     const [own0, rss0] = [await measure.read(), rssOf(server.pid)];
     const many = await timedPhase(clients, p.many, server.pid);
     const [own1, rss1] = [await measure.read(), rssOf(server.pid)];
-    const used = distinctNames(p.many, clients.length);
+    const used = distinctNames(p.many);
     return [
       { label: `${label}, 1 key`, names: 1, ...one },
       {

@@ -1,9 +1,12 @@
 /**
  * The workload of the "1,000 names" scenario (issue 29), the same for every system: C clients,
- * each acquiring and releasing one lock after another (no think or hold time), the name of each
- * acquisition drawn uniformly at random from `names` names by the client's own seeded generator —
- * client g draws the same sequence whichever system it drives, so the critsec members, Redis and
- * etcd see the same names in the same order.
+ * each acquiring and releasing one lock after another (no think or hold time), sweeping the
+ * `names` names in a seeded random order π shared by all clients: client g's r-th acquisition
+ * takes π[(r·C + g) mod names]. Every name is used once per sweep of `names` acquisitions (all
+ * 1,000 are in use even when etcd runs a tenth of the rounds), clients at the same step never
+ * share a name, and the order is the same whichever system the clients drive — critsec members,
+ * Redis and etcd see the same names in the same order. (Uniform draws would leave 1/e of the names
+ * unused at one acquisition per name.)
  */
 import { createRng } from '@critsec/core';
 import { now, type TimedRound } from './stats.js';
@@ -19,14 +22,28 @@ export interface NamesPhase {
   readonly names: number;
   /** Rounds per client. */
   readonly rounds: number;
-  /** Seed of the draws (client g draws from `createRng(seed + g)`). */
+  /** Seed of the order π of the names. */
   readonly seed: number;
+  /** C, the clients of the phase in all (over every member). */
+  readonly clients: number;
+}
+
+/** π: the names 0 … names − 1 in the seeded random order of `phase` (Fisher–Yates). */
+function order(phase: NamesPhase): number[] {
+  const rng = createRng(phase.seed);
+  const pi = Array.from({ length: phase.names }, (_, i) => i);
+  for (let i = pi.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [pi[i], pi[j]] = [pi[j]!, pi[i]!];
+  }
+  return pi;
 }
 
 /** The generator of client `g`'s names in `phase`. */
 function nameSequence(phase: NamesPhase, g: number): () => string {
-  const rng = createRng(phase.seed + g);
-  return () => `${phase.prefix}${phase.names === 1 ? 0 : rng.int(phase.names)}`;
+  const pi = order(phase);
+  let r = 0;
+  return () => `${phase.prefix}${pi[(r++ * phase.clients + g) % phase.names]}`;
 }
 
 /**
@@ -53,10 +70,10 @@ export async function runNamedClients(
   );
 }
 
-/** The distinct names `clients` clients draw in `phase` (for the memory per name). */
-export function distinctNames(phase: NamesPhase, clients: number): number {
+/** The distinct names the clients of `phase` use (for the memory per name). */
+export function distinctNames(phase: NamesPhase): number {
   const seen = new Set<string>();
-  for (let g = 0; g < clients; g++) {
+  for (let g = 0; g < phase.clients; g++) {
     const next = nameSequence(phase, g);
     for (let r = 0; r < phase.rounds; r++) seen.add(next());
   }
