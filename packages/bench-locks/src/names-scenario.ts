@@ -69,6 +69,6 @@ export async function runNamesScenario(o: NamesScenarioOptions): Promise<NamesSc
   const clients = s.n * s.clientsPerMember;
   const title =
     `${s.names.toLocaleString('en-US')} names, n = ${s.n}, ${clients} clients (${s.clientsPerMember} per member; ` +
-    'the names swept in one seeded random order, client g taking the (r·C + g)-th at its r-th acquisition; no hold or think time)';
+    'in sweeps over the names, each sweep in its own seeded random order; no hold or think time)';
   return { rows, text: `${title}\n\n${namesTable(rows, clients)}\n\n${namesRatios(rows)}` };
 }

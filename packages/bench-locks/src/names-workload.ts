@@ -1,12 +1,14 @@
 /**
  * The workload of the "1,000 names" scenario (issue 29), the same for every system: C clients,
- * each acquiring and releasing one lock after another (no think or hold time), sweeping the
- * `names` names in a seeded random order π shared by all clients: client g's r-th acquisition
- * takes π[(r·C + g) mod names]. Every name is used once per sweep of `names` acquisitions (all
- * 1,000 are in use even when etcd runs a tenth of the rounds), clients at the same step never
- * share a name, and the order is the same whichever system the clients drive — critsec members,
- * Redis and etcd see the same names in the same order. (Uniform draws would leave 1/e of the names
- * unused at one acquisition per name.)
+ * each acquiring and releasing one lock after another (no think or hold time), in sweeps over
+ * the `names` names: number the acquisitions of all clients i = r·C + g (client g's r-th); the
+ * i-th takes π_s[i mod names] where π_s is sweep s = ⌊i / names⌋'s own seeded random order of the
+ * names. Every name is used once per sweep of `names` acquisitions (all 1,000 are in use even
+ * when etcd runs a tenth of the rounds), by a different client from one sweep to the next (a
+ * fixed order would tie each name to the client g ≡ its position mod C), clients at the same step
+ * never share a name, and the sequence is the same whichever system the clients drive — critsec
+ * members, Redis and etcd see the same names in the same order. (Uniform draws would leave 1/e
+ * of the names unused at one acquisition per name.)
  */
 import { createRng } from '@critsec/core';
 import { now, type TimedRound } from './stats.js';
@@ -22,15 +24,15 @@ export interface NamesPhase {
   readonly names: number;
   /** Rounds per client. */
   readonly rounds: number;
-  /** Seed of the order π of the names. */
+  /** Seed of the sweeps' orders (sweep s: `createRng(seed + s)`). */
   readonly seed: number;
   /** C, the clients of the phase in all (over every member). */
   readonly clients: number;
 }
 
-/** π: the names 0 … names − 1 in the seeded random order of `phase` (Fisher–Yates). */
-function order(phase: NamesPhase): number[] {
-  const rng = createRng(phase.seed);
+/** π_s: the names 0 … names − 1 in the seeded random order of sweep `s` of `phase` (Fisher–Yates). */
+function order(phase: NamesPhase, s: number): number[] {
+  const rng = createRng(phase.seed + s);
   const pi = Array.from({ length: phase.names }, (_, i) => i);
   for (let i = pi.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);
@@ -39,11 +41,21 @@ function order(phase: NamesPhase): number[] {
   return pi;
 }
 
-/** The generator of client `g`'s names in `phase`. */
+/** The generator of client `g`'s names in `phase`: the i-th acquisition of all, i = r·C + g, takes π_s[i mod names], s = ⌊i / names⌋. */
 function nameSequence(phase: NamesPhase, g: number): () => string {
-  const pi = order(phase);
+  const sweeps = new Map<number, number[]>();
   let r = 0;
-  return () => `${phase.prefix}${pi[(r++ * phase.clients + g) % phase.names]}`;
+  return () => {
+    const i = r++ * phase.clients + g;
+    const s = Math.floor(i / phase.names);
+    let pi = sweeps.get(s);
+    if (pi === undefined) {
+      pi = order(phase, s);
+      sweeps.clear(); // a client moves on to the next sweep and never back
+      sweeps.set(s, pi);
+    }
+    return `${phase.prefix}${pi[i % phase.names]}`;
+  };
 }
 
 /**
