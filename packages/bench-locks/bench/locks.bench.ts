@@ -84,7 +84,8 @@ async function latencyTable(
 
 async function main(): Promise<void> {
   console.log(
-    `# bench:locks — n = ${N}, loopback, ${quick ? 'quick, ' : ''}${reps} interleaved repetition(s)`,
+    `# bench:locks — n = ${N}, loopback, ${quick ? 'quick, ' : ''}scenario ${scenario}` +
+      (scenario === 'names' ? '' : `, ${reps} interleaved repetition(s) of the latency table`),
   );
   console.log(`date: ${new Date().toISOString()}\nmachine: ${machineLine()}\nbefore: ${uptime()}`);
   console.log(`busiest processes before:\n${busiestProcesses()}\n`);
