@@ -9,85 +9,83 @@
  * with temporary data directories and stopped at the end; a missing one is skipped with the
  * command that installs it.
  *
+ * Then, in the same run, the "1,000 names" scenario of issue 29 (`src/names-scenario.ts`):
+ * `@critsec/locks` on 5 OS processes over 1,000 names and over one, beside Redis and etcd over
+ * 1,000 keys and over one.
+ *
  * Options: --quick (a fifth of the rounds, one repetition), --reps <r> (default 3), --only <text>
- * (only the systems whose label contains it, case-insensitive).
+ * (only the latency table's systems whose label contains it, case-insensitive), --scenario
+ * latency|names|all (default all: the latency table, then the names scenario; --only implies
+ * latency).
  */
 import { parseArgs } from 'node:util';
-import { makeCertificates } from '../src/critsec-clusters.js';
-import { etcdReady } from '../src/etcd-lock.js';
+import { type Certificates, makeCertificates } from '../src/critsec-clusters.js';
 import { busiestProcesses, machineLine, uptime, versionOf } from '../src/machine.js';
-import { redisReady } from '../src/redis-lock.js';
-import { findBinary, INSTALL_HINT, type RunningServer, startServer } from '../src/servers.js';
+import { NAMES_SIZES, runNamesScenario } from '../src/names-scenario.js';
+import { type RunningServer, startEtcd, startRedis } from '../src/servers.js';
 import { type BenchSystem, critsecSystems, echoSystem, etcdSystem, redisSystem } from '../src/systems.js';
 import { stopCpuClocks } from '../src/cpu.js';
 import { markdownTable, resultOf, type SystemSample } from '../src/table.js';
 import { checkTargets, formatTargets } from '../src/targets.js';
-import { startEchoServer } from '../src/tcp-echo.js';
+import { type EchoServer, startEchoServer } from '../src/tcp-echo.js';
 
 const N = 5;
 const { values } = parseArgs({
-  options: { quick: { type: 'boolean' }, reps: { type: 'string' }, only: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean' },
+    reps: { type: 'string' },
+    only: { type: 'string' },
+    scenario: { type: 'string' },
+  },
 });
 const quick = values.quick === true;
 const reps = Number(values.reps ?? (quick ? 1 : 3));
 const scale = quick ? 0.2 : 1;
-
-/**
- * A redis-server on a free loopback port. `durable`: every write appended to its AOF and synced
- * before the reply (`appendonly yes`, `appendfsync always`) — the fair comparison for a durable
- * lock; otherwise no persistence at all (`save ''`, `appendonly no`), Redis' fastest.
- */
-async function startRedis(durable: boolean): Promise<RunningServer | undefined> {
-  const bin = findBinary('redis-server');
-  if (bin === undefined) {
-    console.log(`redis-server not found: the Redis row is skipped. Install: ${INSTALL_HINT}`);
-    return undefined;
-  }
-  return startServer(
-    bin,
-    (port, _peer, dir) => [
-      '--port',
-      `${port}`,
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      durable ? 'yes' : 'no',
-      ...(durable ? ['--appendfsync', 'always'] : []),
-      '--dir',
-      dir,
-    ],
-    redisReady,
-  );
+const scenario = values.scenario ?? (values.only === undefined ? 'all' : 'latency');
+if (!['latency', 'names', 'all'].includes(scenario)) {
+  throw new Error(`--scenario must be latency, names or all, got ${scenario}`);
 }
 
-async function startEtcd(): Promise<RunningServer | undefined> {
-  const bin = findBinary('etcd');
-  if (bin === undefined) {
-    console.log(`etcd not found: the etcd row is skipped. Install: ${INSTALL_HINT}`);
-    return undefined;
+/** The latency table (issue 15) and its targets: every system `reps` times, interleaved. */
+async function latencyTable(
+  certs: Certificates,
+  servers: {
+    redis: RunningServer | undefined;
+    redisAof: RunningServer | undefined;
+    etcd: RunningServer | undefined;
+    echo: EchoServer;
+    tlsEcho: EchoServer;
+  },
+  v: { redisVersion: string; etcdVersion: string },
+): Promise<void> {
+  const { redis, redisAof, etcd, echo, tlsEcho } = servers;
+  const systems: BenchSystem[] = [...critsecSystems(N, certs, scale)];
+  if (etcd) systems.push(etcdSystem(N, etcd, v.etcdVersion, scale));
+  if (redis) systems.push(redisSystem(N, redis, v.redisVersion, scale));
+  if (redisAof) systems.push(redisSystem(N, redisAof, v.redisVersion, scale, 'AOF, appendfsync always'));
+  systems.push(echoSystem(N, tlsEcho, scale, certs.dir), echoSystem(N, echo, scale));
+  const only = values.only?.toLowerCase();
+  if (only !== undefined)
+    systems.splice(0, systems.length, ...systems.filter((s) => s.label.toLowerCase().includes(only)));
+  const samples = systems.map((): SystemSample[] => []);
+  for (let r = 0; r < reps; r++) {
+    for (const [i, s] of systems.entries()) {
+      const t0 = Date.now();
+      samples[i]!.push(await s.run());
+      console.log(`repetition ${r + 1}/${reps}: ${s.label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
   }
-  return startServer(
-    bin,
-    (port, peer, dir) => [
-      '--name=bench',
-      `--data-dir=${dir}`,
-      `--listen-client-urls=http://127.0.0.1:${port}`,
-      `--advertise-client-urls=http://127.0.0.1:${port}`,
-      `--listen-peer-urls=http://127.0.0.1:${peer}`,
-      `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
-      `--initial-cluster=bench=http://127.0.0.1:${peer}`,
-      '--logger=zap',
-      '--log-level=error',
-    ],
-    etcdReady,
-  );
+  const results = systems.map((s, i) => resultOf(s.label, samples[i]!));
+  console.log(`\n${markdownTable(results, N)}\n`);
+  const find = (prefix: string) => results.find((r) => r.label.startsWith(prefix));
+  const maekawaOs = find('Maekawa (grid), 5 OS');
+  if (maekawaOs) console.log(`${formatTargets(checkTargets(maekawaOs, find('etcd'), find('Redis')))}\n`);
 }
 
 async function main(): Promise<void> {
   console.log(
-    `# bench:locks — n = ${N}, loopback, ${quick ? 'quick, ' : ''}${reps} interleaved repetition(s)`,
+    `# bench:locks — n = ${N}, loopback, ${quick ? 'quick, ' : ''}scenario ${scenario}` +
+      (scenario === 'names' ? '' : `, ${reps} interleaved repetition(s) of the latency table`),
   );
   console.log(`date: ${new Date().toISOString()}\nmachine: ${machineLine()}\nbefore: ${uptime()}`);
   console.log(`busiest processes before:\n${busiestProcesses()}\n`);
@@ -98,28 +96,23 @@ async function main(): Promise<void> {
   const echo = await startEchoServer();
   const tlsEcho = await startEchoServer(certs.dir);
   try {
-    const systems: BenchSystem[] = [...critsecSystems(N, certs, scale)];
-    if (etcd) systems.push(etcdSystem(N, etcd, versionOf('etcd', /etcd Version: (\S+)/), scale));
     const redisVersion = versionOf('redis-server', /v=(\S+)/);
-    if (redis) systems.push(redisSystem(N, redis, redisVersion, scale));
-    if (redisAof) systems.push(redisSystem(N, redisAof, redisVersion, scale, 'AOF, appendfsync always'));
-    systems.push(echoSystem(N, tlsEcho, scale, certs.dir), echoSystem(N, echo, scale));
-    const only = values.only?.toLowerCase();
-    if (only !== undefined)
-      systems.splice(0, systems.length, ...systems.filter((s) => s.label.toLowerCase().includes(only)));
-    const samples = systems.map((): SystemSample[] => []);
-    for (let r = 0; r < reps; r++) {
-      for (const [i, s] of systems.entries()) {
-        const t0 = Date.now();
-        samples[i]!.push(await s.run());
-        console.log(`repetition ${r + 1}/${reps}: ${s.label} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-      }
+    const etcdVersion = versionOf('etcd', /etcd Version: (\S+)/);
+    if (scenario !== 'names') {
+      await latencyTable(certs, { redis, redisAof, etcd, echo, tlsEcho }, { redisVersion, etcdVersion });
     }
-    const results = systems.map((s, i) => resultOf(s.label, samples[i]!));
-    console.log(`\n${markdownTable(results, N)}\n`);
-    const find = (prefix: string) => results.find((r) => r.label.startsWith(prefix));
-    const maekawaOs = find('Maekawa (grid), 5 OS');
-    if (maekawaOs) console.log(`${formatTargets(checkTargets(maekawaOs, find('etcd'), find('Redis')))}\n`);
+    if (scenario !== 'latency') {
+      const sizes = quick
+        ? { ...NAMES_SIZES, rounds: NAMES_SIZES.rounds / 5, oneRounds: NAMES_SIZES.oneRounds / 5 }
+        : NAMES_SIZES;
+      const names = await runNamesScenario({
+        sizes,
+        certs,
+        redis: redis && { ...redis, version: redisVersion },
+        etcd: etcd && { ...etcd, version: etcdVersion },
+      });
+      console.log(`\n${names.text}\n`);
+    }
     console.log(`after: ${uptime()}\nbusiest processes after:\n${busiestProcesses()}`);
   } finally {
     await echo.stop();

@@ -5,36 +5,43 @@
  * lease and rejects with `EtcdLockFailedError`, so a contending client retries at once.
  */
 import { Etcd3, EtcdLockFailedError } from 'etcd3';
-import type { LockClient } from './redis-lock.js';
+import type { KeyedLockClient, LockClient } from './redis-lock.js';
 
 /** Lease TTL of the lock, s (the etcd3 default is 30). */
 const LEASE_TTL_S = 10;
 
 /**
- * A client (its own gRPC connection) of the etcd member on `127.0.0.1:port`, locking `key`.
+ * A client (its own gRPC connection) of the etcd member on `127.0.0.1:port`, locking the keys it
+ * is given.
  * @throws Error (from the client) on a failure other than a held lock.
  */
-export function etcdLockClient(port: number, key: string): LockClient {
+export function etcdKeyedLockClient(port: number): KeyedLockClient {
   const client = new Etcd3({ hosts: `http://127.0.0.1:${port}` });
-  const round = async () => {
+  const lock = async (key: string) => {
     for (;;) {
-      const lock = client.lock(key).ttl(LEASE_TTL_S);
+      const held = client.lock(key).ttl(LEASE_TTL_S);
       try {
-        await lock.acquire();
+        await held.acquire();
       } catch (err) {
         if (err instanceof EtcdLockFailedError) continue;
         throw err;
       }
-      await lock.release();
+      await held.release();
       return;
     }
   };
   return {
-    round,
+    lock,
     close: async () => {
       client.close();
     },
   };
+}
+
+/** {@link etcdKeyedLockClient} on the one key `key`: `round` acquires and releases it once. */
+export function etcdLockClient(port: number, key: string): LockClient {
+  const keyed = etcdKeyedLockClient(port);
+  return { round: () => keyed.lock(key), close: keyed.close };
 }
 
 /** Resolves once the etcd member on `port` answers a read. */
@@ -42,6 +49,16 @@ export async function etcdReady(port: number): Promise<void> {
   const client = new Etcd3({ hosts: `http://127.0.0.1:${port}`, dialTimeout: 500 });
   try {
     await client.get('critsec-bench-ready').string();
+  } finally {
+    client.close();
+  }
+}
+
+/** The member's backend database size (`dbSize` of the maintenance status), bytes. */
+export async function etcdDbSize(port: number): Promise<number> {
+  const client = new Etcd3({ hosts: `http://127.0.0.1:${port}` });
+  try {
+    return Number((await client.maintenance.status()).dbSize);
   } finally {
     client.close();
   }

@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { TransportError } from '@critsec/core';
 import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
+import { etcdReady } from './etcd-lock.js';
+import { redisReady } from './redis-lock.js';
 
 /** The apt command that installs the servers this benchmark compares against. */
-export const INSTALL_HINT = 'apt-get install -y etcd-server redis-server   (Debian/Ubuntu, as root)';
+const INSTALL_HINT = 'apt-get install -y etcd-server redis-server   (Debian/Ubuntu, as root)';
 
 /** A server started by {@link startServer}. */
 export interface RunningServer {
@@ -24,7 +26,7 @@ export interface RunningServer {
 }
 
 /** The absolute path of executable `name` on PATH, /usr/sbin or /usr/bin; `undefined` when absent. */
-export function findBinary(name: string): string | undefined {
+function findBinary(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/bin'];
   for (const dir of dirs) {
     if (dir === '') continue;
@@ -59,7 +61,7 @@ function stopChild(child: ChildProcess, dir: string): Promise<void> {
  * up to 20 s).
  * @throws TransportError when the server exits or is not ready within 20 s (its output attached).
  */
-export async function startServer(
+async function startServer(
   binary: string,
   args: (port: number, peerPort: number, dir: string) => string[],
   ready: (port: number) => Promise<void>,
@@ -91,4 +93,62 @@ export async function startServer(
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/**
+ * A redis-server on a free loopback port (`undefined`, after printing how to install it, when
+ * there is none). `durable`: every write appended to its AOF and synced
+ * before the reply (`appendonly yes`, `appendfsync always`) — the fair comparison for a durable
+ * lock; otherwise no persistence at all (`save ''`, `appendonly no`), Redis' fastest.
+ */
+export async function startRedis(durable: boolean): Promise<RunningServer | undefined> {
+  const bin = findBinary('redis-server');
+  if (bin === undefined) {
+    console.log(`redis-server not found: the Redis row is skipped. Install: ${INSTALL_HINT}`);
+    return undefined;
+  }
+  return startServer(
+    bin,
+    (port, _peer, dir) => [
+      '--port',
+      `${port}`,
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      durable ? 'yes' : 'no',
+      ...(durable ? ['--appendfsync', 'always'] : []),
+      '--dir',
+      dir,
+    ],
+    redisReady,
+  );
+}
+
+/**
+ * A one-member etcd on free loopback ports (`undefined`, after printing how to install it, when
+ * there is none).
+ */
+export async function startEtcd(): Promise<RunningServer | undefined> {
+  const bin = findBinary('etcd');
+  if (bin === undefined) {
+    console.log(`etcd not found: the etcd row is skipped. Install: ${INSTALL_HINT}`);
+    return undefined;
+  }
+  return startServer(
+    bin,
+    (port, peer, dir) => [
+      '--name=bench',
+      `--data-dir=${dir}`,
+      `--listen-client-urls=http://127.0.0.1:${port}`,
+      `--advertise-client-urls=http://127.0.0.1:${port}`,
+      `--listen-peer-urls=http://127.0.0.1:${peer}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
+      `--initial-cluster=bench=http://127.0.0.1:${peer}`,
+      '--logger=zap',
+      '--log-level=error',
+    ],
+    etcdReady,
+  );
 }
