@@ -7,6 +7,7 @@ import { type LockManager, MAX_LOCK_NAME_LENGTH } from '@critsec/locks';
 import { type Context, Hono } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Registry } from 'prom-client';
 import * as v from 'valibot';
@@ -82,7 +83,8 @@ export function createApp(p: AppParts): Hono {
   const app = new Hono();
   const calls = new LockCalls(p.manager, p.sessions);
   const member = p.manager.id;
-  app.onError((err, c) => fail(c, asServiceError(err)));
+  // the bearer check answers through an HTTPException carrying its typed body (`authMessage`)
+  app.onError((err, c) => (err instanceof HTTPException ? err.getResponse() : fail(c, asServiceError(err))));
   app.notFound((c) => fail(c, new ServiceError('NOT_FOUND', `no route ${c.req.method} ${c.req.path}`)));
   app.use(
     bodyLimit({

@@ -31,7 +31,9 @@ export type ListenAddress =
 export function parseListen(text: string): ListenAddress {
   if (text.startsWith('unix:')) return { kind: 'unix', path: text.slice(5) };
   if (text.includes('/')) return { kind: 'unix', path: text };
-  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text) ?? /^()()(\d{1,5})$/.exec(text);
+  if (/^\d{1,5}$/.test(text) && Number(text) <= 65_535)
+    return { kind: 'tcp', host: '127.0.0.1', port: Number(text) };
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d{1,5})$/.exec(text);
   const port = m === null ? Number.NaN : Number(m[3]);
   const host = m === null ? '' : (m[1] ?? m[2] ?? '') || '127.0.0.1';
   if (m === null || port > 65_535 || (m[1] !== undefined && isIP(host) !== 6))

@@ -4,7 +4,7 @@
  */
 import type { ProtocolClock } from '@critsec/core';
 import { createLockManager, type LockManager } from '@critsec/locks';
-import { noProgressMs } from '@critsec/testing';
+import { noProgressMs, waitForProgress } from '@critsec/testing';
 import { type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
 import { type LockService, startLockService } from '../src/index.js';
@@ -117,4 +117,25 @@ export async function call(
     parsed = JSON.parse(text);
   } catch {}
   return { status: res.status, body: parsed as Answer };
+}
+
+/** Waits until the asynchronous `check` says true (polled; bounded by `noProgressMs()` as `waitForProgress`). */
+export async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  let ok = false;
+  let busy = false;
+  await waitForProgress(
+    () => {
+      if (!busy && !ok) {
+        busy = true;
+        void check()
+          .then(
+            (r) => (ok = r),
+            () => {},
+          )
+          .finally(() => (busy = false));
+      }
+      return ok;
+    },
+    { what },
+  );
 }
