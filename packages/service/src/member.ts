@@ -154,7 +154,11 @@ export async function startLockMember(o: LockMemberOptions): Promise<LockMember>
     service,
     manager,
     transport,
-    description: settings.coterie.description,
+    description: [
+      settings.coterie.description,
+      ...(settings.fencing === true || settings.ttl !== undefined ? ['fencing tokens'] : []),
+      ...(settings.ttl === undefined ? [] : [`grants of ${settings.ttl} ms renewed while held`]),
+    ].join(', '),
     readiness,
     shutdown: () => (report ??= shutdown(service, manager, transport)),
   };
