@@ -83,7 +83,11 @@ async function until(cond: () => boolean | Promise<boolean>, what: string): Prom
       }
       return ok;
     },
-    { what, measure: () => `${output}/${readFileSync(counterFile, { encoding: 'utf8', flag: 'a+' })}`, pollMs: 50 },
+    {
+      what,
+      measure: () => `${output}/${readFileSync(counterFile, { encoding: 'utf8', flag: 'a+' })}`,
+      pollMs: 50,
+    },
   );
 }
 

@@ -23,6 +23,8 @@ describe('one member', () => {
       status: 200,
       body: { name: 'x', mode: 'exclusive', token: null, remainingMs: null },
     });
+    const shared = await call(s, 'POST', '/v1/locks/y/acquire', { session: a.body.id, mode: 'shared' });
+    expect([shared.status, shared.body.error.code]).toEqual([400, 'INVALID_OPTIONS']); // y is not listed shared
     const again = await call(s, 'POST', '/v1/locks/x/acquire', { session: a.body.id });
     expect(again.body.error.code).toBe('LOCK_ALREADY_REQUESTED');
     const busy = await call(s, 'POST', '/v1/locks/x/acquire', { session: b.body.id, ifAvailable: true });
@@ -96,11 +98,12 @@ describe('three members with fencing', () => {
         const id = (await call(s, 'POST', '/v1/sessions', { ttlMs: 10_000 })).body.id;
         const got = await call(s, 'POST', '/v1/locks/fenced/acquire', { session: id });
         expect(got.status).toBe(200);
-        tokens.push(got.body.token);
+        expect(got.body.token).toBeTypeOf('number');
+        tokens.push(got.body.token!);
         await call(s, 'POST', '/v1/locks/fenced/release', { session: id });
         await call(s, 'DELETE', `/v1/sessions/${id}`);
       }
     }
-    expect(tokens.every((t, i) => typeof t === 'number' && (i === 0 || t > tokens[i - 1]!))).toBe(true);
+    expect(tokens.every((t, i) => i === 0 || t > tokens[i - 1]!)).toBe(true);
   });
 });
