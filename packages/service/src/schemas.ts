@@ -92,7 +92,7 @@ export const HealthResponse = v.strictObject({
   detail: v.optional(v.string()),
 });
 
-/** The error codes of {@link ErrorResponse} (see the README's table for the status of each). */
+/** The error codes of the error body `{ error: { code, message } }` (the README lists the status of each). */
 export const ERROR_CODES = [
   'BAD_REQUEST',
   'INVALID_NAME',
