@@ -81,7 +81,6 @@ const authMessage = (code: 'UNAUTHENTICATED' | 'BAD_REQUEST', message: string) =
 /** The Hono app of one service. */
 export function createApp(p: AppParts): Hono {
   const app = new Hono();
-  const calls = new LockCalls(p.manager, p.sessions);
   const member = p.manager.id;
   // the bearer check answers through an HTTPException carrying its typed body (`authMessage`)
   app.onError((err, c) => (err instanceof HTTPException ? err.getResponse() : fail(c, asServiceError(err))));
@@ -125,21 +124,31 @@ export function createApp(p: AppParts): Hono {
   );
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
 
+  sessionRoutes(app, p.sessions);
+  lockRoutes(app, new LockCalls(p.manager, p.sessions));
+  return app;
+}
+
+/** `/v1/sessions`: create, keep alive, end. */
+function sessionRoutes(app: Hono, sessions: Sessions): void {
   app.post('/v1/sessions', async (c) => {
     const { ttlMs } = await body(c, CreateSessionBody);
-    const s = p.sessions.create(ttlMs);
+    const s = sessions.create(ttlMs);
     return c.json({ id: s.id, ttlMs: s.ttlMs }, 201);
   });
   app.post('/v1/sessions/:id/keepalive', (c) => {
-    const s = p.sessions.keepalive(c.req.param('id'));
+    const s = sessions.keepalive(c.req.param('id'));
     return c.json({ id: s.id, ttlMs: s.ttlMs });
   });
   app.delete('/v1/sessions/:id', async (c) => {
     const id = c.req.param('id');
-    await p.sessions.end(id, new ServiceError('SESSION_UNKNOWN', `session ${id} was deleted`));
+    await sessions.end(id, new ServiceError('SESSION_UNKNOWN', `session ${id} was deleted`));
     return c.body(null, 204);
   });
+}
 
+/** `/v1/locks`: acquire (long-poll), release, renew, the snapshot. */
+function lockRoutes(app: Hono, calls: LockCalls): void {
   app.post('/v1/locks/:name/acquire', async (c) => {
     const name = lockName(c);
     return c.json(await calls.acquire(name, await body(c, AcquireBody), c.req.raw.signal));
@@ -158,5 +167,4 @@ export function createApp(p: AppParts): Hono {
     const out = (xs: typeof snap.held) => xs.map((x) => ({ ...x, token: x.token ?? null }));
     return c.json({ held: out(snap.held), pending: out(snap.pending) });
   });
-  return app;
 }

@@ -18,7 +18,7 @@ export {
   SHUTDOWN_BOUND_MS,
   type ShutdownReport,
   startLockMember,
-} from './member.js';
+} from './lock-member.js';
 export { openApiDocument } from './openapi.js';
 export {
   ERROR_CODES,
