@@ -35,6 +35,7 @@ const LAYER = {
   gcs: 6,
   locks: 6,
   cluster: 7,
+  service: 8,
   cli: 9,
   'integration-tests': 10,
   'bench-locks': 10,

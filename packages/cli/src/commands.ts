@@ -12,6 +12,7 @@ import { writeCertificates } from './certs-command.js';
 import { runCluster } from './cluster.js';
 import { EXIT } from './exit-codes.js';
 import { runNodeCommand } from './node.js';
+import { runServeCommand } from './serve.js';
 import { addParameterFlags, clusterInput } from './options.js';
 import type { Progress } from './progress.js';
 import { resolveSimulation, runSimulation, type SimulationSettings } from './simulate.js';
@@ -235,6 +236,17 @@ interface CertsCommandOptions {
   readonly force?: boolean;
 }
 
+/** The flags of `critsec node` as commander gives them. */
+interface NodeCommandFlags {
+  readonly config: string;
+  readonly id: string;
+  readonly json?: boolean;
+  readonly recover?: boolean;
+  readonly serve?: string;
+  readonly tokenFile?: string;
+  readonly shared?: string;
+}
+
 /** `critsec node` (one member of a real deployment) and `critsec certs` (its certificates). */
 export function deploymentCommands(root: Command, ctx: CommandContext): void {
   root
@@ -249,7 +261,34 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
       '--recover',
       'restart this member from its store (a configuration with durability): its sessions resume, a call it had in flight is withdrawn',
     )
-    .action(async (o: { config: string; id: string; json?: boolean; recover?: boolean }) => {
+    .option(
+      '--serve <socket-path|host:port>',
+      'serve named locks over HTTP/JSON (@critsec/service) instead of running the workload, until SIGTERM/SIGINT (graceful shutdown, exit 0)',
+    )
+    .option(
+      '--token-file <file>',
+      'with --serve: the bearer token (else $CRITSEC_SERVICE_TOKEN; required beyond loopback)',
+    )
+    .option(
+      '--shared <names>',
+      'with --serve: comma-separated lock names that may be requested shared (the same on every member)',
+    )
+    .action(async (o: NodeCommandFlags) => {
+      if (o.serve !== undefined) {
+        const r = await runServeCommand(
+          o.config,
+          o.id,
+          o.serve,
+          { write: (line) => ctx.err(line) },
+          {
+            ...(o.tokenFile === undefined ? {} : { tokenFile: o.tokenFile }),
+            ...(o.shared === undefined ? {} : { shared: o.shared }),
+          },
+        );
+        ctx.out(o.json ? JSON.stringify(r, null, 2) : r.text);
+        ctx.setExit(r.ok ? EXIT.ok : EXIT.failed);
+        return;
+      }
       const report = await runNodeCommand(
         o.config,
         o.id,

@@ -1,0 +1,81 @@
+/**
+ * `critsec node --serve` in process: a configuration the lock service cannot run is exit 78 with
+ * one line; a member serves until stopped, then shuts down gracefully and reports it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT, main } from '../src/index.js';
+import { runServeCommand } from '../src/serve.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'critsec-serve-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function config(extra: object): Promise<string> {
+  const [port] = await freeLoopbackPorts(1);
+  const file = join(mkdtempSync(join(tmp, 'd')), 'cluster.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 1,
+      n: 1,
+      insecure: true,
+      processes: [{ id: 0, host: '127.0.0.1', port }],
+      algorithm: 'mutex',
+      workload: { rounds: 1 },
+      log: 'shared.log',
+      ...extra,
+    }),
+  );
+  return file;
+}
+
+describe('critsec node --serve', () => {
+  it('another algorithm, or unknown params: exit 78 (EX_CONFIG), one line', async () => {
+    for (const [extra, says] of [
+      [{ algorithm: 'gcs' }, 'set algorithm to "mutex"'],
+      [{ params: { reselect: 'on' } }, 'the lock service takes coterie, fencing, ttl, driftMargin'],
+    ] as const) {
+      let stderr = '';
+      const code = await main(
+        ['node', '--config', await config(extra), '--id', '0', '--serve', '127.0.0.1:0'],
+        {
+          stdout: { write: () => true },
+          stderr: { write: (s: string) => (stderr += s) },
+        },
+      );
+      expect(code).toBe(EXIT.config);
+      expect(stderr).toContain(says);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('serves until stopped, then shuts down: every grant released', async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const done = runServeCommand(
+      await config({ params: { fencing: true } }),
+      '0',
+      '127.0.0.1:0',
+      {
+        write: (l) => {
+          lines.push(l);
+          if (l.includes('serving locks')) stop.abort('SIGTERM');
+        },
+      },
+      { stop: stop.signal },
+    );
+    const r = await done;
+    lines.splice(0, lines.length, ...lines.filter((l) => !l.includes('insecure mode')));
+    expect(lines[0]).toMatch(
+      /^P0: serving locks on 127\.0\.0\.1:\d+ \(majority n=1, fencing tokens\); quorum \{0\} connected$/,
+    );
+    expect(lines[1]).toMatch(/^P0: SIGTERM: shutting down \(at most 13 s\)$/);
+    expect(r.ok).toBe(true);
+    expect(r.text).toMatch(
+      /^P0: shut down in [\d.]+ s: every session ended, every grant released; every peer had left$/,
+    );
+  });
+});
