@@ -3,12 +3,13 @@
  * seeds, the schedule that is stuck for good without a ttl, and the options' refusals. The 10⁴
  * seeds are in `ttl.long.test.ts`.
  */
-import { ConfigurationError } from '@critsec/core';
+import { ConfigurationError, type CSFactory, type CSState, globalSpec } from '@critsec/core';
 import { majority } from '@critsec/coteries';
+import { createCluster, runWorkload } from '@critsec/harness';
 import { maekawa } from '@critsec/mutex';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
-import { gcs, kMutex } from '../src/index.js';
+import { gcs, gcsDescriptor, kMutex, kMutexDescriptor } from '../src/index.js';
 import { ttlBatch, ttlRun } from './ttl-run.js';
 
 describe('(1,3)-GCS with a ttl under crash-stop, pauses past the ttl and partitions', () => {
@@ -45,5 +46,41 @@ describe('time-bound options', () => {
     const net = new SimNetwork({ n: 3 });
     const ctx = { id: 0, n: 3, endpoint: net.endpoint(0), initial: ['InCS', 'OutCS', 'OutCS'] as const };
     expect(() => gcs({ l: 1, k: 2, coterie, ttl: 5 })(ctx)).toThrow(/needs a clock/);
+  });
+});
+
+describe('the descriptors’ ttl, driftMargin and fencing (critsec simulate gcs --ttl 12)', () => {
+  const ctx = { weigh: () => {}, readJson: () => null, isFile: () => false } as never;
+
+  it('build the time-bounded composite and name the parameters in its options', async () => {
+    const built = gcsDescriptor.build({ l: 1, k: 3, coterie: 'majority', ttl: '12', driftMargin: 1 }, 4, ctx);
+    expect(built.options).toEqual({ l: 1, k: 3, coterie: 'majority', ttl: 12, driftMargin: 1 });
+    const initial: CSState[] = ['InCS', 'OutCS', 'OutCS', 'OutCS'];
+    const c = createCluster({
+      factory: built.factory as CSFactory,
+      spec: globalSpec(1, 3, 4),
+      initial,
+      seed: 7,
+    });
+    const lmin = (c.objects[0] as unknown as { a: { mxTenure: boolean } }).a;
+    expect(lmin.mxTenure).toBe(true); // the MUTINs were told their mx is time-bounded
+    const r = await runWorkload(c, { rounds: 2 });
+    expect(r.ok).toBe(true);
+    await c.close();
+    expect(kMutexDescriptor.build({ k: 2, fencing: 'true' }, 4, ctx).options).toMatchObject({
+      k: 2,
+      fencing: 'true',
+    });
+    expect(gcsDescriptor.build({ l: 1, k: 3 }, 4, ctx).options).toEqual({ l: 1, k: 3, coterie: 'grid' });
+  });
+
+  it('refuse a bad value, and time bounds on an mx other than Maekawa', () => {
+    expect(() => gcsDescriptor.build({ l: 1, k: 3, fencing: 'yes' }, 4, ctx)).toThrow(
+      /--fencing must be true or false/,
+    );
+    expect(() => gcsDescriptor.build({ l: 1, k: 3, ttl: -1 }, 4, ctx)).toThrow(ConfigurationError);
+    expect(() => kMutexDescriptor.build({ k: 2, ttl: 5, mx: 'ricart-agrawala' }, 4, ctx)).toThrow(
+      /mx = maekawa only/,
+    );
   });
 });
