@@ -22,7 +22,7 @@ import { createCluster } from '@critsec/harness';
 import { gcs } from '../src/index.js';
 
 /** P0 {0, 1}, P1 {0, 2}, P2 {1, 2}, P3 {0, 1}: P3 arbitrates nothing. */
-export const ttlCoterie = fromQuorums(4, [
+const ttlCoterie = fromQuorums(4, [
   [0, 1],
   [0, 2],
   [1, 2],
