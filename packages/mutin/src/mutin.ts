@@ -39,7 +39,7 @@ import {
 } from '@critsec/core';
 import { PendingCall, reachOf } from '@critsec/core/kit';
 import { type MutinDurableState, type MutinPhase, mutinDurableState, sorted } from './mutin-durable.js';
-import { onMemberMessage } from './member.js';
+import { onMemberMessage } from './quorum-member.js';
 import { buildMx } from './mx.js';
 import { LateAcks, mxTenureLapsed } from './mx-tenure.js';
 import { type MutinProtocolMessage, mutinProtocol, senderRoleError } from './protocol.js';
