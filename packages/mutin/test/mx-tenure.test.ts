@@ -14,6 +14,8 @@ import {
   globalSpec,
 } from '@critsec/core';
 import { fromQuorums } from '@critsec/coteries';
+import { maekawa } from '@critsec/mutex';
+import { SimNetwork } from '@critsec/transport-sim';
 import { createCluster } from '@critsec/harness';
 import { describe, expect, it } from 'vitest';
 import { type Mutin, mutin } from '../src/index.js';
@@ -98,5 +100,43 @@ describe('MUTIN with mxTenure', () => {
     expect(p0.state).toBe('OutCS');
     expect(c.monitor.violations).toEqual([]);
     await c.close();
+  });
+
+  it('T2 on recovery: an Exit() a crash cut in its Acquire round is undone by recover() (the grant’s age is unknown), not completed', async () => {
+    const factory = mutin({ l: 1, coterie, mx: maekawa({ coterie, ttl: 50 }), mxTenure: true });
+    const c = createCluster({
+      factory,
+      spec: globalSpec(1, 3, 3),
+      initial,
+      linkDelay: (a, b) => (a + b === 1 ? { kind: 'constant', delay: 10 } : undefined),
+    });
+    const p0 = c.objects[0] as unknown as Mutin;
+    void p0.exit().catch(() => {});
+    // P0 holds mx, its Acquire is out, P1's Ack not back yet (P0 ↔ P1 take 10 time units)
+    for (let t = 1; t < 200 && p0.durableState!().phase !== 'acquire'; t++) await c.net.run({ until: t });
+    const saved = p0.durableState!();
+    expect(saved.phase).toBe('acquire');
+    await c.close();
+    const net = new SimNetwork({ n: 3 });
+    const clock = {
+      now: () => net.now,
+      setTimer: (d: number, fn: () => void) => net.schedule(d, fn, 'timer'),
+    };
+    const back = factory({
+      id: 0,
+      n: 3,
+      endpoint: net.endpoint(0),
+      initial,
+      recovered: saved,
+      clock,
+    }) as Mutin;
+    const sent: string[] = [];
+    net.onSend((m) => sent.push(`${m.to}:${(m.msg as { type: string }).type}`));
+    await Promise.all([back.recover!(), net.run({ until: 5 })]);
+    expect(back.state).toBe('InCS');
+    expect(sent).toEqual(expect.arrayContaining(['0:Release', '1:Release']));
+    expect(back.lateAcks.snapshot()).toEqual([0, 1].filter((j) => !saved.ackFrom.includes(j)));
+    expect(back.durableState!().phase).toBe('idle');
+    await back.close();
   });
 });
