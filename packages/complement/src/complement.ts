@@ -151,6 +151,8 @@ function complementFactory<Req>(
     const inner = factory({
       ...{ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint, initial: flipped },
       ...(recovered === undefined ? {} : { recovered }),
+      ...(ctx.clock === undefined ? {} : { clock: ctx.clock }), // issue 28: A's time bounds need it
+      ...(ctx.suspicions === undefined ? {} : { suspicions: ctx.suspicions }),
     });
     const expected = flipped[ctx.id];
     if (inner.id !== ctx.id || (recovered === undefined && inner.state !== expected)) {

@@ -266,6 +266,8 @@ function composeFactories(a: CSFactory<unknown>, b: CSFactory<unknown>, options:
     const inner = (ch: string, part: 'a' | 'b') => ({
       ...{ id: ctx.id, n: ctx.n, endpoint: ctx.endpoint.channel(ch), initial: ctx.initial },
       ...(restored === undefined ? {} : { recovered: restored[part] }),
+      ...(ctx.clock === undefined ? {} : { clock: ctx.clock }), // issue 28: time bounds need it
+      ...(ctx.suspicions === undefined ? {} : { suspicions: ctx.suspicions }),
     });
     const oa = a(inner(chA, 'a'));
     let ob: CSObject<unknown> | undefined;

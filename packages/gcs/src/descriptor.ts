@@ -11,15 +11,61 @@
  *   3–4): messages per pair = lmin's + kmex's; waiting time 9 for both exit (lmin.Exit() 7 +
  *   kmex.Exit() 2) and entry (kmex.Entry() 7 + lmin.Entry() 2).
  */
-import { type AlgorithmDescriptor, defineAlgorithm, param, params } from '@critsec/core';
-import { parseGivenLK } from '@critsec/core/kit';
+import {
+  type AlgorithmDescriptor,
+  ConfigurationError,
+  type CSFactory,
+  defineAlgorithm,
+  param,
+  params,
+} from '@critsec/core';
+import { parseGivenLK, parseNonNegative } from '@critsec/core/kit';
 import { COTERIE_PARAM, GLOBAL_INIT_PARAM } from '@critsec/mutex';
 import { buildMutinComposite, fixedBound, MX_PARAM } from '@critsec/mutin';
 import { gcs, kMutex } from './gcs.js';
+import type { GcsTimeBounds } from './time-bounds.js';
 
 const DEFAULT_N = 25;
 const DEFAULT_L = 3;
 const DEFAULT_K = 10;
+
+/** The time-bound parameters (issue 28), as `GcsTimeBounds` and `critsec` flags. */
+const TIME_BOUND_PARAMS = {
+  ttl: param(
+    'time-bounded grants of the inner Maekawas: a grant not renewed within ttl is reclaimed (ms on real members, time units simulated; default none)',
+  ),
+  driftMargin: param("the inner Maekawas' drift margin, same unit as ttl (default ttl/10)"),
+  fencing: param('fencing tokens on the inner Maekawas: true or false (default false; a ttl implies true)'),
+};
+
+type Values = { readonly [k: string]: string | number | undefined };
+
+/**
+ * The time bounds of `values` and how they read back as the build's options.
+ * @throws ConfigurationError for a bad value, or time bounds with an mx other than Maekawa.
+ */
+function timeBounds(values: Values): { bounds: GcsTimeBounds; options: Record<string, number | string> } {
+  const f = values.fencing;
+  if (f !== undefined && !['true', 'false'].includes(String(f)))
+    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
+  const ttl = values.ttl === undefined ? undefined : parseNonNegative('ttl', values.ttl);
+  const margin =
+    values.driftMargin === undefined ? undefined : parseNonNegative('driftMargin', values.driftMargin);
+  const bounds = { ttl, driftMargin: margin, fencing: f === undefined ? undefined : String(f) === 'true' };
+  const options = {
+    ...(ttl === undefined ? {} : { ttl }),
+    ...(margin === undefined ? {} : { driftMargin: margin }),
+    ...(f === undefined ? {} : { fencing: String(f) }),
+  };
+  if (Object.keys(options).length > 0 && String(values.mx ?? 'maekawa') !== 'maekawa')
+    throw new ConfigurationError('ttl, driftMargin and fencing apply to mx = maekawa only');
+  return { bounds, options };
+}
+
+/** `mx` when no time bound is set, else the bounds (the composite builds its Maekawas). */
+function mxOrBounds(mx: CSFactory, t: ReturnType<typeof timeBounds>): { mx?: CSFactory } & GcsTimeBounds {
+  return Object.keys(t.options).length === 0 ? { mx } : t.bounds;
+}
 
 /** k-mutual exclusion = Co-MUTIN(n − k) (`critsec simulate kmutex --k 3`). */
 export const kMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
@@ -33,15 +79,17 @@ export const kMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     coterie: param(COTERIE_PARAM),
     mx: param(MX_PARAM),
     init: param(GLOBAL_INIT_PARAM),
+    ...TIME_BOUND_PARAMS,
   }),
   build(values, n = DEFAULT_N, ctx) {
     const given = parseGivenLK(values);
+    const t = timeBounds(values);
     fixedBound('kmutex', 'k-mutual exclusion, the (0,k)-CS', 'l', given.l, 0);
     const l = 0;
     const k = given.k ?? Math.min(DEFAULT_K, n);
     return buildMutinComposite(values, n, l, k, ctx, {
-      options: { k },
-      factory: (coterie, mx) => kMutex({ k, coterie, mx }),
+      options: { k, ...t.options },
+      factory: (coterie, mx) => kMutex({ k, coterie, ...mxOrBounds(mx, t) }),
       bounds: (messages, formula) => ({
         messagesPerPair: messages,
         waitingTimeEntry: 7,
@@ -65,14 +113,16 @@ export const gcsDescriptor: AlgorithmDescriptor = defineAlgorithm({
     coterie: param(COTERIE_PARAM),
     mx: param(MX_PARAM),
     init: param(GLOBAL_INIT_PARAM),
+    ...TIME_BOUND_PARAMS,
   }),
   build(values, n = DEFAULT_N, ctx) {
     const given = parseGivenLK(values);
+    const t = timeBounds(values);
     const k = given.k ?? Math.min(DEFAULT_K, n);
     const l = given.l ?? Math.max(0, Math.min(DEFAULT_L, k - 1));
     return buildMutinComposite(values, n, l, k, ctx, {
-      options: { l, k },
-      factory: (coterie, mx) => gcs({ l, k, coterie, mx }),
+      options: { l, k, ...t.options },
+      factory: (coterie, mx) => gcs({ l, k, coterie, ...mxOrBounds(mx, t) }),
       bounds: (messages, formula) => ({
         messagesPerPair: 2 * messages,
         waitingTimeEntry: 9,

@@ -10,9 +10,10 @@ import { countInCS } from '@critsec/core/kit';
 import type { Coterie } from '@critsec/coteries';
 import { mutin } from '@critsec/mutin';
 import { compose } from './compose.js';
+import { type GcsTimeBounds, innerMx } from './time-bounds.js';
 
-/** Settings of {@link kMutex}. */
-export interface KMutexOptions {
+/** Settings of {@link kMutex} (time bounds: {@link GcsTimeBounds}, issue 28). */
+export interface KMutexOptions extends GcsTimeBounds {
   /** k: at most k processes are InCS at any time; `1 ≤ k ≤ n`. */
   readonly k: number;
   /** The coterie of the underlying MUTIN(n−k); over the same n as the cluster. */
@@ -21,8 +22,8 @@ export interface KMutexOptions {
   readonly mx?: CSFactory;
 }
 
-/** Settings of {@link gcs}. */
-export interface GcsOptions {
+/** Settings of {@link gcs} (time bounds: {@link GcsTimeBounds}, issue 28). */
+export interface GcsOptions extends GcsTimeBounds {
   /** l: at least l processes InCS; `0 ≤ l < k`. */
   readonly l: number;
   /** k: at most k processes InCS; `l < k ≤ n`. */
@@ -58,6 +59,7 @@ function checkK(k: unknown): asserts k is number {
 export function kMutex(options: KMutexOptions): CSFactory {
   const { k, coterie, mx } = options ?? ({} as KMutexOptions);
   checkK(k);
+  const inner = innerMx('kMutex', coterie, mx, options);
   const made = new Map<number, CSFactory>();
   return (ctx: ProcessContext) => {
     const n = ctx.n;
@@ -69,7 +71,7 @@ export function kMutex(options: KMutexOptions): CSFactory {
     }
     let f = made.get(n);
     if (f === undefined) {
-      f = complement(mutin({ l: n - k, coterie, ...(mx === undefined ? {} : { mx }) }));
+      f = complement(mutin({ l: n - k, coterie, ...inner }));
       made.set(n, f);
     }
     return f(ctx);
@@ -87,7 +89,17 @@ export function kMutex(options: KMutexOptions): CSFactory {
  * @throws ConfigurationError (here) unless `l`, `k` are integers with `0 ≤ l < k`; (from the
  *   factory, before any message) unless `k ≤ n`, the coterie is over the same n, and the
  *   initial configuration is safe, `l ≤ #InCS ≤ k`.
+ * @throws ConfigurationError (here) for time bounds with a user's `mx` or bad ones (from
+ *   `maekawa`); (from the factory) for a `ttl` without `ctx.clock`.
  * @throws CoterieError (from the factory) for an invalid coterie.
+ *
+ * Time bounds (issue 28, {@link GcsTimeBounds}): with a `ttl` (in the clock's unit: ms on a real
+ * member) both inner Maekawas reclaim grants their holders stopped renewing, and an exit (lmin's)
+ * or entry (kmex's) commits only while its grant's tenure holds, else it is undone and rejects with
+ * `TenureExpiredError` (the state unchanged; call again). Guarantee: `l ≤ #InCS ≤ k` holds on
+ * states assuming only that clock rates err by less than the drift margin; no slot of the k is
+ * ever reclaimed from a process InCS, and a crashed process InCS counts as InCS (for l and for
+ * k) until it recovers. The README's "Crash-stop, pauses and partitions" section has the analysis.
  *
  * @example
  * ```ts
@@ -110,9 +122,11 @@ export function gcs(options: GcsOptions): CSFactory {
       `gcs: need 0 ≤ l < k ≤ n (l = k leaves no process able to move, Def. 2), got l = ${l}, k = ${k}`,
     );
   }
+  const timeBounds = { ttl: options.ttl, driftMargin: options.driftMargin, fencing: options.fencing };
+  const bounds = innerMx('gcs', coterie, mx, timeBounds);
   const inner = compose(
-    mutin({ l, coterie, ...(mx === undefined ? {} : { mx }) }),
-    kMutex({ k, coterie, ...(mx === undefined ? {} : { mx }) }),
+    mutin({ l, coterie, ...bounds }),
+    kMutex({ k, coterie, ...(mx === undefined ? {} : { mx }), ...timeBounds }),
     { channels: ['lmin', 'kmex'] },
   );
   return (ctx: ProcessContext) => {

@@ -27,3 +27,4 @@ export {
 } from './compose-durable.js';
 export { type GcsOptions, gcs, type KMutexOptions, kMutex } from './gcs.js';
 export { gcsDescriptor, kMutexDescriptor } from './descriptor.js';
+export type { GcsTimeBounds } from './time-bounds.js';

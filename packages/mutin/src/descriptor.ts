@@ -75,7 +75,7 @@ export function mxParam(value: string | number | undefined): MxName {
 /** What differs between MUTIN and its composites (k-mutex, the GCS) once l, k and n are known. */
 export interface MutinCompositeBuild {
   /** The parameters that reproduce the build beside the coterie and a non-default `mx`. */
-  readonly options: Readonly<Record<string, number>>;
+  readonly options: Readonly<Record<string, number | string>>;
   /** The factory over the built coterie and `mx`'s factory. */
   factory(coterie: Coterie, mx: CSFactory): CSFactory;
   /** The bounds, from MUTIN's messages per pair (Lemma 3) and their formula. */

@@ -35,6 +35,16 @@ export interface MutinOptions {
    * paper's literal `'once'`, which can deadlock — see {@link Response2Rule} and the README.
    */
   readonly response2?: Response2Rule;
+  /**
+   * Set when `mx` reclaims grants (e.g. `maekawa({ coterie, ttl })`; issue 28, a deviation from
+   * the paper): an Exit() then **commits only while mx's tenure holds** when its last Ack
+   * arrives — `mx.tenure()` of `@critsec/core`'s `TenuredCSObject` with `remaining() > 0` — and is
+   * otherwise **undone** (a Release takes its Acquire back, `mx` is given back, the process stays
+   * InCS, the call rejects with `TenureExpiredError`); the wait for Acks becomes abortable the same
+   * way (`AbortError`), and a crash during it is undone on recovery. Without it, a time-bounded
+   * `mx` could let two leavers count at once and break "at least l". Default false (the paper).
+   */
+  readonly mxTenure?: boolean;
 }
 
 /** A MUTIN(l) process: a plain CS object with the paper's variables readable (see `MutinCS`). */
@@ -140,7 +150,8 @@ export function validateMutin(l: number, coterie: Coterie, ctx: ProcessContext):
  * at most 7 for Exit() (3 of them `mx`'s) and 2 for Entry(). Entry() never blocks.
  *
  * Abort: an Exit() can be withdrawn while it waits for `mx` or for l+1 processes InCS; once its
- * Acquire messages are sent it completes. Entry() completes at once.
+ * Acquire messages are sent it completes (with `mxTenure` it is undone instead: see
+ * {@link MutinOptions.mxTenure}). Entry() completes at once.
  *
  * **Crash recovery** (issue 27): when `mx` is durable (Maekawa and Ricart–Agrawala are), the
  * objects are `DurableCSObject`s of `@critsec/core`: `durableState()` returns every protocol
@@ -191,11 +202,12 @@ export function mutin(options: MutinOptions): CSFactory {
     );
   }
   const mx = options.mx ?? maekawa({ coterie });
+  const mxTenure = options.mxTenure === true;
   return (ctx: ProcessContext): CSObject => {
     const quorums = validateMutin(l, coterie, ctx);
     // issue 27: a restarted process resumes from its recovered state, checked first
     const restored =
       ctx.recovered === undefined ? undefined : parseMutinDurable(ctx.recovered, ctx, l, quorums);
-    return new MutinCS(ctx, { l, quorums, mx, response2 }, restored);
+    return new MutinCS(ctx, { l, quorums, mx, response2, mxTenure }, restored);
   };
 }

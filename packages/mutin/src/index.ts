@@ -21,6 +21,7 @@
  */
 export { type Mutin, type MutinOptions, mutin, validateMutin } from './factory.js';
 export { MutinCS } from './mutin.js';
+export type { LateAcks } from './mx-tenure.js';
 export { MUTIN_DURABLE_FORMAT, type MutinDurableState, type MutinPhase } from './mutin-durable.js';
 export type { MutinQuorums, MutinSettings, Response2Rule } from './settings.js';
 export { type MutinProtocolMessage, mutinMessages, mutinProtocol } from './protocol.js';

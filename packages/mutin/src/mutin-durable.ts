@@ -57,6 +57,8 @@ export type MutinDurableState = {
   responseAgain: [ProcessId, number, boolean][];
   /** The durable state of `mx` (its own format; checked by `mx`'s factory). */
   mx: JsonValue;
+  /** Members of Q_i whose Ack to an undone Acquire is owed (issue 28, `mx-tenure.ts`; absent: none). */
+  lateAcks?: ProcessId[];
 };
 
 const pid = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -77,6 +79,7 @@ const durableSchema = v.strictObject({
   ackFrom: ids,
   responseAgain: v.array(v.strictTuple([pid, counterSchema, v.boolean()])),
   mx: v.custom<JsonValue>((x) => x !== undefined, 'the state of mx is missing'),
+  lateAcks: v.optional(ids),
 });
 
 /** The first reason `list` is not a set of members of `within`, or null. */
@@ -95,6 +98,7 @@ function incoherence(s: MutinDurableState, R: readonly ProcessId[]): string | nu
     notSubset('currentInCS', s.currentInCS, all) ??
     notSubset('answered', s.answered, inQ) ??
     notSubset('ackFrom', s.ackFrom, inQ) ??
+    notSubset('lateAcks', s.lateAcks ?? [], inQ) ??
     notSubset(
       'responseAgain',
       s.responseAgain.map(([p]) => p),
@@ -152,6 +156,7 @@ interface MutinPublic {
   readonly currentInCS: ReadonlySet<ProcessId>;
   readonly ackFrom: ReadonlySet<ProcessId>;
   readonly responseAgain: { snapshot(): [ProcessId, number, boolean][] };
+  readonly lateAcks: { snapshot(): ProcessId[] };
 }
 
 /** The members of `s`, ascending. */
@@ -165,6 +170,7 @@ export function mutinDurableState(
   where: { readonly n: number; readonly phase: MutinPhase; readonly queryAborted: boolean },
   more: { readonly answered: ReadonlySet<ProcessId>; readonly mx: JsonValue },
 ): MutinDurableState {
+  const lateAcks = x.lateAcks.snapshot();
   return {
     format: MUTIN_DURABLE_FORMAT,
     id: x.id,
@@ -181,5 +187,6 @@ export function mutinDurableState(
     ackFrom: sorted(x.ackFrom),
     responseAgain: x.responseAgain.snapshot(),
     mx: more.mx,
+    ...(lateAcks.length === 0 ? {} : { lateAcks }),
   };
 }

@@ -18,16 +18,12 @@
  *   "/* state_i = OutCS *\/"), so that P_j ∈ procsInCS_i ⇒ state_j = InCS (Lemma 1) holds at
  *   every instant; it flips to InCS in Entry() right after the Release messages are sent.
  *
- * DEVIATION (liveness fix, `Response2Rule`; the README tells the deadlock, e.g. (4,5)-GCS over
- * majority(5), exponential delays, seed 2000019): Algorithm 2 clears responseAgainTo_i after the
- * first Response2; by default it is kept until the leaver's Acquire (or next Query) replaces it,
- * so every Release reaching a member of a waiting leaver's quorum is reported (still at most one
- * Response2 per Release: Lemma 3's count holds). `response2: 'once'` keeps the paper's rule.
- *
- * DEVIATION (issue 27 §3, no message a validator accepts may wedge its receiver): responseAgainTo_i
- * is kept one entry per process and an Acquire from a process with no entry is ignored
- * (`response-again.ts`); the requester's answers to responses and Acks naming what it did not
- * send are at `#onResponse` and `#onUnaskedAck`.
+ * DEVIATIONS, each listed in the README: the Response2 rule (`Response2Rule`, `settings.ts`: by
+ * default responseAgainTo_i is kept until the leaver's Acquire — the paper's clears it after one
+ * Response2 and can deadlock); one responseAgainTo_i entry per process, an Acquire with none
+ * ignored (issue 27 §3, `response-again.ts`; the answers to what the requester never sent are at
+ * `#onResponse` and `#onUnaskedAck`); over a time-bounded `mx` an Exit() commits only while mx's
+ * tenure holds, else it is undone (issue 28, `mx-tenure.ts`).
  */
 import {
   AbortError,
@@ -43,7 +39,9 @@ import {
 } from '@critsec/core';
 import { PendingCall, reachOf } from '@critsec/core/kit';
 import { type MutinDurableState, type MutinPhase, mutinDurableState, sorted } from './mutin-durable.js';
+import { onMemberMessage } from './quorum-member.js';
 import { buildMx } from './mx.js';
+import { LateAcks, mxTenureLapsed } from './mx-tenure.js';
 import { type MutinProtocolMessage, mutinProtocol, senderRoleError } from './protocol.js';
 import { ResponseAgain } from './response-again.js';
 import type { MutinSettings, Response2Rule } from './settings.js';
@@ -53,14 +51,12 @@ const reach = reachOf([
   'mutin:recovered-exit-withdrawn',
   'mutin:recovered-exit-completed',
   'mutin:exit-aborted',
-  'mutin:response2-sent',
   'mutin:response2-unblocks',
   'mutin:stale-response',
-  'mutin:unasked-acquire-ignored',
   'mutin:unknown-query-withdrawn',
-  'mutin:withdrawn',
   'mutin:query-renewed',
   'mutin:unasked-ack',
+  'mutin:exit-undone',
 ] as const);
 
 /**
@@ -120,6 +116,10 @@ export class MutinCS extends CSObjectBase {
 
   /** See {@link Response2Rule}. */
   readonly response2: Response2Rule;
+  /** Over a time-bounded mx (issue 28, `mx-tenure.ts`): Exit() commits only while mx's tenure holds. */
+  readonly mxTenure: boolean;
+  /** T3 of `mx-tenure.ts`: Acks owed to an undone Acquire. */
+  readonly lateAcks = new LateAcks();
 
   readonly #endpoint: Endpoint;
   readonly #inQ: ReadonlySet<ProcessId>;
@@ -152,6 +152,7 @@ export class MutinCS extends CSObjectBase {
     super(ctx.id, restored?.state ?? ctx.initial[ctx.id]!);
     this.l = settings.l;
     this.response2 = settings.response2 ?? 'per-release';
+    this.mxTenure = settings.mxTenure === true;
     this.Q = settings.quorums.Q;
     this.R = settings.quorums.R;
     this.#inQ = new Set(this.Q);
@@ -191,8 +192,8 @@ export class MutinCS extends CSObjectBase {
    * Exit() (Algorithm 1): mx.Entry(); Query Q_i; wait until |currentInCS_i| ≥ l+1; Acquire Q_i;
    * wait until ackFrom_i = Q_i; mx.Exit(); state_i := OutCS.
    *
-   * Abortable while waiting for mx and while waiting for l+1 processes InCS (mx is released,
-   * the state stays InCS); once the Acquire messages are out the exit is committed and completes.
+   * Abortable while waiting for mx and for l+1 processes InCS (mx is released, the state stays
+   * InCS); once the Acquires are out it completes — with `mxTenure`, or is undone (`mx-tenure.ts`).
    */
   protected async doExit(signal: AbortSignal | undefined): Promise<void> {
     // exit() before recover(): the crashed Exit() ends first (and may have left already)
@@ -234,8 +235,16 @@ export class MutinCS extends CSObjectBase {
     this.ackFrom = new Set();
     this.#acked.begin();
     for (const j of this.Q) this.#send(j, { type: 'Acquire' });
-    await this.#acked.wait(undefined);
-    this.#throwIfClosed();
+    // issue 28 (mx-tenure.ts): over a time-bounded mx, commit only while its tenure holds (T1), else undo (T2)
+    try {
+      await this.#acked.wait(this.mxTenure ? signal : undefined);
+      this.#throwIfClosed();
+      const lapsed = this.mxTenure ? mxTenureLapsed(this.mx, this.id) : null;
+      if (lapsed !== null) throw lapsed;
+    } catch (err) {
+      if (this.mxTenure && !this.closed) await this.#undoExit(() => this.mx.exit());
+      throw err;
+    }
     // mx.Exit();  /* state_i = OutCS */
     this.#phase = 'mx.Exit';
     await this.mx.exit();
@@ -260,13 +269,24 @@ export class MutinCS extends CSObjectBase {
     await this.mx.close();
   }
 
+  /** T2 of `mx-tenure.ts`: a Release takes the Acquire back, `mxBack` gives mx back; the state stays InCS. */
+  async #undoExit(mxBack: () => Promise<void>): Promise<void> {
+    reach('mutin:exit-undone');
+    this.lateAcks.undo(this.Q, this.ackFrom);
+    [this.#queryAborted, this.#phase] = [true, 'mx.Exit'];
+    for (const j of this.Q) this.#send(j, { type: 'Release' });
+    await mxBack();
+    this.#phase = 'idle';
+  }
+
   /** Resumes every variable where a recovered state left it; a retraction resumes its wait for Acks. */
   #restore(s: MutinDurableState, mx: DurableCSObject): void {
     [this.#phase, this.reqCnt, this.#queryAborted] = [s.phase, s.reqCnt, s.queryAborted];
     [this.currentInCS, this.#answered] = [new Set(s.currentInCS), new Set(s.answered)];
     this.ackFrom = new Set(s.ackFrom);
     this.responseAgain.restore(s.responseAgain);
-    if (s.phase === 'acquire') {
+    this.lateAcks.restore(s.lateAcks);
+    if (s.phase === 'acquire' && !this.mxTenure) {
       this.#acked.begin();
       this.#acked.wait(undefined).catch(() => {}); // recover() awaits it; a close before is no error
       if (this.ackFrom.size === this.Q.length) this.#acked.resolve();
@@ -283,16 +303,18 @@ export class MutinCS extends CSObjectBase {
 
   /** Ends the Exit() a crash cut: withdrawn while it waited, completed once its Acquires were out. */
   async #endCrashedExit(mx: DurableCSObject): Promise<void> {
-    const committed = this.#phase === 'acquire' || (this.#phase === 'mx.Exit' && !this.#queryAborted);
     if (this.#phase === 'query') {
       reach('mutin:recovered-exit-withdrawn');
       this.#queryAborted = true; // as an aborted Exit(): later responses to it no longer count
       this.#phase = 'mx.Exit';
+    } else if (this.#phase === 'acquire' && this.mxTenure) {
+      return this.#undoExit(() => mx.recover()); // T2: the grant's age is unknown after a crash
     } else if (this.#phase === 'acquire') {
       reach('mutin:recovered-exit-completed');
       await this.#acked.wait(undefined);
       this.#phase = 'mx.Exit';
     }
+    const committed = this.#phase === 'mx.Exit' && !this.#queryAborted;
     await mx.recover(); // withdraws a waiting mx.Entry(), leaves a held mx
     this.#phase = 'idle';
     if (committed) this.setState('OutCS');
@@ -322,41 +344,17 @@ export class MutinCS extends CSObjectBase {
       return;
     }
     switch (msg.type) {
-      case 'Query':
-        // send ⟨Response1, procsInCS_i, reqCnt, P_i⟩ to P_j; remember P_j for a Response2
-        this.#send(from, { type: 'Response1', procsInCS: sorted(this.procsInCS), reqCnt: msg.reqCnt });
-        this.responseAgain.query(from, msg.reqCnt);
-        return;
       case 'Response1':
       case 'Response2':
         this.#onResponse(from, msg.type, msg.procsInCS, msg.reqCnt);
         return;
-      case 'Acquire':
-        // an Acquire from a process that never asked here does not match: it touches nothing
-        if (!this.responseAgain.has(from)) {
-          reach('mutin:unasked-acquire-ignored');
-          return;
-        }
-        // procsInCS_i := procsInCS_i \ {P_j}; send ⟨Ack, P_i⟩ to P_j
-        this.procsInCS.delete(from);
-        this.#send(from, { type: 'Ack' });
-        this.responseAgain.acquire(from);
-        return;
       case 'Ack':
+        if (this.lateAcks.take(from)) return; // T3: owed to an undone Acquire
         if (!this.#acked.waiting) this.#onUnaskedAck(from);
         else if (this.ackFrom.add(from).size === this.Q.length) this.#acked.resolve();
         return;
-      case 'Release':
-        // procsInCS_i := procsInCS_i ∪ {P_j}; answer the pending Queries again
-        this.procsInCS.add(from);
-        for (const { to, reqCnt } of this.responseAgain.answer(this.response2 === 'once')) {
-          reach('mutin:response2-sent');
-          this.#send(to, { type: 'Response2', procsInCS: sorted(this.procsInCS), reqCnt });
-        }
-        return;
-      case 'Withdraw':
-        if (this.responseAgain.withdraw(from, msg.reqCnt)) reach('mutin:withdrawn');
-        return;
+      default:
+        onMemberMessage(this, from, msg, (to, m) => this.#send(to, m));
     }
   }
 

@@ -25,6 +25,8 @@ export function buildMx(ctx: ProcessContext, factory: CSFactory, restored?: Muti
     n: ctx.n,
     endpoint: ctx.endpoint.channel('mx'),
     initial: Object.freeze(Array.from({ length: ctx.n }, () => 'OutCS' as const)),
+    ...(ctx.clock === undefined ? {} : { clock: ctx.clock }), // a time-bounded mx needs it (issue 28)
+    ...(ctx.suspicions === undefined ? {} : { suspicions: ctx.suspicions }),
     ...(restored === undefined ? {} : { recovered: restored.mx }),
   });
   let why: string | null = null;

@@ -29,4 +29,6 @@ export interface MutinSettings {
   readonly mx: CSFactory;
   /** Default `'per-release'`. */
   readonly response2?: Response2Rule;
+  /** `mx` is time-bounded: Exit() commits only while mx's tenure holds (issue 28, `mx-tenure.ts`). Default false. */
+  readonly mxTenure?: boolean;
 }
