@@ -29,7 +29,7 @@
  *    throws), and the exit's `release` finds no entry.
  *
  * Order (proof in the README): two requests that cannot be InCS together (h + h' > k) have
- * quorums that share an arbiter `a` (the (h,k)-arbiter property), where their units cannot be
+ * quorums that share an arbiter `a` (Theorem 1: the pair is a critical conflicting pattern), where their units cannot be
  * taken together; the first one's token was accepted by `a` while its units were taken, so `a`
  * told the second `hs ≥` that token: the second token is larger.
  */

@@ -62,7 +62,7 @@ export interface TenureRunOptions {
 }
 
 /** What one seed counted. */
-export interface TenureRunResult {
+interface TenureRunResult {
   entries: number;
   conflicts: number;
   overCapacity: number;
@@ -75,7 +75,7 @@ export interface TenureRunResult {
 }
 
 /** One seed (see the module comment). */
-export async function tenureRun(seed: number, o: TenureRunOptions = {}): Promise<TenureRunResult> {
+async function tenureRun(seed: number, o: TenureRunOptions = {}): Promise<TenureRunResult> {
   const arbiter: HKArbiter = STRUCTURES[o.structure ?? 'three'];
   const cluster = createCluster({
     factory: hOutOfK(o.ttl === false ? { k: K, arbiter, fencing: true } : { k: K, arbiter, ttl: TTL }),
