@@ -166,7 +166,7 @@ describe('time-bounded grants (issue 28 §1)', () => {
     const p = c.objects[0]!;
     const entered = p.entry(2).then(() => [c.net.now, hasTenure(p) ? p.tenure()!.remaining() : 0]);
     await c.net.run({ until: 10 });
-    // request at 0, OK at 1, confirm sent at 2, confirmed at 3 (unit delays): deadline 2 + 20 − 1
+    // unit delays: request at 0, OK back at 2, confirm sent at 2, confirmed back at 4: deadline 2 + 20 − 1
     expect(await entered).toEqual([4, 2 + 20 - 1 - 4]);
     await p.exit();
     await c.close();
