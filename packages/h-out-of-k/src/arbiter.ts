@@ -1,9 +1,24 @@
 /**
  * The arbiter role of the h-out-of-k algorithm — h-out-of-k paper (Manabe & Tajima), Sec. 4.1 and
  * **Fig. 1** (`x`, `Que`, `Quelength`; "When request / release / cancelled is arrived",
- * `NewChance`). The rules, the precisions beyond the figure and the arbiter's invariant are in the
- * header of `h-out-of-k.ts`, whose process plays this role and the requester's; it checks each
- * sender's role before handing a message here. Internal to `@critsec/h-out-of-k`.
+ * `NewChance`). The process of `h-out-of-k.ts` plays this role and the requester's (the
+ * precisions beyond the figure are in its header); it checks each sender's role before handing a
+ * message here. Internal to `@critsec/h-out-of-k`.
+ *
+ * Arbiter r (initially `x = k`, `Que` empty):
+ * - "When request(h', p', c') is arrived": insert `(c', p', h', wait)` in `Que` by priority; if
+ *   `Σ_{i ≤ j} Que[i].units ≤ k` and `x ≥ h'`: send OK, status ok, `x := x − h'`. Then with i the
+ *   largest index with `Σ_{j ≤ i} Que[j].units ≤ k`, every later entry with status ok gets
+ *   `cancel` and status cancel.
+ * - "When release is arrived": `x := x + units`, delete the entry, `NewChance`.
+ * - "When cancelled is arrived": status wait, `x := x + units`, `NewChance`.
+ * - `NewChance`: in priority order, for each waiting entry: if `x < units` stop; else send OK,
+ *   status ok, `x := x − units`.
+ *
+ * Invariant of each arbiter (all handlers are atomic): `x = k − Σ units of entries with status ok
+ * or cancel ≥ 0`, and every entry with status ok lies within the prefix of `Que` whose units sum
+ * to at most k. `NewChance` grants only within that prefix, because it stops at the first waiting
+ * entry that does not fit.
  *
  * **A deviation (issue 27 §3): one request per process, and a `probe` when in doubt.** On FIFO
  * links an honest requester sends `release` before its next `request`, and its `seq` only grows.
@@ -46,10 +61,11 @@
  */
 import type { ProcessId } from '@critsec/core';
 import { CLOCK_MAX } from '@critsec/transport';
+import { ArbiterFence, type ArbiterFenceOptions } from './arbiter-fence.js';
 import { reach } from './rare-paths.js';
 import type { HOutOfKDurableState } from './durable.js';
 import type { HOutOfKMessage } from './messages.js';
-import { type Priority, Que } from './que.js';
+import { type Priority, Que, type QueEntry } from './que.js';
 import type { HOutOfKSnapshot } from './types.js';
 
 const NONE = -1;
@@ -78,13 +94,17 @@ export class HOutOfKArbiter {
   readonly #suspect = new Set<ProcessId>();
   /** `done[p]`: the largest `seq` of `p` whose entry a `release` ended here, −1 if none. */
   readonly #done: Float64Array;
+  /** Fencing and time-bounded grants (issue 28, G1–G2 of `arbiter-fence.ts`); absent: neither. */
+  readonly #fence: ArbiterFence | undefined;
 
+  /** @param fence fencing (G1) and, with a ttl and a clock, time-bounded grants (G2); absent: neither. */
   constructor(
     n: number,
     k: number,
     priority: Priority,
     send: (to: ProcessId, msg: HOutOfKMessage) => void,
     stamp: () => number,
+    fence?: ArbiterFenceOptions,
   ) {
     this.k = k;
     this.#stamp = stamp;
@@ -92,6 +112,13 @@ export class HOutOfKArbiter {
     this.#send = send;
     this.#Que = new Que(priority);
     this.#done = new Float64Array(n).fill(NONE);
+    this.#fence =
+      fence === undefined ? undefined : new ArbiterFence(fence, (p, seq) => this.#reclaim(p, seq));
+  }
+
+  /** G1: the highest fencing token seen (0 without fencing). */
+  get highestToken(): number {
+    return this.#fence?.hs ?? 0;
   }
 
   /** `x` and `Que` (see {@link HOutOfKSnapshot}). */
@@ -126,6 +153,7 @@ export class HOutOfKArbiter {
       aside: [...this.#aside].map(([p, r]): [ProcessId, number, number, number] => [p, r.h, r.c, r.seq]),
       suspect: [...this.#suspect],
       done,
+      ...(this.#fence === undefined ? {} : { hs: this.#fence.hs }),
     };
   }
 
@@ -138,6 +166,48 @@ export class HOutOfKArbiter {
     for (const [p, h, c, seq] of a.aside) this.#aside.set(p, { h, c, seq });
     for (const p of a.suspect) this.#suspect.add(p);
     for (const [p, seq] of a.done) this.#done[p] = seq;
+    if (this.#fence === undefined) return;
+    this.#fence.hs = a.hs ?? 0;
+    for (const e of this.#Que.entries()) if (e.status !== 'wait') this.#fence.arm(e.process, e.seq);
+  }
+
+  /** G1: `confirm(seq, token, round)` from `p` (p asks this arbiter: checked by the dispatch). */
+  onConfirm(p: ProcessId, seq: number, token: number, round: number): void {
+    const j = this.#Que.indexOf(p);
+    if (
+      this.#fence === undefined ||
+      j === NONE ||
+      this.#Que.at(j).seq !== seq ||
+      this.#Que.at(j).status === 'wait'
+    ) {
+      reach('h-out-of-k:confirm-stale');
+      return;
+    }
+    this.#fence.confirm(p, seq, token);
+    this.#send(p, { type: 'confirmed', seq, round, ts: this.#stamp() });
+  }
+
+  /** G2: `p`'s OK for `seq` was not renewed within the ttl: its units come back, its entry goes. */
+  #reclaim(p: ProcessId, seq: number): void {
+    const j = this.#Que.indexOf(p);
+    if (j === NONE || this.#Que.at(j).seq !== seq || this.#Que.at(j).status === 'wait') return;
+    reach('h-out-of-k:grant-expired');
+    const e = this.#Que.removeAt(j);
+    this.#x += e.units;
+    this.#send(p, { type: 'expired', seq, ts: this.#stamp() });
+    this.#newChance();
+    this.#suspect.delete(p);
+    const aside = this.#aside.get(p);
+    if (aside === undefined) return;
+    this.#aside.delete(p);
+    this.#admit(p, aside.h, aside.c, aside.seq);
+    this.#suspect.add(p);
+    this.#probe(p, aside.seq);
+  }
+
+  /** Stops every grant's timer (the process closes). */
+  close(): void {
+    this.#fence?.close();
   }
 
   /**
@@ -215,6 +285,7 @@ export class HOutOfKArbiter {
     }
     const e = this.#Que.removeAt(j);
     if (e.status !== 'wait') this.#x += e.units;
+    this.#fence?.stop(p);
     this.#newChance();
     if (seq > this.#done[p]!) this.#done[p] = seq;
     if (e.status === 'wait') {
@@ -258,8 +329,7 @@ export class HOutOfKArbiter {
       // still counts as given — a cancel forged in its name reached p. The units stay taken (p may
       // be InCS, if the cancelled is forged); the OK goes again, so a waiting p is not wedged
       reach('h-out-of-k:ok-again');
-      e.okTs = this.#stamp();
-      this.#send(p, { type: 'OK', seq, ts: e.okTs });
+      this.#sendOK(e);
       return;
     }
     if (e.status !== 'cancel') {
@@ -268,6 +338,7 @@ export class HOutOfKArbiter {
     }
     e.status = 'wait';
     this.#x += e.units;
+    this.#fence?.stop(p);
     this.#newChance();
   }
 
@@ -288,7 +359,19 @@ export class HOutOfKArbiter {
     const e = this.#Que.at(j);
     e.status = 'ok';
     this.#x -= e.units;
+    this.#sendOK(e);
+    this.#fence?.arm(e.process, e.seq);
+  }
+
+  /** Fig. 1's `OK` (with `hs` when fenced, G1). */
+  #sendOK(e: QueEntry): void {
     e.okTs = this.#stamp();
-    this.#send(e.process, { type: 'OK', seq: e.seq, ts: e.okTs });
+    const fence = this.#fence;
+    this.#send(
+      e.process,
+      fence === undefined
+        ? { type: 'OK', seq: e.seq, ts: e.okTs }
+        : { type: 'OK', seq: e.seq, ts: e.okTs, hs: fence.hs },
+    );
   }
 }

@@ -15,7 +15,13 @@ import {
   param,
   params,
 } from '@critsec/core';
-import { parseAllOutCS, describeInitial, parseChoice, parseInteger } from '@critsec/core/kit';
+import {
+  parseAllOutCS,
+  describeInitial,
+  parseChoice,
+  parseInteger,
+  parseNonNegative,
+} from '@critsec/core/kit';
 import {
   cubeHKArbiter,
   cubeKArbiter,
@@ -92,8 +98,11 @@ function buildArbiter(name: ArbiterName, n: number, k: number): HKArbiter {
  *
  * Its `build` throws ConfigurationError for n < 1, k ∉ 1..n, an unknown arbiter, h that is
  * neither `random` nor an integer in 1..k, `l` other than 0, an initial configuration with a
- * process InCS, or an arbiter whose estimated memory (its quorum memberships) exceeds this
- * process's heap — before it is built.
+ * process InCS, `fencing` other than true / false, a negative `ttl` or `driftMargin` (and, from
+ * the factory, a ttl of 0, `fencing: false` with a ttl, a margin outside [0, ttl)), or an arbiter
+ * whose estimated memory (its quorum memberships) exceeds this process's heap — before it is
+ * built. `fencing`, `ttl`, `driftMargin` (issue 28) are the factory's options: tokens and
+ * time-bounded grants, in ms on real members and time units in the simulator.
  */
 export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'h-out-of-k',
@@ -108,6 +117,13 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
     ),
     h: param('units per entry, 1..k, or random (default: uniform in 1..k per entry)'),
     init: param('initial configuration: none (the default: Fig. 1 starts every process OutCS)'),
+    fencing: param('fencing tokens (issue 28): true or false (default false; a ttl implies true)'),
+    ttl: param(
+      'time-bounded grants: an OK not renewed within ttl is reclaimed (ms on real members, time units simulated; default none)',
+    ),
+    driftMargin: param(
+      'the holder deadline is the last confirmed renewal + ttl − driftMargin (default ttl/10)',
+    ),
   }),
   build(values, n = DEFAULT_N, ctx) {
     parseInteger('n', n, 1);
@@ -132,6 +148,7 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
         bytesPerMembership: BYTES_PER_ARBITER_MEMBERSHIP,
       });
     }
+    const fence = fenceParams(values);
     const arbiter = buildArbiter(arbiterName, n, k);
     const rows = hOutOfKBounds(arbiter).filter((r) => h === null || r.h === h);
     const min = Math.min(...rows.map((r) => r.quorumSize.min));
@@ -146,10 +163,10 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize: { min, max },
       mx: null,
       structure: `${arbiter.description}, |q_{h,k}| ${min === max ? max : `${min}–${max}`}${h === null ? ' over h = 1..k' : ` for h = ${h}`}`,
-      options: { k, arbiter: arbiterName, h: h ?? 'random' },
+      options: { k, arbiter: arbiterName, h: h ?? 'random', ...fenceOptionValues(fence) },
       spec: hOutOfKSpec(k, n),
       sequentialSpec: null,
-      factory: hOutOfK({ k, arbiter }) as CSFactory<unknown>,
+      factory: hOutOfK({ k, arbiter, ...fence }) as CSFactory<unknown>,
       request,
       requestDescription: h === null ? `h uniform in 1..${k} per entry` : `h = ${h} per entry`,
       initial,
@@ -166,3 +183,31 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
     };
   },
 });
+
+/**
+ * The `fencing`, `ttl` and `driftMargin` parameters (issue 28), as options — the same parameters
+ * as Maekawa's (`@critsec/mutex`).
+ * @throws ConfigurationError for a value that is not a boolean / a number ≥ 0.
+ */
+function fenceParams(values: { readonly [k: string]: string | number | undefined }): {
+  fencing?: boolean;
+  ttl?: number;
+  driftMargin?: number;
+} {
+  const f = values.fencing;
+  if (f !== undefined && !['true', 'false'].includes(String(f)))
+    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
+  return {
+    ...(f === undefined ? {} : { fencing: String(f) === 'true' }),
+    ...(values.ttl === undefined ? {} : { ttl: parseNonNegative('ttl', values.ttl) }),
+    ...(values.driftMargin === undefined
+      ? {}
+      : { driftMargin: parseNonNegative('driftMargin', values.driftMargin) }),
+  };
+}
+
+/** The fence options as the descriptor's `options` (strings and numbers). */
+function fenceOptionValues(f: ReturnType<typeof fenceParams>): Record<string, string | number> {
+  const { fencing, ...times } = f;
+  return fencing === undefined ? times : { ...times, fencing: `${fencing}` };
+}

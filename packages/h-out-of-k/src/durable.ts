@@ -81,6 +81,8 @@ export type HOutOfKDurableState = {
     suspect: ProcessId[];
     /** `done(p)`: the largest `seq` of `p` whose entry a `release` ended here, `[p, seq]` (only those with one). */
     done: [ProcessId, number][];
+    /** With fencing (issue 28, G1 of `arbiter-fence.ts`): the highest fencing token seen. */
+    hs?: number;
   };
 };
 
@@ -120,6 +122,7 @@ const durableSchema = v.strictObject({
     aside: v.array(v.strictTuple([pid, units, timestampSchema, counterSchema])),
     suspect: ids,
     done: v.array(v.strictTuple([pid, counterSchema])),
+    hs: v.optional(timestampSchema),
   }),
 });
 

@@ -11,6 +11,7 @@ import {
   type KArbiter,
 } from '@critsec/coteries';
 import { parseHOutOfKDurable } from './durable.js';
+import type { FenceOptions } from './fence.js';
 import { HOutOfKCS } from './h-out-of-k.js';
 import type { Priority } from './que.js';
 import type { ArbiterClass } from './arbiter.js';
@@ -22,6 +23,7 @@ function makeFactory(
   k: number,
   arbiter: HKArbiter,
   priority: Priority,
+  fence: FenceOptions | undefined,
   Arbiter: ArbiterClass | undefined,
 ): CSFactory<number> {
   return (ctx) => {
@@ -41,7 +43,9 @@ function makeFactory(
         `hOutOfK: every process starts OutCS (Fig. 1: In = false, x = k), got InCS initially: ${inCS.map((i) => `P${i}`).join(', ')}`,
       );
     }
-    const setting = { k, arbiter, priority };
+    if (fence?.ttl !== undefined && ctx.clock === undefined)
+      throw new ConfigurationError('hOutOfK: a ttl needs a clock (ProcessContext.clock), and none was given');
+    const setting = { k, arbiter, priority, fence };
     const roles = new SenderRoles(ctx.id, ctx.n, k, arbiter);
     // issue 27: a restarted process resumes from its recovered state, checked first
     const restored =
@@ -74,12 +78,21 @@ function makeFactory(
  * arbiters — and `recover()` then withdraws that request (`release` to its quorum, as an abort)
  * or leaves a recovered CS (the exit's `release`).
  *
- * @param options `{ k, arbiter }`.
+ * **Fencing tokens and time-bounded grants** (issue 28, opt-in; a deviation from the paper, see
+ * the README): with `fencing: true` or a `ttl`, `tenure()` of an object InCS gives its fencing
+ * token (strictly increasing across holders whose requests conflict, h + h' > k) and, with a
+ * `ttl`, its deadline (`remaining()`, `check()`, `signal`); arbiters reclaim OKs not renewed
+ * within the ttl. Without these options every message is the paper's.
+ *
+ * @param options `{ k, arbiter, priority?, fencing?, ttl?, driftMargin? }` (ttl and driftMargin in
+ *   the unit of `ProcessContext.clock`: ms on a real member, time units in the simulator).
  * @returns a `CSFactory<number>` (the request is h).
  * @throws ConfigurationError (at once) if `k` is not an integer ≥ 1, `arbiter` is not an
  *   (h,k)-arbiter, or it is built for another k; (from the factory) if it is built for another n
  *   or a process starts InCS (Fig. 1 starts every process OutCS), or if `ctx.recovered` is not a
- *   state this process, k and arbiter can reach. `entry(h)` rejects with
+ *   state this process, k and arbiter can reach, or if a ttl is given and `ctx.clock` is not;
+ *   (at once) for a ttl that is not a finite number > 0, `fencing: false` with a ttl, or a
+ *   driftMargin outside [0, ttl) or without a ttl. `entry(h)` rejects with
  *   `ConfigurationError` for h that is not an integer in 1..k, sending nothing.
  */
 export function hOutOfK(options: HOutOfKOptions): CSFactory<number> {
@@ -114,7 +127,28 @@ export function hOutOfKWithArbiter(options: HOutOfKOptions, Arbiter?: ArbiterCla
       `hOutOfK({ priority }): priority must be 'ceiling-fair' (default) or 'printed', got ${String(priority)}`,
     );
   }
-  return makeFactory(k, arbiter, priority, Arbiter);
+  return makeFactory(k, arbiter, priority, fenceOptions(options), Arbiter);
+}
+
+/** The fence options (`undefined`: fencing off). @throws ConfigurationError for a bad ttl or margin. */
+function fenceOptions(o: HOutOfKOptions): FenceOptions | undefined {
+  const { ttl, driftMargin } = o;
+  if (ttl === undefined) {
+    if (driftMargin !== undefined) throw new ConfigurationError('hOutOfK: driftMargin needs a ttl');
+    return o.fencing === true ? { ttl: undefined, margin: 0 } : undefined;
+  }
+  if (!(typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0))
+    throw new ConfigurationError(
+      `hOutOfK: ttl must be a finite number > 0 (the clock's unit), got ${String(ttl)}`,
+    );
+  if (o.fencing === false)
+    throw new ConfigurationError('hOutOfK: a ttl needs fencing (leave fencing unset or true)');
+  const margin = driftMargin ?? ttl / 10;
+  if (!(typeof margin === 'number' && margin >= 0 && margin < ttl))
+    throw new ConfigurationError(
+      `hOutOfK: driftMargin must be in [0, ttl), got ${String(margin)} with ttl ${ttl}`,
+    );
+  return { ttl, margin };
 }
 
 /**

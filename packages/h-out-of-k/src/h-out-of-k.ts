@@ -25,23 +25,13 @@
  *   hold, is answered with the same `request(h, c, s)` again: the arbiter asks after a `release`
  *   that came before its OK (an abort's, or a forged one), and an abort answers `release(s)`.
  *
- * Arbiter r (initially `x = k`, `Que` empty):
- * - "When request(h', p', c') is arrived": insert `(c', p', h', wait)` in `Que` by priority; if
- *   `Σ_{i ≤ j} Que[i].units ≤ k` and `x ≥ h'`: send OK, status ok, `x := x − h'`. Then with i the
- *   largest index with `Σ_{j ≤ i} Que[j].units ≤ k`, every later entry with status ok gets
- *   `cancel` and status cancel.
- * - "When release is arrived": `x := x + units`, delete the entry, `NewChance`.
- * - "When cancelled is arrived": status wait, `x := x + units`, `NewChance`.
- * - `NewChance`: in priority order, for each waiting entry: if `x < units` stop; else send OK,
- *   status ok, `x := x − units`.
+ * Arbiter r: the rules of Fig. 1 and the arbiter's invariant are in the header of `arbiter.ts`.
  *
  * Priorities (Sec. 4.1): `(h, p, c)` beats `(h', p', c')` iff `c < c'` or `c = c' ∧ p < p'`. Clocks
  * (Sec. 4.1): every message piggybacks `c`; on receipt `c := max(c, c_m) + 1` — here with the
  * saturating `witness`/`tick` of `@critsec/transport` (no accepted clock can overflow).
  *
- * **The deviation in priorities**: saturated clocks tie at `CLOCK_MAX`, where `(c, p)` lets the highest ids
- * starve; by default two requests both at the ceiling are ordered by `(seq, p)` (`priority:
- * 'printed'` keeps `(c, p)`; see `que.ts`, the README and `test/deviation.test.ts`).
+ * **The deviation in priorities** (ties at the clock ceiling `CLOCK_MAX`): `que.ts`.
  *
  * ## Precisions beyond the figure
  *
@@ -62,20 +52,7 @@
  *   `r ∈ Q` (FIFO puts it behind the `request`) and forgets the request; an arbiter deleting an
  *   entry gives its units back to `x` only if they were taken (status ok or cancel), then runs
  *   `NewChance`. Every unit granted or in flight returns.
- * - **Validation, before the clock.** An arbiter accepts `request` only from a process whose quorum
- *   for `h'` contains it, and `release`/`cancelled` only from a process one of whose quorums
- *   contains it; a requester accepts `OK`/`cancel`/`probe` of its current request only from its
- *   quorum `Q`, and of any other request only from a process in one of its quorums. (A second
- *   request while the first is in `Que` comes from a legitimate sender: `arbiter.ts` sets it aside
- *   and probes — issue 27 §3.) Anything else is a `ProtocolError`,
- *   dropped before it touches anything — the clock included (an honest process never sends one, so
- *   a forged `c`/`ts` cannot move `c`). A stale message from a legitimate sender still counts for
- *   the clock (Sec. 4.1), then is ignored.
- *
- * Invariant of each arbiter (all handlers are atomic): `x = k − Σ units of entries with status ok
- * or cancel ≥ 0`, and every entry with status ok lies within the prefix of `Que` whose units sum
- * to at most k. `NewChance` grants only within that prefix, because it stops at the first waiting
- * entry that does not fit.
+ * - **Validation, before the clock**: the sender's role first (`roles.ts`).
  */
 import {
   CSMICError,
@@ -86,6 +63,7 @@ import {
   type ProcessContext,
   type ProcessId,
   ProtocolError,
+  type Tenure,
 } from '@critsec/core';
 import { PendingCall } from '@critsec/core/kit';
 import { reach } from './rare-paths.js';
@@ -93,8 +71,10 @@ import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
 import { type ArbiterClass, HOutOfKArbiter } from './arbiter.js';
 import { H_OUT_OF_K_DURABLE_FORMAT, type HOutOfKDurableState } from './durable.js';
+import { Fence, type FenceOptions } from './fence.js';
 import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
 import type { Priority } from './que.js';
+import { QuorumOKs } from './quorum-oks.js';
 import type { SenderRoles } from './roles.js';
 import type { HOutOfKSnapshot } from './types.js';
 
@@ -124,15 +104,8 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   #h = 0;
   /** Fig. 1 `In`. */
   #In = false;
-  /** Fig. 1 `Q`: the quorum of the current request. */
-  #Q: readonly ProcessId[] = [];
-  /** `inQ[r] = 1`: r ∈ Q. */
-  readonly #inQ: Uint8Array;
-  /** Fig. 1 `K` as a membership array over processes, with its size. */
-  readonly #K: Uint8Array;
-  #Ksize = 0;
-  /** `gaveBack[r] = 1`: r's OK was given back with `cancelled` during this request. */
-  readonly #gaveBack: Uint8Array;
+  /** Fig. 1 `Q` and `K` of the current request (`quorum-oks.ts`). */
+  readonly #QK: QuorumOKs;
   /** `seq` of the current request (−1: none). */
   #request = NONE;
   /** `c` the current request was sent with (its priority; sent again on a `probe`). */
@@ -148,32 +121,36 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
 
   /** The arbiter role (Fig. 1: `x`, `Que`, `Quelength`; `arbiter.ts`). */
   readonly #arb: HOutOfKArbiter;
+  /** Fencing tokens and time-bounded grants, requester side (issue 28, `fence.ts`); absent: neither. */
+  readonly #fence: Fence | undefined;
 
   /** @param restored a recovered state, checked by `parseHOutOfKDurable`: the object resumes there. */
   constructor(
     ctx: ProcessContext,
-    setting: { readonly k: number; readonly arbiter: HKArbiter; readonly priority: Priority },
+    setting: {
+      readonly k: number;
+      readonly arbiter: HKArbiter;
+      readonly priority: Priority;
+      readonly fence?: FenceOptions | undefined;
+    },
     roles: SenderRoles,
     Arbiter: ArbiterClass = HOutOfKArbiter,
     restored?: HOutOfKDurableState,
   ) {
     super(ctx.id, restored?.state ?? 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('hOutOfK', ctx.id, 'entry'));
+    this.#QK = new QuorumOKs(ctx.n);
     this.k = setting.k;
     this.#n = ctx.n;
     this.#arbiter = setting.arbiter;
     this.#endpoint = ctx.endpoint;
     this.#roles = roles;
-    this.#arb = new Arbiter(
-      ctx.n,
-      setting.k,
-      setting.priority,
-      (to, msg) => this.#endpoint.send(to, msg),
-      () => this.#c,
-    );
-    this.#inQ = new Uint8Array(ctx.n);
-    this.#K = new Uint8Array(ctx.n);
-    this.#gaveBack = new Uint8Array(ctx.n);
+    const send = (to: ProcessId, msg: HOutOfKMessage) => this.#endpoint.send(to, msg);
+    const stamp = () => this.#c;
+    const fence = setting.fence && { ...setting.fence, clock: ctx.clock };
+    this.#arb = new Arbiter(ctx.n, setting.k, setting.priority, send, stamp, fence);
+    const [holds, enter] = [(r: ProcessId) => this.#QK.has(r), () => this.#enter()];
+    this.#fence = Fence.of(fence, { id: ctx.id, stamp, send, holds, enter });
     if (restored !== undefined) this.#restore(restored);
     this.listen(hOutOfKProtocol(setting.k), ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
@@ -183,28 +160,32 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
     return this.state === 'InCS' ? this.#h : 0;
   }
 
+  /**
+   * The current CS's fencing token and deadline while InCS (issue 28, `fence.ts`; `hasTenure` of
+   * `@critsec/core`), when built with `fencing` or a `ttl`; `undefined` otherwise.
+   */
+  tenure(): Tenure | undefined {
+    return this.#fence?.tenure();
+  }
+
   /** Every protocol variable of Fig. 1 (JSON-serializable; for exploration and debugging). */
   inspect(): HOutOfKSnapshot {
-    const K = this.#Q.filter((r) => this.#K[r] === 1);
-    return {
-      c: this.#c,
-      requester: {
-        request: this.#request,
-        seq: this.#seq,
-        h: this.#h,
-        In: this.#In,
-        waiting: this.#waiting,
-        K,
-      },
-      arbiter: this.#arb.snapshot(),
-    };
+    const [request, seq, h, In, waiting, K] = [
+      this.#request,
+      this.#seq,
+      this.#h,
+      this.#In,
+      this.#waiting,
+      this.#QK.K,
+    ];
+    return { c: this.#c, requester: { request, seq, h, In, waiting, K }, arbiter: this.#arb.snapshot() };
   }
 
   /** Every protocol variable of both roles as JSON (see {@link HOutOfKDurableState}). */
   durableState(): HOutOfKDurableState {
     const { request, seq, h, waiting, K } = this.inspect().requester;
-    const gaveBack = this.#Q.filter((r) => this.#gaveBack[r] === 1);
-    const requester = { request, seq, h, c: this.#requestC, Q: [...this.#Q], waiting, K: [...K], gaveBack };
+    const [Q, gaveBack] = [[...this.#QK.Q], this.#QK.givenBack];
+    const requester = { request, seq, h, c: this.#requestC, Q, waiting, K: [...K], gaveBack };
     const head = { format: H_OUT_OF_K_DURABLE_FORMAT, id: this.id, n: this.#n, k: this.k } as const;
     return { ...head, state: this.state, c: this.#c, requester, arbiter: this.#arb.durable() };
   }
@@ -233,11 +214,8 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
     const r = s.requester;
     [this.#c, this.#request, this.#seq, this.#h, this.#requestC] = [s.c, r.request, r.seq, r.h, r.c];
     this.#In = this.#recoveredInCS = s.state === 'InCS';
-    [this.#orphan, this.#Q] = [r.waiting, r.Q];
-    for (const q of r.Q) this.#inQ[q] = 1;
-    for (const q of r.K) this.#K[q] = 1;
-    for (const q of r.gaveBack) this.#gaveBack[q] = 1;
-    this.#Ksize = r.K.length;
+    this.#orphan = r.waiting;
+    this.#QK.restore(r.Q, r.K, r.gaveBack);
     this.#arb.restore(s.arbiter);
   }
 
@@ -253,21 +231,22 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
     this.#c = tick(this.#c);
     const c = this.#c;
     this.#h = h;
-    this.#clearK();
-    this.#Q = this.#arbiter.quorumOf(this.id, h);
-    for (const r of this.#Q) this.#inQ[r] = 1;
+    const Q = this.#arbiter.quorumOf(this.id, h);
+    this.#QK.set(Q);
     const seq = this.#seq++;
     this.#request = seq;
     this.#requestC = c;
     this.#call.begin();
-    for (const r of this.#Q) this.#endpoint.send(r, { type: 'request', h, c, seq });
+    for (const r of Q) this.#endpoint.send(r, { type: 'request', h, c, seq });
+    this.#fence?.begin(seq, Q);
     return this.#call.wait(signal, () => this.#withdraw());
   }
 
   protected async doExit(): Promise<void> {
     const seq = this.#request;
-    const Q = this.#Q;
+    const Q = this.#QK.Q;
     [this.#In, this.#recoveredInCS] = [false, false];
+    this.#fence?.end();
     this.#forget();
     this.setState('OutCS');
     for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
@@ -275,30 +254,23 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
 
   protected doClose(): void {
     this.#call.close();
+    this.#fence?.end();
+    this.#arb.close();
   }
 
   /** Abort of a waiting entry: `release` to every `r ∈ Q` gives back every unit granted or in flight. */
   #withdraw(): void {
     const seq = this.#request;
-    const Q = this.#Q;
+    const Q = this.#QK.Q;
     this.#orphan = false;
+    this.#fence?.end();
     this.#forget();
     if (!this.closed) for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c });
   }
 
-  #clearK(): void {
-    for (const r of this.#Q) {
-      this.#inQ[r] = 0;
-      this.#K[r] = 0;
-      this.#gaveBack[r] = 0;
-    }
-    this.#Ksize = 0;
-  }
-
   #forget(): void {
-    this.#clearK();
+    this.#QK.set([]);
     [this.#request, this.#h, this.#requestC] = [NONE, 0, 0];
-    this.#Q = [];
   }
 
   /** True when `msg` from `r` belongs to the request this process waits for (`r ∈ Q`: checked by the dispatch). */
@@ -321,7 +293,7 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
       this.#releaseUnused(r, seq);
       return;
     }
-    if (!this.#waiting || this.#K[r] === 1) {
+    if (!this.#waiting || this.#QK.has(r)) {
       reach('h-out-of-k:probe-current');
       return;
     }
@@ -336,14 +308,31 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   }
 
   /** Fig. 1 "When OK is arrived from p'". */
-  #onOK(r: ProcessId, msg: Answer): void {
-    if (!this.#current(r, msg) || this.#K[r] === 1) return;
-    if (this.#gaveBack[r] === 1) reach('h-out-of-k:ok-after-cancelled');
-    this.#K[r] = 1;
-    this.#Ksize++;
-    if (this.#Ksize !== this.#Q.length || this.#orphan) return; // wait for another OK (or recover())
+  #onOK(r: ProcessId, msg: Extract<Answer, { type: 'OK' }>): void {
+    if (!this.#current(r, msg) || this.#QK.has(r)) return;
+    if (this.#QK.gaveBack(r)) reach('h-out-of-k:ok-after-cancelled');
+    this.#fence?.ok(r, msg.hs ?? 0);
+    if (!this.#QK.add(r) || this.#orphan) return; // wait for another OK (or recover())
+    if (this.#fence === undefined) this.#enter();
+    else this.#fence.allOK(); // F2: confirm the token first
+  }
+
+  /** `In := true` (Fig. 1, `K = Q`; with fencing, once the token is confirmed: F2). */
+  #enter(): void {
     this.#In = true;
     this.#call.resolve(() => this.setState('InCS'));
+  }
+
+  /** F4 (`fence.ts`): `expired(seq)` from `r ∈ Q` — InCS ignored; waiting, the request goes to r again. */
+  #onExpired(r: ProcessId, seq: number): void {
+    if (seq !== this.#request || !this.#waiting) {
+      reach(seq === this.#request && this.#In ? 'h-out-of-k:expired-in-cs' : 'h-out-of-k:stale-ignored');
+      return;
+    }
+    reach('h-out-of-k:expired-request-again');
+    this.#QK.remove(r, false);
+    this.#fence?.lost();
+    this.#endpoint.send(r, { type: 'request', h: this.#h, c: this.#requestC, seq });
   }
 
   /** Fig. 1 "When cancel is arrived from p'": answered only while waiting (In = false, p' ∈ K). */
@@ -352,11 +341,10 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
       reach('h-out-of-k:cancel-after-entry');
       return;
     }
-    if (!this.#current(r, msg) || this.#K[r] === 0) return;
+    if (!this.#current(r, msg) || !this.#QK.has(r)) return;
     reach('h-out-of-k:cancelled');
-    this.#K[r] = 0;
-    this.#Ksize--;
-    this.#gaveBack[r] = 1;
+    this.#QK.remove(r, true);
+    this.#fence?.lost(); // F2: while confirming, a cancel is answered as while waiting
     this.#endpoint.send(r, { type: 'cancelled', seq: msg.seq, ts: this.#c });
   }
 
@@ -365,7 +353,11 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   #onMessage(from: ProcessId, msg: HOutOfKMessage): void {
     // The sender first: a message no honest process sends here is reported and dropped before it
     // touches anything, the clock included — a forged c/ts must not move c.
-    const refusal = this.#roles.refusal(from, msg, { request: this.#request, inQ: this.#inQ, Q: this.#Q });
+    const refusal = this.#roles.refusal(from, msg, {
+      request: this.#request,
+      inQ: this.#QK.inQ,
+      Q: this.#QK.Q,
+    });
     if (refusal !== undefined) {
       this.reportError(new ProtocolError(`hOutOfK: P${this.id} got ${refusal}`, { from }));
       return;
@@ -391,6 +383,14 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
       case 'probe':
         this.#onProbe(from, msg.seq);
         return;
+      case 'confirm':
+        this.#arb.onConfirm(from, msg.seq, msg.token, msg.round);
+        return;
+      case 'confirmed':
+        if (msg.seq === this.#request) this.#fence?.confirmed(from, msg.round);
+        return;
+      case 'expired':
+        this.#onExpired(from, msg.seq);
     }
   }
 }

@@ -21,11 +21,25 @@ function schemaFor(k: number) {
       c: timestampSchema,
       seq: counterSchema,
     }),
-    answer('OK'),
+    v.object({
+      type: v.literal('OK'),
+      seq: counterSchema,
+      ts: timestampSchema,
+      hs: v.optional(timestampSchema),
+    }),
     answer('cancel'),
     answer('cancelled'),
     answer('release'),
     answer('probe'),
+    v.object({
+      type: v.literal('confirm'),
+      seq: counterSchema,
+      ts: timestampSchema,
+      token: timestampSchema,
+      round: counterSchema,
+    }),
+    v.object({ type: v.literal('confirmed'), seq: counterSchema, ts: timestampSchema, round: counterSchema }),
+    answer('expired'),
   ]);
 }
 
@@ -52,6 +66,11 @@ export type HOutOfKMessage =
       seq: number;
       /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
       ts: number;
+      /**
+       * With fencing only (issue 28, `fence.ts` F1): the arbiter's highest fencing token seen
+       * (0 … `CLOCK_MAX`). Absent on an arbiter built without fencing (the paper's `OK`).
+       */
+      hs?: number;
     }
   | {
       /** `cancel` arbiter → requester: give the OK for request `seq` back (a higher-priority request no longer leaves room for it within k units). */
@@ -88,6 +107,43 @@ export type HOutOfKMessage =
        */
       type: 'probe';
       /** The request asked about. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+    }
+  | {
+      /**
+       * `confirm` requester → arbiter (issue 28, fencing and time-bounded grants; not in the
+       * paper): holding every OK of its quorum, the requester proposes `token`; also its renewal
+       * every `ttl / 3`, and with `token` 0 a keep-alive of an OK held while waiting (`fence.ts`).
+       */
+      type: 'confirm';
+      /** The request the message belongs to. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+      /** The proposed fencing token (0 for a keep-alive), 0 … `CLOCK_MAX`. */
+      token: number;
+      /** The requester's renewal round (its count of `confirm` rounds), answered by `confirmed`. */
+      round: number;
+    }
+  | {
+      /** `confirmed` arbiter → requester: `confirm` of `round` accepted while the OK was current. */
+      type: 'confirmed';
+      /** The request the message belongs to. */
+      seq: number;
+      /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
+      ts: number;
+      /** The round accepted. */
+      round: number;
+    }
+  | {
+      /**
+       * `expired` arbiter → requester (issue 28, time-bounded grants): the OK for request `seq`
+       * was not renewed within the ttl; its units are back in `x` and the entry left `Que`.
+       */
+      type: 'expired';
+      /** The request the message belongs to. */
       seq: number;
       /** The sender's Lamport clock (0 … `CLOCK_MAX`). */
       ts: number;

@@ -5,6 +5,16 @@
  * requester hears `OK`/`cancel` only from its quorum. The dispatch of `h-out-of-k.ts` checks the
  * sender here before anything else (the clock included); a recovered state is checked against the
  * same roles (`durable.ts`). Internal to `@critsec/h-out-of-k`.
+ *
+ * **Validation, before the clock** (a precision beyond Fig. 1). An arbiter accepts `request` only from a process whose quorum
+ *   for `h'` contains it, and `release`/`cancelled` (and `confirm`) only from a process one of whose quorums
+ *   contains it; a requester accepts `OK`/`cancel`/`probe` (and, with fencing, `confirmed`/`expired`) of its current request only from its
+ *   quorum `Q`, and of any other request only from a process in one of its quorums. (A second
+ *   request while the first is in `Que` comes from a legitimate sender: `arbiter.ts` sets it aside
+ *   and probes — issue 27 §3.) Anything else is a `ProtocolError`,
+ *   dropped before it touches anything — the clock included (an honest process never sends one, so
+ *   a forged `c`/`ts` cannot move `c`). A stale message from a legitimate sender still counts for
+ *   the clock (Sec. 4.1), then is ignored.
  */
 import type { ProcessId } from '@critsec/core';
 import type { HKArbiter } from '@critsec/coteries';
@@ -70,11 +80,14 @@ export class SenderRoles {
         return `request(h = ${msg.h}) from P${from}, whose quorum for ${msg.h} units does not contain ${me}`;
       case 'release':
       case 'cancelled':
+      case 'confirm':
         if (this.#asker[from] === 1) return undefined;
         return `${msg.type} from P${from}, none of whose quorums (h = 1..${this.#k}) contains ${me}`;
       case 'OK':
       case 'cancel':
       case 'probe':
+      case 'confirmed':
+      case 'expired':
         // an answer to the current request comes from Q; one to another request (stale) from
         // a quorum of this process for some h
         if (msg.seq === cur.request) {

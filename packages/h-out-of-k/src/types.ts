@@ -19,6 +19,28 @@ export interface HOutOfKOptions {
    * the highest ids can starve (see the README and `test/deviation.test.ts`).
    */
   readonly priority?: Priority;
+  /**
+   * Fencing tokens (issue 28 §2; F1–F4 of `fence.ts`, a deviation from the paper): every entry
+   * yields a token (`tenure()`, `hasTenure` of `@critsec/core`), strictly increasing across
+   * successive holders whose requests conflict (h + h' > k); non-conflicting holders may share or
+   * interleave tokens. Costs one more round trip (`confirm` / `confirmed`, 2·|q_{h,k}| messages)
+   * and, with crash recovery, one synced write per arbiter per entry. Default false; implied by
+   * {@link ttl}.
+   */
+  readonly fencing?: boolean | undefined;
+  /**
+   * Time-bounded grants (issue 28 §1; G2 of `arbiter-fence.ts`): an arbiter reclaims an OK not
+   * renewed within `ttl`, in the unit of `ProcessContext.clock` (**ms** on a real member, **time
+   * units** in the simulator); the requester renews every `ttl / 3` while it holds any OK. Needs a
+   * clock; implies fencing. Default: none (OKs never expire, exclusion is unconditional).
+   */
+  readonly ttl?: number | undefined;
+  /**
+   * The drift margin (same unit as {@link ttl}, 0 ≤ margin < ttl): the holder's deadline is the
+   * send time of the last renewal its whole quorum confirmed + `ttl − driftMargin`. It must cover
+   * the clocks' rates: `driftMargin ≥ 2ρ·ttl` for a relative rate error ρ. Default `ttl / 10`.
+   */
+  readonly driftMargin?: number | undefined;
 }
 
 /** Protocol variables of one process (Fig. 1 names), as returned by `inspect()`. */

@@ -35,4 +35,19 @@ describe('extreme-value property check', () => {
     // h ∈ 1..k: the schema's bound is found and CLOCK_MAX is refused there
     expect(report.rejected).toBeGreaterThan(0);
   });
+
+  it('with fencing (issue 28): confirm, confirmed and the hs of OK keep the rule too', async () => {
+    const report = await extremeValueCheck<number>({
+      label: 'h-out-of-k uniform(4,2) fenced',
+      factory: hOutOfK({ k: 2, arbiter: uniformHKArbiter(4, 2), fencing: true }),
+      spec: hOutOfKSpec(2, 4),
+      request: randomH(2),
+      protocols: { '': hOutOfKProtocol(2) },
+      classify,
+      seeds: [1],
+      rounds: 2,
+    });
+    expect(report.failures).toEqual([]);
+    expect(report.types['']).toEqual(expect.arrayContaining(['OK', 'confirm', 'confirmed']));
+  });
 });

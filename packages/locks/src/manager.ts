@@ -60,7 +60,7 @@ class Manager implements LockManager {
     const endpoint = o.endpoint.channel(s.channel);
     let hk: CSFactory<number> | undefined;
     const shared: CSFactory<unknown> = (ctx) => {
-      hk ??= hOutOfK({ k: s.k, arbiter: s.arbiter() });
+      hk ??= hOutOfK({ k: s.k, arbiter: s.arbiter(), ...s.grants });
       return hk(ctx) as CSObject<unknown>;
     };
     this.#instances = new Instances({

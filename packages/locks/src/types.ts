@@ -100,14 +100,15 @@ export interface LockManagerOptions {
   /** The clock `timeout` and time-bounded grants are measured with (default: the monotonic clock, ms). */
   readonly clock?: ProtocolClock;
   /**
-   * Fencing tokens for exclusive-only names (Maekawa's `fencing`, issue 28 §2): every holder's
-   * `lock.token` strictly increases across successive holders of the name, with no central
-   * counter; one more round trip and one synced write per arbiter per acquisition. Default false;
-   * implied by {@link ttl}. Shared names (h-out-of-k) give no token yet.
+   * Fencing tokens (Maekawa's `fencing` for exclusive-only names, h-out-of-k's for shared ones,
+   * issue 28 §2): every holder's `lock.token` strictly increases across successive holders of the
+   * name that conflict — on a shared name an exclusive holder against any other, shared holders
+   * may share or interleave tokens — with no central counter; one more round trip and one synced
+   * write per arbiter per acquisition. Default false; implied by {@link ttl}.
    */
   readonly fencing?: boolean;
   /**
-   * Time-bounded grants for exclusive-only names (Maekawa's `ttl`, issue 28 §1), in the clock's
+   * Time-bounded grants for every name (Maekawa's `ttl`, h-out-of-k's for shared names, issue 28 §1), in the clock's
    * unit (ms by default): an arbiter reclaims a grant its holder did not renew within `ttl`, so a
    * crashed or cut-off holder frees the name; the holder renews while its callback runs and
    * `lock.signal` aborts at its deadline (last confirmed renewal + `ttl − driftMargin`). Implies

@@ -52,6 +52,51 @@ describe('fencing tokens and time-bounded grants through the manager (issue 28 o
     expect(views[0]!.aborted).toBe(false);
   });
 
+  it('shared names (h-out-of-k): tokens increase across conflicting holders (exclusive against any other), sharers may share', async () => {
+    const { net, managers } = simLocks(5, 4, { shared: ['db'], k: 2, fencing: true });
+    const seen: { mode: string; token: number | undefined; from: number; to: number }[] = [];
+    const runs = managers.flatMap((m, id) =>
+      Array.from({ length: 2 }, async (_, r) => {
+        const mode = (id + r) % 3 === 0 ? 'exclusive' : 'shared';
+        await m.request('db', { mode }, async (lock) => {
+          const from = net.now;
+          await net.sleep(2);
+          seen.push({ mode, token: lock.token, from, to: net.now });
+        });
+      }),
+    );
+    await net.run();
+    await Promise.all(runs);
+    expect(seen).toHaveLength(10);
+    expect(seen.every((s) => typeof s.token === 'number')).toBe(true);
+    let pairs = 0;
+    for (const a of seen)
+      for (const b of seen) {
+        if (a === b || (a.mode === 'shared' && b.mode === 'shared') || a.from >= b.from) continue;
+        pairs++;
+        expect(b.token!).toBeGreaterThan(a.token!); // b started later and conflicts with a
+      }
+    expect(pairs).toBeGreaterThan(0);
+  });
+
+  it('shared names with a ttl: a crashed exclusive holder’s units come back, the next holder gets a larger token', async () => {
+    const { net, managers } = simLocks(5, 4, { shared: ['db'], k: 2, ttl: 20 });
+    const tokens: (number | undefined)[] = [];
+    void managers[3]!.request('db', { mode: 'exclusive' }, async (lock) => {
+      tokens.push(lock.token);
+      net.crash(3); // the holder dies holding both units
+      await new Promise(() => {});
+    });
+    await net.run({ until: 15 });
+    const next = managers[4]!.request('db', { mode: 'shared' }, async (lock) => {
+      tokens.push(lock.token);
+    });
+    await net.run({ until: 500, stopWhen: () => tokens.length === 2 });
+    expect(tokens).toHaveLength(2); // without the ttl the shared request waits for ever
+    await next;
+    expect(tokens[1]!).toBeGreaterThan(tokens[0]!);
+  });
+
   it('refuses a ttl or driftMargin that is not a finite number ≥ 0, and a fencing that is not a boolean', () => {
     expect(() => simLocks(3, 1, { ttl: -1 })).toThrow(/ttl must be a finite number ≥ 0/);
     expect(() => simLocks(3, 1, { driftMargin: Number.NaN })).toThrow(/driftMargin must be/);
