@@ -249,16 +249,22 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
       '--recover',
       'restart this member from its store (a configuration with durability): its sessions resume, a call it had in flight is withdrawn',
     )
-    .action(async (o: { config: string; id: string; json?: boolean; recover?: boolean }) => {
-      const report = await runNodeCommand(
-        o.config,
-        o.id,
-        { write: (line) => ctx.err(line) },
-        { recover: o.recover === true },
-      );
-      ctx.out(o.json ? JSON.stringify(report, null, 2) : report.text);
-      ctx.setExit(report.ok ? EXIT.ok : EXIT.failed);
-    });
+    .option(
+      '--metrics <[host:]port>',
+      'serve this member’s Prometheus metrics at http://host:port/metrics while it runs (host default 127.0.0.1; 0.0.0.0 for a scraper elsewhere)',
+    )
+    .action(
+      async (o: { config: string; id: string; json?: boolean; recover?: boolean; metrics?: string }) => {
+        const report = await runNodeCommand(
+          o.config,
+          o.id,
+          { write: (line) => ctx.err(line) },
+          { recover: o.recover === true, ...(o.metrics === undefined ? {} : { metrics: o.metrics }) },
+        );
+        ctx.out(o.json ? JSON.stringify(report, null, 2) : report.text);
+        ctx.setExit(report.ok ? EXIT.ok : EXIT.failed);
+      },
+    );
 
   root
     .command('certs')

@@ -108,6 +108,7 @@ export {
   readChaosRecords,
 } from './chaos-check.js';
 export type { FencingCheck } from './chaos-fencing.js';
+export { type MemberMetricsAddress, type MetricsServer, serveMetrics } from './member-metrics.js';
 export { type NodeReport, type RunNodeOptions, runNode } from './member-critsec.js';
 export {
   type ClusterNodeProgress,
