@@ -28,7 +28,7 @@
 import type { ChaosLogRecord } from './launcher-chaos-rmw.js';
 import type { SharedLogRecord, SharedLogViolation } from './shared-log.js';
 
-/** What {@link checkFencing} finds. */
+/** What the fencing part of `checkChaos` finds (chaos-fencing.ts). */
 export interface FencingCheck {
   /** Entries that completed with a tenure (`tenure` records). */
   readonly tenures: number;

@@ -215,7 +215,8 @@ function writeCounter(dir: string, s: number, token: string, content: CounterCon
 
 /**
  * One operation of a fencing-aware counter under `fence.token`, as `owner`: the read (`wrote`
- * undefined) or the write, atomically with the check; `fence: n` when rejected.
+ * undefined) or the write, atomically with the check; `{ rejected: highest }` when the token is
+ * below the highest the counter has seen.
  */
 function fenced(
   dir: string,

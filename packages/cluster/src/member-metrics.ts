@@ -19,6 +19,12 @@ export interface MemberMetricsAddress {
   readonly host?: string;
 }
 
+/** Where and how a member serves its metrics (`runClusterNode({ metrics })`). */
+export interface MemberMetricsOptions extends MemberMetricsAddress {
+  /** Told the URL (`http://host:port/metrics`, the port bound) once the server listens. */
+  readonly onListening?: (url: string) => void;
+}
+
 /** A member's metrics (see the module comment). */
 export class MemberMetrics {
   /** The member's registry: process metrics and the member's series, each labelled `member`. */

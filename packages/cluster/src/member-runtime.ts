@@ -28,8 +28,8 @@ import {
   withDeadline,
 } from './member-deadlines.js';
 import {
-  type MemberMetricsAddress,
   MemberMetrics,
+  type MemberMetricsOptions,
   type MetricsServer,
   serveMetrics,
 } from './member-metrics.js';
@@ -96,7 +96,7 @@ export interface RunClusterNodeOptions {
    * Serve the member's metrics (`critsec node --metrics`; member-metrics.ts) at
    * `http://host:port/metrics` while it runs; `onListening` gets the URL once bound.
    */
-  readonly metrics?: MemberMetricsAddress & { readonly onListening?: (url: string) => void };
+  readonly metrics?: MemberMetricsOptions;
 }
 
 /** A started member: its configuration, transport, shared-log writer, CS object and errors. */
