@@ -5,10 +5,13 @@
  * the check of the shared log as Jepsen checks a lock service: no overlap beyond k, no lost
  * update, entries completed after every restart. Issue 28: `--pause <ms>` (`--pauses <p>` of
  * them) SIGSTOPs a holder and SIGCONTs it after that long; `--no-restart` is crash-stop (a victim
- * stays dead). A step line on stderr from the start, a summary (or `--json`), exit code 1 on a
+ * stays dead); with tenures (`mutex --fencing true` or `--ttl`) the counter is fencing-aware and
+ * the summary adds fencing violations and expired grants (`--no-fenced-store`: the plain counter,
+ * which loses updates under pauses past the ttl). A step line on stderr from the start, a summary (or `--json`), exit code 1 on a
  * violation, a lost update or a stuck run.
  */
 import { type ChaosProgress, type ChaosResult, ALGORITHMS as DESCRIPTORS, runChaos } from '@critsec/cluster';
+import { ConfigurationError } from '@critsec/core';
 import type { Command } from 'commander';
 import type { CommandContext, CommandOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
@@ -43,6 +46,18 @@ interface ChaosSummary {
   readonly safetyViolations: number;
   /** Updates lost (see @critsec/cluster's README). */
   readonly lostUpdates: number;
+  /** Overlaps of the code explained by an expired grant (a pause past the ttl; no violation on effects). */
+  readonly expiredOverlaps: number;
+  /** Entries that completed with a tenure (issue 28: `mutex` with `fencing` or a `ttl`; 0 otherwise). */
+  readonly tenures: number;
+  /** Valid-at-entry fencing tokens not above every earlier valid entry's. */
+  readonly fencingViolations: number;
+  /** CSs whose tenure expired before their exit. */
+  readonly expiredGrants: number;
+  /** Reads and writes the fencing-aware counter rejected for a stale token. */
+  readonly staleRejected: number;
+  /** Whether a CS with tenures wrote through the fencing-aware counter (`--no-fenced-store`: false). */
+  readonly fencedStore: boolean;
   /** Configurations with fewer than l possibly InCS (information only under crashes). */
   readonly lowerBoundDips: number;
   /** The longest wall-clock interval with no entry completed in the whole cluster, ms. */
@@ -60,7 +75,7 @@ interface ChaosSummary {
 }
 
 /** The summary of a chaos result. */
-function chaosSummary(r: ChaosResult, seed: number): ChaosSummary {
+function chaosSummary(r: ChaosResult, seed: number, fencedStore: boolean): ChaosSummary {
   const c = r.check;
   return {
     algorithm: r.algorithm,
@@ -79,6 +94,12 @@ function chaosSummary(r: ChaosResult, seed: number): ChaosSummary {
     unloggedWrites: c.unloggedWrites,
     safetyViolations: c.safetyViolations,
     lostUpdates: c.lostUpdates,
+    expiredOverlaps: c.expiredOverlaps,
+    tenures: c.tenures,
+    fencingViolations: c.fencingViolations,
+    expiredGrants: c.expiredGrants,
+    staleRejected: c.staleRejected,
+    fencedStore,
     lowerBoundDips: c.lowerBoundDips,
     longestStallMs: c.longestStallMs,
     entriesAfterEachRestart: c.entriesAfterEachRestart.map((a) => a.entries),
@@ -107,6 +128,13 @@ function formatChaosSummary(s: ChaosSummary): string {
     `  read-modify-writes         ${s.completedRmws} (${s.unloggedWrites} seen without their record)`,
     `  safety violations          ${s.safetyViolations} (overlaps beyond k = ${s.k})`,
     `  lost updates               ${s.lostUpdates}`,
+    ...(s.tenures === 0
+      ? []
+      : [
+          `  fencing violations         ${s.fencingViolations} (over ${s.tenures} entries with a token)`,
+          `  expired grants             ${s.expiredGrants} (tenure expired before the exit; ${s.expiredOverlaps} overlap records they explain)`,
+          `  stale operations rejected  ${s.staleRejected} (${s.fencedStore ? 'fencing-aware counter' : 'plain counter: none rejected'})`,
+        ]),
     `  longest stall              ${s.longestStallMs} ms`,
     `  entries after a restart    at least ${least} (over ${after.length} restarts)`,
     `  wall clock                 ${(s.durationMs / 1000).toFixed(1)} s`,
@@ -181,6 +209,12 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
       'seed of the victims, the moments of the kills and pauses, think and hold times',
       '1',
     )
+    .option(
+      '--no-fenced-store',
+      'with tenures (mutex --fencing true or --ttl): write through the plain counter, which accepts stale tokens (shows that pauses past the ttl lose updates)',
+    )
+    .option('--think <ms>', 'mean think time OutCS of a member, ms', '2')
+    .option('--hold <ms>', 'mean hold time InCS of a member, ms, between its read and its write', '1')
     .option('--call-timeout <ms>', 'deadline of one entry() or exit() in a member', '120000')
     .option(
       '--stall-timeout <ms>',
@@ -194,6 +228,18 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
     .option('--json', 'print the machine-readable summary on stdout (and nothing else)')
     .option('--no-progress', 'no step lines on stderr')
     .action((algorithm: string, o: CommandOptions) => chaosAction(ctx, algorithm, o));
+}
+
+/**
+ * A mean time in ms from the command line.
+ * @throws ConfigurationError for one that is not a finite number ≥ 0.
+ */
+function nonNegative(name: string, value: unknown): number {
+  const ms = Number(value);
+  if (!(Number.isFinite(ms) && ms >= 0)) {
+    throw new ConfigurationError(`--${name} must be a number of ms ≥ 0, got ${String(value)}`);
+  }
+  return ms;
 }
 
 /** The action of `critsec chaos <algorithm>`: runs the chaos test, prints the summary, sets the exit code. */
@@ -215,6 +261,9 @@ async function chaosAction(ctx: CommandContext, algorithm: string, o: CommandOpt
     ...(o.pauses === undefined ? {} : { pauses: String(o.pauses) }),
     restartAfterMs: String(o.restartAfter),
     seed: String(o.seed),
+    ...(o.fencedStore === false ? { fencedStore: false } : {}),
+    thinkMs: nonNegative('think', o.think),
+    holdMs: nonNegative('hold', o.hold),
     callTimeoutMs: String(o.callTimeout),
     stallTimeoutMs: String(o.stallTimeout),
     ...(typeof o.dir === 'string' ? { dir: o.dir } : {}),
@@ -223,7 +272,7 @@ async function chaosAction(ctx: CommandContext, algorithm: string, o: CommandOpt
       if (say) ctx.err(`[P${id}] ${line}`);
     },
   });
-  const s = chaosSummary(result, seed);
+  const s = chaosSummary(result, seed, o.fencedStore !== false);
   ctx.out(json ? JSON.stringify(s, null, 2) : formatChaosSummary(s));
   if (!s.ok) ctx.err(`critsec chaos: ${s.failure} — seed ${seed}`);
   ctx.setExit(s.ok ? EXIT.ok : EXIT.failed);

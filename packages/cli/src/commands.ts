@@ -242,6 +242,7 @@ interface NodeCommandFlags {
   readonly id: string;
   readonly json?: boolean;
   readonly recover?: boolean;
+  readonly metrics?: string;
   readonly serve?: string;
   readonly tokenFile?: string;
   readonly shared?: string;
@@ -262,6 +263,10 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
       'restart this member from its store (a configuration with durability): its sessions resume, a call it had in flight is withdrawn',
     )
     .option(
+      '--metrics <[host:]port>',
+      'serve this member’s Prometheus metrics at http://host:port/metrics while it runs (host default 127.0.0.1; 0.0.0.0 for a scraper elsewhere; with --serve the service’s own /metrics has them)',
+    )
+    .option(
       '--serve <socket-path|host:port>',
       'serve named locks over HTTP/JSON (@critsec/service) instead of running the workload, until SIGTERM/SIGINT (graceful shutdown, exit 0)',
     )
@@ -275,6 +280,11 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
     )
     .action(async (o: NodeCommandFlags) => {
       if (o.serve !== undefined) {
+        if (o.metrics !== undefined) {
+          ctx.err('critsec node: --metrics with --serve: the lock service serves /metrics itself; drop --metrics');
+          ctx.setExit(EXIT.usage);
+          return;
+        }
         const r = await runServeCommand(
           o.config,
           o.id,
@@ -293,7 +303,7 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
         o.config,
         o.id,
         { write: (line) => ctx.err(line) },
-        { recover: o.recover === true },
+        { recover: o.recover === true, ...(o.metrics === undefined ? {} : { metrics: o.metrics }) },
       );
       ctx.out(o.json ? JSON.stringify(report, null, 2) : report.text);
       ctx.setExit(report.ok ? EXIT.ok : EXIT.failed);

@@ -7,9 +7,33 @@
  * ends with a one-line `TransportError` (exit 1) with its connections closed.
  */
 import { parseInteger } from '@critsec/core/kit';
-import { type ClusterNodeProgress, loadClusterConfig, type NodeReport, runNode } from '@critsec/cluster';
+import { ConfigurationError } from '@critsec/core';
+import {
+  type ClusterNodeProgress,
+  loadClusterConfig,
+  type MemberMetricsAddress,
+  type NodeReport,
+  runNode,
+} from '@critsec/cluster';
 import { asDeploymentConfigError } from './exit-codes.js';
 import { fmt } from './summary.js';
+
+/**
+ * Reads `--metrics`: `[host:]port` (`9464`, `0.0.0.0:9464`, `[::1]:9464`).
+ * @throws ConfigurationError for a port that is not an integer 0–65535 or an empty host.
+ */
+export function parseMetricsAddress(text: string): MemberMetricsAddress {
+  const colon = text.lastIndexOf(':');
+  const host = colon < 0 ? undefined : text.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const portText = colon < 0 ? text : text.slice(colon + 1);
+  const port = Number(portText);
+  if (!(/^\d+$/.test(portText) && port <= 65_535) || host === '') {
+    throw new ConfigurationError(
+      `--metrics must be [host:]port with a port 0–65535 (e.g. 9464 or 0.0.0.0:9464), got ${text}`,
+    );
+  }
+  return host === undefined ? { port } : { port, host };
+}
 
 function meanMax(xs: readonly number[]): string {
   if (xs.length === 0) return '—';
@@ -66,7 +90,8 @@ function progressLines(
 /**
  * `critsec node`: runs a member, writes its progress lines to `out` (default stderr), and
  * formats its report.
- * @throws ConfigurationError for an `--id` that is no integer ≥ 0 (exit 2); a
+ * @throws ConfigurationError for an `--id` that is no integer ≥ 0 or a `--metrics` that is no
+ *   `[host:]port` (exit 2); a
  *   `DeploymentConfigError` for a configuration that cannot be used or a store refused (missing on
  *   `--recover`, existing without it, another member's; exit 78); the member's
  *   `TransportError` when a deadline expired (exit 1).
@@ -78,6 +103,8 @@ export async function runNodeCommand(
   options: {
     /** Restart the member from its store (`--recover`). */
     readonly recover?: boolean;
+    /** Serve the member's metrics at `[host:]port` (`--metrics`), said on `out` once listening. */
+    readonly metrics?: string;
   } = {},
 ): Promise<
   NodeReport & {
@@ -88,6 +115,7 @@ export async function runNodeCommand(
   }
 > {
   const id = parseInteger('id', idText, 0);
+  const metrics = options.metrics === undefined ? undefined : parseMetricsAddress(options.metrics);
   let report: NodeReport;
   try {
     const { config } = loadClusterConfig(configPath);
@@ -96,6 +124,9 @@ export async function runNodeCommand(
       id,
       logger: { warn: (m) => out.write(m) },
       ...(options.recover === true ? { recover: true } : {}),
+      ...(metrics === undefined
+        ? {}
+        : { metrics: { ...metrics, onListening: (url: string) => out.write(`P${id}: metrics at ${url}`) } }),
       onProgress: progressLines(id, config.n, config.workload.rounds, out),
     });
   } catch (err) {

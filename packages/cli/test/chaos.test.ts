@@ -62,4 +62,13 @@ describe('critsec chaos (issue 27)', () => {
     expect(alone.code).toBe(EXIT.usage);
     expect(alone.stderr).toMatch(/--pauses needs --pause/);
   });
+
+  it('issue 28, fencing: --no-fenced-store, --hold and --think are in the help; a negative --hold is refused with exit code 2', async () => {
+    const help = await run('chaos', '--help');
+    for (const flag of ['--no-fenced-store', '--hold <ms>', '--think <ms>'])
+      expect(help.stdout).toContain(flag);
+    const hold = await run('chaos', 'mutex', '--kills', '1', '--hold', '-1');
+    expect(hold.code).toBe(EXIT.usage);
+    expect(hold.stderr).toMatch(/--hold must be a number of ms ≥ 0, got -1/);
+  });
 });

@@ -13,7 +13,7 @@ import { noProgressMs } from '@critsec/testing';
 import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT, main } from '../src/index.js';
-import { runNodeCommand } from '../src/node.js';
+import { parseMetricsAddress, runNodeCommand } from '../src/node.js';
 
 const BIN = fileURLToPath(new URL('../bin/critsec.js', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-node-process-'));
@@ -149,5 +149,46 @@ describe('critsec node (in process)', () => {
       );
       expect(own).toHaveLength(11);
     }
+  });
+
+  it('--metrics: serves the member’s Prometheus metrics over HTTP while it runs (issue 29); a bad address is exit 2', async () => {
+    const bad = await run('node', '--config', await lonelyConfig(), '--id', '0', '--metrics', 'host:port');
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.stderr).toMatch(/--metrics must be \[host:\]port/);
+    const path = await lonelyConfig({ readyTimeoutMs: noProgressMs(), workload: { rounds: 5 } });
+    // member 0 serves as soon as it starts; member 1 is started only once it was scraped
+    let listening!: (url: string) => void;
+    const url = new Promise<string>((r) => {
+      listening = r;
+    });
+    const first = runNodeCommand(
+      path,
+      '0',
+      {
+        write: (l) => {
+          const m = /^P0: metrics at (\S+)$/.exec(l);
+          if (m !== null) listening(m[1]!);
+        },
+      },
+      { metrics: '127.0.0.1:0' },
+    );
+    const text = await (await fetch(await url)).text();
+    const second = runNodeCommand(path, '1', { write: () => {} });
+    const reports = await Promise.all([first, second]);
+    expect(reports.map((r) => r.cli.entries)).toEqual([5, 5]);
+    const lines = text.split('\n');
+    expect(lines.some((l) => l.startsWith('process_cpu_user_seconds_total'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('nodejs_heap_size_used_bytes'))).toBe(true);
+    expect(lines).toContain('# TYPE critsec_messages_sent_total counter');
+    expect(lines).toContain('critsec_in_cs{member="0"} 0');
+    // before its peer ever connected: it is not up yet
+    expect(lines.filter((l) => l.startsWith('critsec_peers_up{'))).toHaveLength(1);
+  });
+  it('parses --metrics [host:]port and refuses anything else', () => {
+    expect(parseMetricsAddress('9464')).toEqual({ port: 9464 });
+    expect(parseMetricsAddress('0.0.0.0:9464')).toEqual({ port: 9464, host: '0.0.0.0' });
+    expect(parseMetricsAddress('[::1]:0')).toEqual({ port: 0, host: '::1' });
+    for (const bad of ['', 'x', '70000', ':9464', '1.5', '-1'])
+      expect(() => parseMetricsAddress(bad), bad).toThrow(/--metrics must be \[host:\]port/);
   });
 });

@@ -4,6 +4,9 @@
  * sound shared-log check of shared-log.ts, on its upper half), and no update is lost (the
  * read-modify-writes of launcher-chaos-rmw.ts).
  *
+ * **Fencing** (issue 28, a CS with tenures): fencing violations, expired grants and stale
+ * operations the fencing-aware counter rejected — chaos-fencing.ts.
+ *
  * **Overlap.** `checkSharedLog` over the call records, the lower bound set to 0 for a global
  * (l,k)-CS: at least l processes InCS is not a safety property once processes crash (a member
  * killed InCS is InCS no more, and the others may not enter for it), so a dip below l is
@@ -27,6 +30,7 @@
 import { readFileSync } from 'node:fs';
 import { type CSState, globalSpec, type ProblemSpec } from '@critsec/core';
 import type { ChaosLogRecord, CounterContent } from './launcher-chaos-rmw.js';
+import { checkFencing, explainedByExpiry, type FencingCheck } from './chaos-fencing.js';
 import { checkSharedLog, type SharedLogCheck, type SharedLogRecord } from './shared-log.js';
 
 /** What the check reads: the shared log's records, the counters' final contents, the problem. */
@@ -53,10 +57,19 @@ export interface EntriesAfterRestart {
   readonly entries: number;
 }
 
-/** The result of {@link checkChaos}. */
-export interface ChaosCheck {
-  /** Overlaps beyond the upper bound the shared-log check proved (0 when safe). */
+/** The result of {@link checkChaos}; its fencing part (issue 28) is zero for a CS without tenures. */
+export interface ChaosCheck extends FencingCheck {
+  /**
+   * Overlaps beyond the upper bound the shared-log check proved (0 when safe), but for those an
+   * expired grant explains ({@link expiredOverlaps}).
+   */
   readonly safetyViolations: number;
+  /**
+   * Overlaps (log records at which one held) explained by an expired grant: a holder whose tenure
+   * expired (a pause past the ttl) overlapping the next holder — allowed with time bounds, whose
+   * exclusion holds on effects (chaos-fencing.ts); 0 without tenures.
+   */
+  readonly expiredOverlaps: number;
   /** The first of them, in words (`null` when none). */
   readonly firstViolation: string | null;
   /** Configurations with fewer than l processes possibly InCS (information only: no safety property under crashes). */
@@ -83,14 +96,23 @@ export interface ChaosCheck {
   readonly log: SharedLogCheck;
 }
 
-/** The chaos records (`rmw`, `rmw-refused`) of a shared log file, in file order. */
+const CHAOS_EVENTS: ReadonlySet<string> = new Set([
+  'rmw',
+  'rmw-refused',
+  'rmw-fenced',
+  'tenure',
+  'tenure-late',
+  'tenure-expired',
+]);
+
+/** The chaos records (`rmw`, `rmw-refused`, `rmw-fenced`, `tenure*`) of a shared log file, in file order. */
 export function readChaosRecords(path: string): ChaosLogRecord[] {
   const out: ChaosLogRecord[] = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.includes('"e":"rmw')) continue;
+    if (!line.includes('"e":"rmw') && !line.includes('"e":"tenure')) continue;
     try {
       const r = JSON.parse(line) as ChaosLogRecord;
-      if (r.e === 'rmw' || r.e === 'rmw-refused') out.push(r);
+      if (CHAOS_EVENTS.has(r.e)) out.push(r);
     } catch {
       // a torn line: readSharedLog counts it
     }
@@ -201,9 +223,15 @@ export function checkChaos(input: ChaosCheckInput): ChaosCheck {
   const { log, upper, lower } = overlap(input);
   const u = updates(input);
   const { longestStallMs, after } = liveness(input);
-  const first = log.violations.find((v) => v.kind === 'upper');
+  // with tenures, an overlap a holder's expired grant explains is no violation on effects
+  const explained = log.violations.filter(
+    (v) => v.kind === 'upper' && explainedByExpiry(input.records, input.chaos, v),
+  );
+  const first = log.violations.find((v) => v.kind === 'upper' && !explained.includes(v));
   return {
-    safetyViolations: upper,
+    ...checkFencing(input.chaos),
+    expiredOverlaps: explained.length,
+    safetyViolations: upper - explained.length,
     firstViolation:
       first === undefined
         ? null

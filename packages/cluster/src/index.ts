@@ -107,6 +107,13 @@ export {
   type EntriesAfterRestart,
   readChaosRecords,
 } from './chaos-check.js';
+export type { FencingCheck } from './chaos-fencing.js';
+export {
+  type MemberMetricsAddress,
+  type MemberMetricsOptions,
+  type MetricsServer,
+  serveMetrics,
+} from './member-metrics.js';
 export { type NodeReport, type RunNodeOptions, runNode } from './member-critsec.js';
 export {
   type ClusterNodeProgress,

@@ -10,6 +10,7 @@ import type { ResolvedCluster } from './algorithm-resolved.js';
 import type { ClusterRun } from './launcher.js';
 import type { EntryWatch } from './launcher-chaos-watch.js';
 import type { ChaosOptions, ChaosPause, ChaosProgress, ChaosVictim } from './launcher-chaos-options.js';
+import { releaseStoreLocksOf } from './launcher-chaos-fence.js';
 import { releaseClaimsOf } from './launcher-chaos-rmw.js';
 
 /** A run's validated options and where its files are. */
@@ -96,7 +97,7 @@ function pickVictim(p: Plan, t: Tally, watch: EntryWatch, holderFirst: boolean):
   return living[p.rng.int(living.length)]!;
 }
 
-/** Kills a victim and, for a `cluster` restart, every other member; releases their claims. */
+/** Kills a victim and, for a `cluster` restart, every other member; releases their claims and store locks. */
 export async function killRound(p: Plan, t: Tally, run: ClusterRun, watch: EntryWatch): Promise<void> {
   const n = p.c.n;
   const victim = pickVictim(p, t, watch, false);
@@ -108,10 +109,14 @@ export async function killRound(p: Plan, t: Tally, run: ClusterRun, watch: Entry
   if (p.restart === 'none') t.dead.add(victim);
   report(p, t, 'killed', { id: victim, holder });
   releaseClaimsOf(p.chaos, p.c.k, victim);
+  releaseStoreLocksOf(p.chaos, victim);
   if (p.restart !== 'cluster') return;
   for (let id = 0; id < n; id++) if (id !== victim) await run.kill(id);
   await run.stop();
-  for (let id = 0; id < n; id++) releaseClaimsOf(p.chaos, p.c.k, id);
+  for (let id = 0; id < n; id++) {
+    releaseClaimsOf(p.chaos, p.c.k, id);
+    releaseStoreLocksOf(p.chaos, id);
+  }
 }
 
 /**

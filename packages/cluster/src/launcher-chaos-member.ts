@@ -5,19 +5,30 @@
  * - `createFactory(params, { n, initial })`: `params` is `{ algorithm, params }` — a critsec
  *   algorithm by descriptor name and its parameters — resolved by `resolveCluster` with the
  *   configuration's initial states.
- * - `runWorkload(ctx)`: entry, one read-modify-write of a shared counter (launcher-chaos-rmw.ts),
- *   hold, exit, think — again and again, until the runner's stop file appears; then the member
+ * - `runWorkload(ctx)`: entry, one read-modify-write of a shared counter (launcher-chaos-rmw.ts:
+ *   read, hold, write), exit, think — again and again, until the runner's stop file appears; then the member
  *   finishes (`ctx.finish()`) and keeps cycling, uncounted, until every member has (so a finished
  *   member never blocks an (l,k)-CS with l ≥ 1), and withdraws its call in flight.
  *   Think and hold times are drawn uniformly from [0, 2·mean] ms with the member's seeded
- *   generator.
+ *   generator. When the CS object gives a tenure (`hasTenure`, issue 28), each entry logs it
+ *   (`tenure`: its fencing token; `tenure-late` when it had expired by then), the read and the
+ *   write carry its token, and a holder whose tenure expired before its exit logs
+ *   `tenure-expired` — what chaos-fencing.ts counts.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigurationError, type CSFactory, type CSState, createRng, isAbortError } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSFactory,
+  type CSState,
+  createRng,
+  hasTenure,
+  isAbortError,
+  type Tenure,
+} from '@critsec/core';
 import * as v from 'valibot';
 import { resolveCluster } from './algorithm-resolve.js';
-import { readModifyWrite } from './launcher-chaos-rmw.js';
+import { appendChaosRecord, readModifyWrite } from './launcher-chaos-rmw.js';
 import type { ClusterWorkloadContext } from './member-workload-contract.js';
 
 const paramsSchema = v.strictObject({
@@ -35,6 +46,8 @@ const settingsSchema = v.strictObject({
   seed: v.pipe(v.number(), v.safeInteger()),
   thinkMs: v.pipe(v.number(), v.minValue(0)),
   holdMs: v.pipe(v.number(), v.minValue(0)),
+  /** A CS with a tenure writes through the fencing-aware counter (default true; false: the plain one). */
+  fencedStore: v.optional(v.boolean()),
 });
 
 /** The file whose appearance ends the members' work. */
@@ -69,6 +82,19 @@ export function createFactory(
   }).factory;
 }
 
+/**
+ * Logs an entry's tenure (`tenure`: its fencing token and the time left), then checks it is still
+ * valid once the record is written: when not (the holder was paused past its deadline, before or
+ * while it wrote), `tenure-late` says the record is no evidence of the order of tokens.
+ */
+function logTenure(log: string, p: number, r: number, tenure: Tenure): void {
+  const left = tenure.remaining();
+  const remainingMs = Number.isFinite(left) ? Math.round(left) : null;
+  appendChaosRecord(log, { p, e: 'tenure', t: Date.now(), f: tenure.token, r, remainingMs });
+  if (tenure.remaining() <= 0)
+    appendChaosRecord(log, { p, e: 'tenure-late', t: Date.now(), f: tenure.token, r });
+}
+
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
 /**
@@ -99,9 +125,27 @@ export async function runWorkload(ctx: ClusterWorkloadContext): Promise<number> 
     try {
       if (ctx.cs.state === 'OutCS') {
         await ctx.entry(round, { signal, counted: !finishing });
+        const tenure = hasTenure(ctx.cs) ? ctx.cs.tenure() : undefined;
+        if (tenure !== undefined) logTenure(s.log, ctx.id, round, tenure);
         const token = `P${ctx.id}/${process.pid}/${++writes}`;
-        readModifyWrite({ dir: s.dir, logPath: s.log, p: ctx.id, k: s.slots, token });
-        await sleep(draw(s.holdMs));
+        await readModifyWrite({
+          dir: s.dir,
+          logPath: s.log,
+          p: ctx.id,
+          k: s.slots,
+          token,
+          hold: () => sleep(draw(s.holdMs)),
+          ...(tenure === undefined ? {} : { fence: { token: tenure.token, checked: s.fencedStore ?? true } }),
+        });
+        if (tenure !== undefined && tenure.remaining() <= 0) {
+          appendChaosRecord(s.log, {
+            p: ctx.id,
+            e: 'tenure-expired',
+            t: Date.now(),
+            f: tenure.token,
+            r: round,
+          });
+        }
       }
       await ctx.exit(round, { signal, counted: !finishing });
       await sleep(draw(s.thinkMs));

@@ -56,7 +56,14 @@ export interface ChaosOptions {
    * bounded by its `readyTimeoutMs`).
    */
   readonly stallTimeoutMs?: number | string;
-  /** Mean think time OutCS and hold time InCS of a member, ms (default 2 and 1). */
+  /**
+   * When the CS gives tenures (issue 28: `mutex` with `fencing` or a `ttl`), the members read and
+   * write the counter under their fencing tokens through a fencing-aware counter that rejects a
+   * stale token (default true); `false` (`--no-fenced-store`): through the plain counter, which
+   * accepts it — a holder paused past its ttl then loses updates, which shows the check bites.
+   */
+  readonly fencedStore?: boolean;
+  /** Mean think time OutCS and hold time InCS of a member, ms (default 2 and 1; a holder holds between its read and its write). */
   readonly thinkMs?: number;
   /** See {@link thinkMs}. */
   readonly holdMs?: number;
@@ -124,7 +131,7 @@ export interface ChaosResult {
   readonly paused: readonly ChaosPause[];
   /** The check of the shared log and the counters. */
   readonly check: ChaosCheck;
-  /** No overlap, no lost update, no log out of order, and the members finished. */
+  /** No overlap, no lost update, no fencing violation, no log out of order, and the members finished. */
   readonly ok: boolean;
   /** Why not, when not ok. */
   readonly failure: string | null;

@@ -16,6 +16,13 @@
  * create; a (k+1)-th holder finds every slot taken and logs `rmw-refused` — its update cannot
  * be made, which the check counts as lost (chaos-check.ts).
  *
+ * The holder reads, holds (its hold time), then writes: a holder paused in its CS is paused
+ * between its read and its write, where a stale holder loses an update. When the CS gives a
+ * tenure (issue 28: Maekawa with `fencing` or a `ttl`), its fencing token goes with the read and
+ * the write: through the fencing-aware counter of launcher-chaos-fence.ts, which rejects a stale
+ * token (`rmw-fenced`), or — `fencedStore: false`, to show the checker bites — through the plain
+ * one, which accepts it.
+ *
  * A token (`P<p>/<os pid>/<seq>`) names one write. A holder writes the counter first and logs
  * `rmw` after; killed between the two, its write is still seen — by the next holder, who logs
  * what it read with its writer's token, or in the final counter file — so the check counts it
@@ -33,13 +40,19 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { admits, underStoreLock } from './launcher-chaos-fence.js';
 
-/** What a counter file holds: the value, and the token of the write that put it there (`null`: never written). */
+/**
+ * What a counter file holds: the value, the token of the write that put it there (`null`: never
+ * written), and — a fencing-aware counter only — the highest fencing token seen.
+ */
 export interface CounterContent {
   /** The counter's value. */
   readonly value: number;
   /** The write's token, `null` for the initial content. */
   readonly by: string | null;
+  /** The highest fencing token an accepted operation carried (fencing-aware counter; absent before the first). */
+  readonly fence?: number;
 }
 
 /** What a completed read-modify-write put in a counter. */
@@ -65,6 +78,43 @@ export type ChaosLogRecord =
       readonly read: CounterContent;
       /** What it wrote (`value` = `read.value + 1`, `by` its token). */
       readonly wrote: CounterWrite;
+      /** The fencing token it read and wrote under (a CS with a tenure). */
+      readonly f?: number;
+    }
+  | {
+      /** The process. */
+      readonly p: number;
+      /** The fencing-aware counter rejected the holder's read or write: its token was stale. */
+      readonly e: 'rmw-fenced';
+      /** Wall-clock ms (informational). */
+      readonly t: number;
+      /** The slot. */
+      readonly s: number;
+      /** The operation rejected. */
+      readonly op: 'read' | 'write';
+      /** The holder's fencing token. */
+      readonly f: number;
+      /** The highest token the counter had seen. */
+      readonly fence: number;
+    }
+  | {
+      /** The process. */
+      readonly p: number;
+      /**
+       * `tenure`: an entry completed with a tenure (fencing token `f`, `remainingMs` left);
+       * `tenure-late`: the holder found its tenure expired once that record was written (the
+       * record is no evidence of the token order); `tenure-expired`: the holder's tenure had
+       * expired when it came to exit.
+       */
+      readonly e: 'tenure' | 'tenure-late' | 'tenure-expired';
+      /** Wall-clock ms (informational). */
+      readonly t: number;
+      /** The fencing token. */
+      readonly f: number;
+      /** The round of the CS (as in its `entry-done` record). */
+      readonly r?: number;
+      /** `tenure`: the time left to the deadline, ms (`remaining()`; `null` without a ttl). */
+      readonly remainingMs?: number | null;
     }
   | {
       /** The process. */
@@ -138,8 +188,8 @@ function readClaim(dir: string, s: number): string {
   }
 }
 
-/** Appends one record to the shared log as one `O_APPEND` write. */
-function appendRecord(logPath: string, record: ChaosLogRecord): void {
+/** Appends one chaos record to the shared log as one `O_APPEND` write. */
+export function appendChaosRecord(logPath: string, record: ChaosLogRecord): void {
   const fd = openSync(logPath, 'a');
   try {
     writeSync(fd, `${JSON.stringify(record)}\n`);
@@ -148,31 +198,100 @@ function appendRecord(logPath: string, record: ChaosLogRecord): void {
   }
 }
 
+/** The fencing token a holder reads and writes under, and whether the counter checks it. */
+interface RmwFence {
+  /** The holder's fencing token (its tenure's). */
+  readonly token: number;
+  /** The counter rejects a stale token (fencing-aware, launcher-chaos-fence.ts); false: it accepts every operation. */
+  readonly checked: boolean;
+}
+
+/** Writes `content` to slot `s`'s counter atomically (a temporary file named by `token`, then rename(2)). */
+function writeCounter(dir: string, s: number, token: string, content: CounterContent): void {
+  const tmp = `${counterPath(dir, s)}.${token.replaceAll('/', '_')}.tmp`;
+  writeFileSync(tmp, JSON.stringify(content));
+  renameSync(tmp, counterPath(dir, s));
+}
+
 /**
- * One read-modify-write by process `p` in its CS (k slots): claim a slot (k > 1), read its
- * counter, write value + 1 atomically, log `rmw`, release the claim. With every slot claimed it
- * logs `rmw-refused` and changes nothing. Synchronous: nothing else of the member runs meanwhile.
+ * One operation of a fencing-aware counter under `fence.token`, as `owner`: the read (`wrote`
+ * undefined) or the write, atomically with the check; `{ rejected: highest }` when the token is
+ * below the highest the counter has seen.
  */
-export function readModifyWrite(options: {
+function fenced(
+  dir: string,
+  s: number,
+  owner: string,
+  fence: RmwFence,
+  wrote?: CounterWrite,
+): Promise<CounterContent | { rejected: number }> {
+  return underStoreLock(dir, s, owner, () => {
+    const c = readCounter(dir, s);
+    if (!admits(c.fence, fence.token)) return { rejected: c.fence! };
+    const raised = Math.max(c.fence ?? fence.token, fence.token);
+    if (wrote !== undefined) writeCounter(dir, s, wrote.by, { ...wrote, fence: raised });
+    else if (raised !== c.fence) writeCounter(dir, s, `${owner}/read`, { ...c, fence: raised });
+    return c;
+  });
+}
+
+/** Options of {@link readModifyWrite}. */
+interface RmwOptions {
   readonly dir: string;
   readonly logPath: string;
   readonly p: number;
   readonly k: number;
+  /** Names the write: `P<p>/<os pid>/<seq>`. */
   readonly token: string;
-}): void {
-  const { dir, logPath, p, k, token } = options;
+  /** What the holder does between its read and its write (its hold time; default nothing). */
+  readonly hold?: () => Promise<void>;
+  /** A CS with a tenure: its fencing token, logged with the write, and checked by a fencing-aware counter. */
+  readonly fence?: RmwFence;
+}
+
+/**
+ * One read-modify-write by process `p` in its CS (k slots): claim a slot (k > 1), read its
+ * counter, `hold()`, write the value read + 1 atomically, log `rmw`, release the claim. With
+ * every slot claimed it logs `rmw-refused` and changes nothing. With a checked `fence` the read
+ * and the write go through the fencing-aware counter: a stale token is rejected, logged
+ * `rmw-fenced`, and the update is not made. The holder does not check its own tenure before it
+ * writes: a pause may fall between such a check and the write anyway, and the run is there to
+ * show what the counter alone guarantees.
+ */
+export async function readModifyWrite(options: RmwOptions): Promise<void> {
+  const { dir, logPath, p, k, token, fence } = options;
   const slot = claimSlot(dir, k, token);
   if (typeof slot !== 'number') {
-    appendRecord(logPath, { p, e: 'rmw-refused', t: Date.now(), claims: slot });
+    appendChaosRecord(logPath, { p, e: 'rmw-refused', t: Date.now(), claims: slot });
     return;
   }
-  const read = readCounter(dir, slot);
-  const wrote = { value: read.value + 1, by: token };
-  const tmp = `${counterPath(dir, slot)}.${token.replaceAll('/', '_')}.tmp`;
-  writeFileSync(tmp, JSON.stringify(wrote));
-  renameSync(tmp, counterPath(dir, slot));
-  appendRecord(logPath, { p, e: 'rmw', t: Date.now(), s: slot, read, wrote });
-  if (k > 1) unlinkSync(claimPath(dir, slot));
+  try {
+    const owner = token.slice(0, token.lastIndexOf('/'));
+    const rejected = (op: 'read' | 'write', r: { rejected: number }) =>
+      appendChaosRecord(logPath, {
+        p,
+        e: 'rmw-fenced',
+        t: Date.now(),
+        s: slot,
+        op,
+        f: fence!.token,
+        fence: r.rejected,
+      });
+    const checked = fence?.checked === true ? fence : undefined;
+    const read = checked === undefined ? readCounter(dir, slot) : await fenced(dir, slot, owner, checked);
+    if ('rejected' in read) return rejected('read', read);
+    await options.hold?.();
+    const wrote = { value: read.value + 1, by: token };
+    if (checked === undefined) writeCounter(dir, slot, token, wrote);
+    else {
+      const w = await fenced(dir, slot, owner, checked, wrote);
+      if ('rejected' in w) return rejected('write', w);
+    }
+    const f = fence === undefined ? {} : { f: fence.token };
+    appendChaosRecord(logPath, { p, e: 'rmw', t: Date.now(), s: slot, read, wrote, ...f });
+  } finally {
+    if (k > 1) unlinkSync(claimPath(dir, slot));
+  }
 }
 
 /** Removes the claims process `p` left (it was killed holding them); returns how many. */

@@ -162,6 +162,9 @@ interface Launch {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
+/** How the reason of a run that failed the shared-log check alone begins. */
+export const SHARED_LOG_CHECK_FAILED = 'shared-log check failed';
+
 /** Ends the run (once): kills what still runs, checks the shared log once they are gone, and resolves `done`. */
 function finish(l: Launch, failure?: string): void {
   if (l.settled) return;
@@ -184,7 +187,7 @@ function settle(l: Launch, failure: string | undefined, durationMs: number): Clu
   const check = checkSharedLog(records, { n: l.config.config.n, spec: l.spec, initial: l.config.initial });
   let reason = failure;
   if (reason === undefined && !check.ok) {
-    reason = `shared-log check failed: ${check.violationCount} violation(s), ${check.sequenceErrors.length} sequence error(s)`;
+    reason = `${SHARED_LOG_CHECK_FAILED}: ${check.violationCount} violation(s), ${check.sequenceErrors.length} sequence error(s)`;
   }
   return {
     ok: reason === undefined,

@@ -19,7 +19,12 @@ import * as v from 'valibot';
 import { withAlgorithmModule } from './algorithm-loader.js';
 import { ALGORITHMS, type AnyDescriptor, resolveCluster } from './algorithm-resolve.js';
 import { type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
-import { type ClusterNodeProgress, type ClusterNodeReport, runClusterNode } from './member-runtime.js';
+import {
+  type ClusterNodeProgress,
+  type ClusterNodeReport,
+  type RunClusterNodeOptions,
+  runClusterNode,
+} from './member-runtime.js';
 import { memberWorkload, type NodeMeasurements } from './member-workload.js';
 import type { ResolvedCluster } from './algorithm-resolved.js';
 
@@ -51,6 +56,8 @@ export interface RunNodeOptions {
   readonly algorithms?: readonly AnyDescriptor[];
   /** Restart the member from its store (`critsec node --recover`; see `RunClusterNodeOptions.recover`). */
   readonly recover?: boolean;
+  /** Serve the member's metrics (`critsec node --metrics`; see `RunClusterNodeOptions.metrics`). */
+  readonly metrics?: RunClusterNodeOptions['metrics'];
 }
 
 /**
@@ -148,6 +155,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeReport> {
     id,
     logger: options.logger ?? null,
     ...(options.recover === true ? { recover: true } : {}),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
     // progress of counted calls only (`critsec cluster` counts them against 2 · n · rounds)
     ...(onProgress === undefined
       ? {}

@@ -27,6 +27,12 @@ import {
   nodeDeadlines,
   withDeadline,
 } from './member-deadlines.js';
+import {
+  MemberMetrics,
+  type MemberMetricsOptions,
+  type MetricsServer,
+  serveMetrics,
+} from './member-metrics.js';
 import { type ClusterNodeReport, memberReport } from './member-report.js';
 import { SharedLogWriter } from './shared-log.js';
 import {
@@ -86,6 +92,11 @@ export interface RunClusterNodeOptions {
    * first start, which refuses a store that exists.
    */
   readonly recover?: boolean;
+  /**
+   * Serve the member's metrics (`critsec node --metrics`; member-metrics.ts) at
+   * `http://host:port/metrics` while it runs; `onListening` gets the URL once bound.
+   */
+  readonly metrics?: MemberMetricsOptions;
 }
 
 /** A started member: its configuration, transport, shared-log writer, CS object and errors. */
@@ -103,6 +114,8 @@ interface Member {
   /** Errors reported by the transport or the CS object (first 20). */
   readonly errors: string[];
   readonly noteError: (e: Error) => void;
+  /** With `metrics`: the member's registry and series. */
+  readonly metrics: MemberMetrics | undefined;
 }
 
 /**
@@ -158,10 +171,12 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
     const mod = await loadClusterAlgorithm(algorithm, registry);
     const factory = mod.createFactory(config.params, { n: config.n, initial });
     const recovered = durable?.recovered?.cs;
+    const metrics = options.metrics === undefined ? undefined : new MemberMetrics(id);
+    metrics?.peers(config.n, id, transport.endpoint.suspicions);
     const cs = factory({
       id,
       n: config.n,
-      endpoint: root.channel('cs'),
+      endpoint: metrics?.endpoint(root.channel('cs')) ?? root.channel('cs'),
       initial,
       // the transport's failure detector (issue 28 §4): a hint, e.g. for quorum reselection
       suspicions: transport.endpoint.suspicions,
@@ -180,6 +195,7 @@ async function createMember(options: RunClusterNodeOptions): Promise<Member> {
       deadlines: nodeDeadlines(config),
       errors,
       noteError,
+      metrics,
     };
   } catch (err) {
     await transport.close();
@@ -212,6 +228,7 @@ function loggedEntry(
     );
     const waited = performance.now() - s;
     if (counted) waits.push(waited);
+    m.metrics?.called('entry');
     log.append('entry-done', round);
     options.onProgress?.({ id, event: 'entry-done', round, ...(counted ? {} : { counted: false }) });
     return waited;
@@ -232,6 +249,7 @@ function loggedExit(m: Member, options: RunClusterNodeOptions): ClusterWorkloadC
       }),
     );
     const waited = performance.now() - s;
+    m.metrics?.called('exit');
     log.append('exit-done', round);
     options.onProgress?.({ id, event: 'exit-done', round, ...(counted ? {} : { counted: false }) });
     return waited;
@@ -352,7 +370,12 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
   // The workload's own channel exists before the transport starts: nothing sent to it is lost.
   const workloadChannel = heldChannel(m.root.channel('__workload'));
   let watch: NodeWatch | undefined;
+  let served: MetricsServer | undefined;
   try {
+    if (m.metrics !== undefined && options.metrics !== undefined) {
+      served = await serveMetrics(m.metrics.registry, options.metrics);
+      options.metrics.onListening?.(served.url);
+    }
     const workload = options.workload ?? (await configuredWorkload(loaded));
     await m.durable?.begin(m.cs, () => ({
       START: start.snapshot(),
@@ -368,6 +391,8 @@ export async function runClusterNode(options: RunClusterNodeOptions): Promise<Cl
     return await runMember(m, options, workload, { start, done, bye, workload: workloadChannel }, watch);
   } finally {
     watch?.stop();
+    m.metrics?.close();
+    await served?.close();
     await closeMember(m);
   }
 }

@@ -28,8 +28,9 @@ const round = (p: number, read: CounterContent, by: string, s = 0): Line[] => [
 const INITIAL: CounterContent = { value: 0, by: null };
 
 function check(lines: readonly Line[], counters: readonly CounterContent[], k = 1, n = 3) {
-  const records = lines.filter((r): r is SharedLogRecord => r.e !== 'rmw' && r.e !== 'rmw-refused');
-  const chaos = lines.filter((r): r is ChaosLogRecord => r.e === 'rmw' || r.e === 'rmw-refused');
+  const isChaos = (r: Line): r is ChaosLogRecord => r.e.startsWith('rmw') || r.e.startsWith('tenure');
+  const records = lines.filter((r): r is SharedLogRecord => !isChaos(r));
+  const chaos = lines.filter(isChaos);
   return checkChaos({ records, chaos, counters, spec: globalSpec(0, k, n) });
 }
 
@@ -237,5 +238,70 @@ describe('checkChaos: the chaos run checked as a lock service (issue 27)', () =>
       [{ value: 2, by: 'c' }],
     );
     expect(alive.safetyViolations).toBeGreaterThan(0);
+  });
+
+  const tenure = (
+    p: number,
+    f: number,
+    e: 'tenure' | 'tenure-late' | 'tenure-expired' = 'tenure',
+  ): ChaosLogRecord => ({
+    p,
+    e,
+    t: clock++,
+    f,
+  });
+
+  it('fencing (issue 28): tokens rising across holders are no violation; expired grants and stale rejections are counted', () => {
+    const c = check(
+      [
+        call(0, 'entry-called'),
+        call(0, 'entry-done'),
+        tenure(0, 1),
+        call(0, 'exit-called'),
+        call(0, 'exit-done'),
+        call(1, 'entry-called'),
+        call(1, 'entry-done'),
+        tenure(1, 2),
+        { p: 1, e: 'rmw-fenced', t: clock++, s: 0, op: 'write', f: 2, fence: 3 },
+        tenure(1, 2, 'tenure-expired'),
+        call(1, 'exit-called'),
+        call(1, 'exit-done'),
+      ],
+      [INITIAL],
+    );
+    expect(c).toMatchObject({ tenures: 2, fencingViolations: 0, expiredGrants: 1, staleRejected: 1 });
+    expect(c.firstFencingViolation).toBeNull();
+  });
+
+  it('fencing: a valid token not above an earlier valid one is a violation; one logged after its deadline is no evidence', () => {
+    const c = check(
+      [tenure(0, 5), tenure(1, 5), tenure(2, 4), tenure(2, 4, 'tenure-late'), tenure(0, 6)],
+      [INITIAL],
+    );
+    expect(c).toMatchObject({ tenures: 4, fencingViolations: 1, expiredGrants: 0 });
+    expect(c.firstFencingViolation).toBe('P1 entered with token 5 after P0 had entered with 5');
+  });
+
+  it('fencing: an overlap of a holder whose tenure expired in that CS is explained, not a violation on effects; another overlap still is', () => {
+    const expired: ChaosLogRecord = { p: 0, e: 'tenure-expired', t: 0, f: 1, r: 1 };
+    const lines = (explain: boolean): Line[] => [
+      { ...call(0, 'entry-called'), r: 1 },
+      { ...call(0, 'entry-done'), r: 1 },
+      tenure(0, 1),
+      // P0 paused past its ttl; P1 gets the grant
+      { ...call(1, 'entry-called'), r: 1 },
+      { ...call(1, 'entry-done'), r: 1 },
+      tenure(1, 2),
+      { ...call(1, 'exit-called'), r: 1 },
+      { ...call(1, 'exit-done'), r: 1 },
+      ...(explain ? [{ ...expired, t: clock++ }] : []),
+      { ...call(0, 'exit-called'), r: 1 },
+      { ...call(0, 'exit-done'), r: 1 },
+    ];
+    const explained = check(lines(true), [INITIAL]);
+    expect(explained).toMatchObject({ safetyViolations: 0, expiredOverlaps: 1, expiredGrants: 1 });
+    expect(explained.firstViolation).toBeNull();
+    const not = check(lines(false), [INITIAL]);
+    expect(not).toMatchObject({ safetyViolations: 1, expiredOverlaps: 0 });
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noProgressMs } from '@critsec/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type ChaosProgress, runChaos } from '../src/launcher-chaos.js';
+import { type ChaosProgress, type ChaosResult, runChaos } from '../src/launcher-chaos.js';
 import { readCounter } from '../src/launcher-chaos-rmw.js';
 import { readSharedLog } from '../src/shared-log.js';
 
@@ -164,5 +164,63 @@ describe('runChaos: pauses and crash-stop (issue 28)', () => {
     // dead member keeps a lock every quorum of the living needs and the run ends stuck — giving
     // it back needs time-bounded grants (ttl, issue 28 §1). With them: expect(r.ok).toBe(true);
     if (!r.ok) expect(r.failure).toMatch(/^stuck after crash-stop: /);
+  });
+});
+
+describe('runChaos with fencing tokens: pauses past the ttl (issue 28)', () => {
+  /** Maekawa at n = 3 with a 600 ms ttl, a holder paused 1,200 ms twice, holding 50 ms between its read and its write. */
+  const paused = (seed: number, fencedStore: boolean) => {
+    const dir = mkdtempSync(join(tmpdir(), 'critsec-chaos-test-'));
+    dirs.push(dir);
+    return runChaos({
+      algorithm: 'mutex',
+      n: 3,
+      params: { ttl: 600 },
+      kills: 0,
+      restart: 'cluster',
+      pauseMs: 1_200,
+      pauses: 2,
+      holdMs: 50,
+      thinkMs: 20,
+      seed,
+      fencedStore,
+      stallTimeoutMs: noProgressMs(),
+      dir,
+    });
+  };
+  const line = (r: ChaosResult, seed: number) =>
+    `seed ${seed}: pauses ${r.paused.map((p) => `P${p.id}${p.holder ? ' (holder)' : ''} ${p.stoppedMs} ms`).join(', ')}; ${r.check.entries} entries, ${r.check.tenures} tokens, ${r.check.expiredGrants} expired grants, ${r.check.expiredOverlaps} overlap records they explain, ${r.check.staleRejected} stale operations rejected, ${r.check.lostUpdates} lost updates, ${r.check.fencingViolations} fencing violations`;
+
+  it('a fencing-aware counter loses no update and sees no fencing violation, while grants expire under the pauses', async () => {
+    // the first seed whose pauses outlived a holder's grant (each is checked whatever it shows)
+    for (const seed of [1, 2, 3]) {
+      const r = await paused(seed, true);
+      console.log(`fenced, ${line(r, seed)}`);
+      expect(r.failure).toBeNull();
+      expect(r.check).toMatchObject({
+        safetyViolations: 0,
+        lostUpdates: 0,
+        fencingViolations: 0,
+        malformedRmws: 0,
+      });
+      expect(r.check.tenures).toBe(r.check.entries);
+      expect(readCounter(join(r.dir!, 'chaos'), 0).value).toBe(r.check.completedRmws);
+      if (r.check.expiredGrants > 0) return;
+    }
+    expect.fail('no pause outlived a holder’s grant over seeds 1–3');
+  });
+
+  it('the same workload through the plain counter (no token checked) is caught losing updates', async () => {
+    for (const seed of [1, 2, 3]) {
+      const r = await paused(seed, false);
+      console.log(`plain counter, ${line(r, seed)}`);
+      expect(r.check).toMatchObject({ safetyViolations: 0, fencingViolations: 0, staleRejected: 0 });
+      if (r.check.lostUpdates > 0) {
+        expect(r.ok).toBe(false);
+        expect(r.failure).toMatch(/update\(s\) lost/);
+        return;
+      }
+    }
+    expect.fail('no lost update over seeds 1–3: the check did not bite');
   });
 });

@@ -26,6 +26,7 @@ describe('@critsec/cluster: the public face is what a user composes with (issue 
       'runClusterNode',
       'runLocalCluster',
       'runNode',
+      'serveMetrics',
       'transportOptionsFor',
       'withAlgorithmModule',
     ]);

@@ -55,6 +55,7 @@ class Manager implements LockManager {
     this.registry = o.registry ?? new Registry();
     this.#clock = o.clock ?? monotonicClock();
     this.#metrics = new LockMetrics(this.registry, o.id);
+    this.#metrics.peers(o.n, o.id, o.endpoint.suspicions);
     const onError = o.onError ?? (() => {});
     const s = this.#s;
     const endpoint = o.endpoint.channel(s.channel);
@@ -277,9 +278,14 @@ class Manager implements LockManager {
     mine.held = true;
     mine.token = tenure?.token;
     this.#metrics.acquired(r.mode, r.name, waited);
+    // an expired grant: the tenure's signal fired (its deadline passed) before the release
+    const expired = () => this.#metrics.expired(r.mode);
+    if (tenure?.signal.aborted === true) expired();
+    else tenure?.signal.addEventListener('abort', expired, { once: true });
     try {
       return await r.callback(lockOf(r.name, r.mode, tenure));
     } finally {
+      tenure?.signal.removeEventListener('abort', expired);
       this.#requests.delete(mine);
       this.#metrics.released(r.name);
       try {

@@ -4,6 +4,7 @@
  * (a test's, or one process hosting several members); a metric already in the registry is
  * reused, not registered twice.
  */
+import type { ProcessId, Suspicions } from '@critsec/core';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /** Waiting-time buckets (ms): from a loopback round trip to half a minute. */
@@ -63,6 +64,10 @@ export class LockMetrics {
   readonly #flush: () => void;
   readonly #instances: Gauge<'member'>;
   readonly #reclaimed: Counter<'member'>;
+  readonly #expired: Counter<'member' | 'mode'>;
+  readonly #peersUp: Gauge<'member'>;
+  readonly #peerUp: Gauge<'member' | 'peer'>;
+  #offPeers: () => void = () => {};
 
   constructor(registry: Registry, member: number) {
     this.#member = String(member);
@@ -110,6 +115,24 @@ export class LockMetrics {
     this.#reclaimed = counter(registry, 'critsec_lock_reclaimed_total', 'Idle protocol instances reclaimed', [
       'member',
     ]);
+    this.#expired = counter(
+      registry,
+      'critsec_lock_expired_grants_total',
+      'Grants whose tenure expired (its signal fired: a ttl passed without renewal) before the holder released them',
+      byMode,
+    );
+    this.#peersUp = gauge(
+      registry,
+      'critsec_peers_up',
+      "Peers this member's failure detector does not suspect (n − 1 when every one is up)",
+      ['member'],
+    );
+    this.#peerUp = gauge(
+      registry,
+      'critsec_peer_up',
+      "1 while this member's failure detector trusts the peer, 0 while it suspects it (down, silent, or gone)",
+      ['member', 'peer'],
+    );
     const messages = messagesCounter(registry);
     this.#messages = messages;
     this.#flush = () => {
@@ -143,8 +166,34 @@ export class LockMetrics {
     this.#sentSince.set(type, (this.#sentSince.get(type) ?? 0) + 1);
   }
 
+  /**
+   * Follows the member's failure detector (`RootEndpoint.suspicions`) into the peers gauges:
+   * every peer of `n` but this member, up unless suspected; updated on each change.
+   */
+  peers(n: number, self: ProcessId, suspicions: Suspicions): void {
+    const update = () => {
+      const suspected = suspicions.suspected();
+      let up = 0;
+      for (let peer = 0; peer < n; peer++) {
+        if (peer === self) continue;
+        const trusted = !suspected.has(peer);
+        if (trusted) up++;
+        this.#peerUp.set({ member: this.#member, peer: String(peer) }, trusted ? 1 : 0);
+      }
+      this.#peersUp.set({ member: this.#member }, up);
+    };
+    update();
+    this.#offPeers = suspicions.onChange(update);
+  }
+
+  /** A holder's grant expired (its tenure's signal fired) before it released the lock. */
+  expired(mode: string): void {
+    this.#expired.inc({ member: this.#member, mode });
+  }
+
   /** Counts what is left and stops taking part in the messages counter's collection (the manager closed). */
   close(): void {
+    this.#offPeers();
     this.#flush();
     const list = flushes.get(this.#messages) ?? [];
     const i = list.indexOf(this.#flush);

@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ProtocolClock } from '@critsec/core';
+import { SimNetwork, uniformDelay } from '@critsec/transport-sim';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import { createLockManager } from '../src/index.js';
 import { simLocks } from './sim.js';
 
 /** Serves `registry` at http://127.0.0.1:<port>/metrics, as `critsec node --metrics` will. */
@@ -74,5 +77,45 @@ describe('metrics (prom-client)', () => {
     }
     await a;
     await b;
+  });
+
+  it('peers up/down from the failure detector, and a grant expired before its release (issue 29)', async () => {
+    const registry = new Registry();
+    // the failure detector suspects a peer silent for 20 time units; grants live 30
+    const net = new SimNetwork({ n: 3, seed: 4, delay: uniformDelay(1, 3), suspectAfter: 20 });
+    const clock: ProtocolClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
+    const managers = [0, 1, 2].map((id) =>
+      createLockManager({ endpoint: net.endpoint(id), id, n: 3, clock, registry, ttl: 30 }),
+    );
+    const scrape = async () => (await registry.metrics()).split('\n');
+    let expiredSeen = false;
+    const held = managers[0]!.request('a', async (lock) => {
+      // P0 is cut off while it holds: its renewals stop reaching the arbiters, its deadline passes
+      net.partitions.cut([[0]]);
+      await new Promise<void>((r) => lock.signal.addEventListener('abort', () => r(), { once: true }));
+      expiredSeen = true;
+    });
+    await net.run({ stopWhen: () => expiredSeen, until: 10_000 });
+    expect(expiredSeen).toBe(true);
+    const during = await scrape();
+    expect(during).toContain('critsec_lock_expired_grants_total{member="0",mode="exclusive"} 1');
+    expect(during).toContain('critsec_peers_up{member="0"} 0');
+    expect(during).toEqual(
+      expect.arrayContaining([
+        'critsec_peer_up{member="0",peer="1"} 0',
+        'critsec_peer_up{member="1",peer="0"} 0',
+      ]),
+    );
+    expect(during).toContain('critsec_peers_up{member="1"} 1');
+    net.partitions.heal();
+    // the failure detector's heartbeats never let the network go idle: run a while (time units)
+    await net.run({ until: net.now + 200 });
+    await held;
+    const after = await scrape();
+    expect(after).toContain('critsec_peers_up{member="0"} 2');
+    expect(after).toContain('critsec_peer_up{member="1",peer="0"} 1');
+    // one expiry, counted once
+    expect(after).toContain('critsec_lock_expired_grants_total{member="0",mode="exclusive"} 1');
+    for (const m of managers) await m.close();
   });
 });

@@ -147,7 +147,8 @@ export class MaekawaFence {
     let m = Number.POSITIVE_INFINITY;
     for (const a of this.#acked) if (a < m) m = a;
     if (m < this.#from) return;
-    const sent = this.#sent.get(m)!;
+    const sent = this.#sent.get(m);
+    if (sent === undefined) return; // round m's deadline was taken already: an ack that moved no minimum
     for (const r of this.#sent.keys()) if (r <= m) this.#sent.delete(r);
     const ttl = this.#h.ttl;
     const deadline = ttl === undefined ? Number.POSITIVE_INFINITY : sent + ttl - this.#h.margin;
