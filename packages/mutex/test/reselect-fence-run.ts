@@ -30,7 +30,7 @@ export interface ReselectFenceOptions {
 }
 
 /** One seed (see the module comment). */
-export async function reselectFenceRun(
+async function reselectFenceRun(
   coterie: Coterie,
   seed: number,
   o: ReselectFenceOptions = {},
