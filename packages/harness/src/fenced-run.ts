@@ -112,20 +112,7 @@ export async function runFencedWorkload(o: FencedRunOptions): Promise<FencedRunR
   const think: readonly [number, number] = o.think ?? [0, 4];
   const hold: readonly [number, number] = o.hold ?? [1, 3];
   const draw = (r: readonly [number, number]) => r[0] + rng.next() * (r[1] - r[0]);
-  const r: FencedRunResult = {
-    entries: 0,
-    lostUpdates: 0,
-    rejected: 0,
-    fencingViolations: 0,
-    expiredGrants: 0,
-    stuck: [],
-    crashed: [],
-    crashedInCS: 0,
-    crashedWaiting: 0,
-    cuts: 0,
-    entriesDuringCuts: 0,
-    now: 0,
-  };
+  const r = emptyResult();
   let maxValid = Number.NEGATIVE_INFINITY;
   const done = new Array<boolean>(cluster.n).fill(false);
   const down = new Array<boolean>(cluster.n).fill(false);
@@ -188,6 +175,24 @@ export async function runFencedWorkload(o: FencedRunOptions): Promise<FencedRunR
   r.crashed = down.flatMap((d, p) => (d ? [p] : []));
   r.now = cluster.net.now;
   return r;
+}
+
+/** A result with nothing counted yet. */
+function emptyResult(): FencedRunResult {
+  return {
+    entries: 0,
+    lostUpdates: 0,
+    rejected: 0,
+    fencingViolations: 0,
+    expiredGrants: 0,
+    stuck: [],
+    crashed: [],
+    crashedInCS: 0,
+    crashedWaiting: 0,
+    cuts: 0,
+    entriesDuringCuts: 0,
+    now: 0,
+  };
 }
 
 /** Schedules the crash-stops of `o.crashStop` (distinct processes, drawn from `rng`). */

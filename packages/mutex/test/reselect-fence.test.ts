@@ -6,13 +6,14 @@
  * locks included), pauses past the ttl and a member cut off and healed, a fencing store loses no
  * update and no live process is stuck — and without the ttl the same faults leave processes stuck.
  */
-import { type CSState, hasTenure, mutexSpec, type Suspicions } from '@critsec/core';
+import { type CSState, hasTenure, mutexSpec, type ProtocolClock, type Suspicions } from '@critsec/core';
 import { collectReached } from '@critsec/core/kit';
 import { majority, tree } from '@critsec/coteries';
 import { createCluster } from '@critsec/harness';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { maekawa, maekawaDescriptor, type MaekawaSnapshot } from '../src/index.js';
+import { fakeEndpoint } from './helpers.js';
 import { reselectFenceBatch } from './reselect-fence-run.js';
 
 const SEEDS = 30;
@@ -39,6 +40,61 @@ describe('quorum reselection with fencing and a ttl', () => {
     const cs = objects[0]!;
     expect(hasTenure(cs) && cs.tenure()?.token).toBe(1);
     await Promise.all(objects.map((o) => o.close()));
+  });
+
+  it('S2 + F5–F6, message by message: the retry is confirmed with the new quorum only, and an EXPIRED or CONFIRMED of the old attempt does not count for it', () => {
+    const coterie = majority(5);
+    const q0 = coterie.quorumOf(0);
+    const suspect = q0.find((p) => p !== 0)!;
+    const { endpoint, sent, deliver } = fakeEndpoint(0, [0, 1, 2, 3, 4], (m) => {
+      const extra =
+        m.type === 'CONFIRM' ? `,${String(m.token)}` : m.type === 'FENCE_LOCKED' ? `,${String(m.hs)}` : '';
+      return `${m.type}(${String(m.req)}${extra})`;
+    });
+    let suspected: ReadonlySet<number> = new Set();
+    const listeners = new Set<() => void>();
+    const suspicions: Suspicions = {
+      suspected: () => suspected,
+      onChange: (fn) => {
+        listeners.add(fn);
+        return () => void listeners.delete(fn);
+      },
+    };
+    const clock: ProtocolClock = { now: () => 0, setTimer: () => () => {} };
+    const initial: CSState[] = Array(5).fill('OutCS');
+    const cs = maekawa({ coterie, reselect: true, ttl: 30 })({
+      id: 0,
+      n: 5,
+      endpoint,
+      initial,
+      suspicions,
+      clock,
+    });
+    void cs.entry();
+    const first = Number(/REQUEST\((\d+)\)/.exec(sent[0]!)![1]);
+    const other = q0.find((p) => p !== 0 && p !== suspect)!;
+    deliver(other, { type: 'FENCE_LOCKED', req: first, ts: 1, hs: 50 }); // a lock of the first attempt
+    sent.length = 0;
+    suspected = new Set([suspect]);
+    for (const fn of listeners) fn(); // S2: withdraw the attempt, ask a quorum avoiding the suspect
+    const retry = first + 1;
+    const asked = sent.filter((m) => m.endsWith(`:REQUEST(${retry})`)).map((m) => Number(m.split(':')[0]));
+    expect(sent.filter((m) => m.includes(`RELEASE(${first})`)).length).toBe(q0.length);
+    expect(asked).not.toContain(suspect);
+    expect(asked).toHaveLength(3);
+    sent.length = 0;
+    // the old attempt's arbiter reclaimed its grant and confirmed an old round: stale, ignored
+    deliver(other, { type: 'EXPIRED', req: first, ts: 2 });
+    deliver(other, { type: 'CONFIRMED', req: first, ts: 2, round: 1 });
+    expect(sent).toEqual([]);
+    // the new quorum grants with hs 5, 9, 5: CONFIRM(10) goes to exactly that quorum (F5)
+    for (const [k, a] of asked.entries())
+      deliver(a, { type: 'FENCE_LOCKED', req: retry, ts: 3, hs: [5, 9, 5][k]! });
+    expect(sent.sort()).toEqual(asked.map((a) => `${a}:CONFIRM(${retry},10)`).sort());
+    for (const a of asked) deliver(a, { type: 'CONFIRMED', req: retry, ts: 4, round: 1 });
+    expect(cs.state).toBe('InCS');
+    expect(hasTenure(cs) && cs.tenure()?.token).toBe(10);
+    void cs.close();
   });
 
   it('S2 + F6–F7: a retry after a crash confirms with the new quorum, and the holder keeps its tenure alive past several ttls by renewing with it', async () => {
