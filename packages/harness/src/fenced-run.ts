@@ -12,6 +12,11 @@
  * tokens; a holder whose deadline passed before its entry completed is already fenced off);
  * `expiredGrants` — CSs whose tenure had expired by their exit; `stuck` — processes that had not
  * finished when the run stopped.
+ *
+ * Faults besides the pauses: crash-stops (`crashStop`: counted by what the victim was doing —
+ * InCS, or waiting in `entry()`, where a quorum algorithm may hold some of its locks) and
+ * partitions (`partitions`: one seeded member at a time cut off from all the others, then healed;
+ * the entries the others complete while it is cut off are counted).
  */
 import { hasTenure, type ProcessId, type Rng } from '@critsec/core';
 import type { SimCluster } from './cluster.js';
@@ -55,6 +60,21 @@ export interface FencedRunOptions {
    * finishing (without quorum reselection it cannot). Default: every process must finish.
    */
   readonly quorumOf?: (p: ProcessId) => readonly ProcessId[];
+  /**
+   * Partitions: `count` times, after a gap, one member drawn from `among` (default all) is cut off
+   * from every other process (`SimNetwork.partitions`: messages wait in their links) for a while,
+   * then healed. Gaps and durations are uniform in their [min, max] time units.
+   */
+  readonly partitions?: {
+    /** Cuts, one after the other. */
+    readonly count: number;
+    /** Time units before each cut, from the start or the previous heal. */
+    readonly gap: readonly [number, number];
+    /** Time units each cut lasts. */
+    readonly duration: readonly [number, number];
+    /** The members that may be cut off (default all). */
+    readonly among?: readonly ProcessId[];
+  };
 }
 
 /** What {@link runFencedWorkload} counted. */
@@ -73,6 +93,14 @@ export interface FencedRunResult {
   stuck: ProcessId[];
   /** Processes crash-stopped. */
   crashed: ProcessId[];
+  /** Of {@link crashed}: those that crashed InCS. */
+  crashedInCS: number;
+  /** Of {@link crashed}: those that crashed waiting in `entry()`. */
+  crashedWaiting: number;
+  /** Cuts that happened (`partitions`). */
+  cuts: number;
+  /** Entries completed by processes not cut off while a cut was in force. */
+  entriesDuringCuts: number;
   /** Virtual time at the end. */
   now: number;
 }
@@ -84,24 +112,23 @@ export async function runFencedWorkload(o: FencedRunOptions): Promise<FencedRunR
   const think: readonly [number, number] = o.think ?? [0, 4];
   const hold: readonly [number, number] = o.hold ?? [1, 3];
   const draw = (r: readonly [number, number]) => r[0] + rng.next() * (r[1] - r[0]);
-  const r: FencedRunResult = {
-    entries: 0,
-    lostUpdates: 0,
-    rejected: 0,
-    fencingViolations: 0,
-    expiredGrants: 0,
-    stuck: [],
-    crashed: [],
-    now: 0,
-  };
+  const r = emptyResult();
   let maxValid = Number.NEGATIVE_INFINITY;
   const done = new Array<boolean>(cluster.n).fill(false);
   const down = new Array<boolean>(cluster.n).fill(false);
+  const waiting = new Array<boolean>(cluster.n).fill(false);
   const excused = (p: ProcessId) => down[p]! || (o.quorumOf?.(p) ?? []).some((a) => down[a]);
   planCrashes(o, rng, (p) => {
+    if (cluster.objects[p]!.state === 'InCS') r.crashedInCS++;
+    else if (waiting[p]) r.crashedWaiting++;
     down[p] = true;
     cluster.net.crash(p);
     cluster.clocks.crashed(p);
+  });
+  let cutOff: ProcessId | undefined;
+  planCuts(o, rng, (p) => {
+    cutOff = p;
+    if (p !== undefined) r.cuts++;
   });
   const loop = async (id: ProcessId): Promise<void> => {
     const clock = cluster.clocks.clock(id);
@@ -109,11 +136,14 @@ export async function runFencedWorkload(o: FencedRunOptions): Promise<FencedRunR
     for (let k = 0; k < o.rounds; k++) {
       await sleep(draw(think));
       const cs = cluster.objects[id]!;
+      waiting[id] = true;
       await cs.entry();
+      waiting[id] = false;
       const t = hasTenure(cs) ? cs.tenure() : undefined;
       if (t === undefined)
         throw new Error(`P${id} is InCS without a tenure: build the algorithm with fencing`);
       r.entries++;
+      if (cutOff !== undefined && cutOff !== id) r.entriesDuringCuts++;
       if (t.remaining() > 0) {
         if (t.token <= maxValid) r.fencingViolations++;
         maxValid = Math.max(maxValid, t.token);
@@ -147,6 +177,24 @@ export async function runFencedWorkload(o: FencedRunOptions): Promise<FencedRunR
   return r;
 }
 
+/** A result with nothing counted yet. */
+function emptyResult(): FencedRunResult {
+  return {
+    entries: 0,
+    lostUpdates: 0,
+    rejected: 0,
+    fencingViolations: 0,
+    expiredGrants: 0,
+    stuck: [],
+    crashed: [],
+    crashedInCS: 0,
+    crashedWaiting: 0,
+    cuts: 0,
+    entriesDuringCuts: 0,
+    now: 0,
+  };
+}
+
 /** Schedules the crash-stops of `o.crashStop` (distinct processes, drawn from `rng`). */
 function planCrashes(o: FencedRunOptions, rng: Rng, crash: (p: ProcessId) => void): void {
   const c = o.crashStop;
@@ -156,4 +204,33 @@ function planCrashes(o: FencedRunOptions, rng: Rng, crash: (p: ProcessId) => voi
     const [p] = pool.splice(rng.int(pool.length), 1);
     o.cluster.net.schedule(rng.next() * c.window, () => crash(p!), `P${p} crash-stop`);
   }
+}
+
+/** Schedules the cuts of `o.partitions` one after the other; `cut(p)` at each cut, `cut(undefined)` at each heal. */
+function planCuts(o: FencedRunOptions, rng: Rng, cut: (p: ProcessId | undefined) => void): void {
+  const c = o.partitions;
+  if (c === undefined) return;
+  const net = o.cluster.net;
+  const pool = c.among ?? Array.from({ length: o.cluster.n }, (_, p) => p);
+  const draw = (r: readonly [number, number]) => r[0] + rng.next() * (r[1] - r[0]);
+  const next = (left: number) =>
+    net.schedule(
+      draw(c.gap),
+      () => {
+        const p = pool[rng.int(pool.length)]!;
+        net.partitions.cut([[p]]);
+        cut(p);
+        net.schedule(
+          draw(c.duration),
+          () => {
+            net.partitions.heal();
+            cut(undefined);
+            if (left > 1) next(left - 1);
+          },
+          `P${p} heal`,
+        );
+      },
+      'cut',
+    );
+  if (c.count > 0 && pool.length > 0) next(c.count);
 }

@@ -21,6 +21,12 @@ export interface ClusterAlgorithmParams {
   readonly mx?: string;
   /** Maekawa's quorum reselection (issue 28 §4): `on` or `off` (default). */
   readonly reselect?: string;
+  /** Maekawa's fencing tokens (issue 28 §2): `true` or `false` (default). */
+  readonly fencing?: string;
+  /** Maekawa's grant ttl, ms (issue 28 §1; default none). */
+  readonly ttl?: number;
+  /** Maekawa's drift margin, ms (default ttl / 10). */
+  readonly driftMargin?: number;
 }
 
 function isParams(x: unknown): x is ClusterAlgorithmParams {
@@ -38,7 +44,7 @@ export function createFactory(
 ): CSFactory<unknown> {
   if (!isParams(params)) {
     throw new ConfigurationError(
-      `cluster-algorithm: params must be { algorithm, l?, k?, coterie?, mx?, reselect? }, got ${JSON.stringify(params)}`,
+      `cluster-algorithm: params must be { algorithm, l?, k?, coterie?, mx?, reselect?, fencing?, ttl?, driftMargin? }, got ${JSON.stringify(params)}`,
     );
   }
   const inCS = cluster.initial.flatMap((s, i) => (s === 'InCS' ? [i] : []));
@@ -51,6 +57,9 @@ export function createFactory(
       ...(params.coterie === undefined ? {} : { coterie: params.coterie }),
       ...(params.mx === undefined ? {} : { mx: params.mx }),
       ...(params.reselect === undefined ? {} : { reselect: params.reselect }),
+      ...(params.fencing === undefined ? {} : { fencing: params.fencing }),
+      ...(params.ttl === undefined ? {} : { ttl: params.ttl }),
+      ...(params.driftMargin === undefined ? {} : { driftMargin: params.driftMargin }),
       init: inCS.length === 0 ? 'none' : inCS.join(','),
     },
   }).factory;

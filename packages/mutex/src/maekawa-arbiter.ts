@@ -51,6 +51,9 @@
  *    the holder, then the head of the queue is granted as on a RELEASE. The holder's entry is
  *    gone (it asks again, F4); `done(p)` is not raised, so its same-tag REQUEST is admitted by A1.
  *    A restarted arbiter restarts the timer of a grant it recovered (never shorter than before).
+ *    A grant to a process that never answers — crashed, paused or cut off, holder or waiter — is
+ *    reclaimed the same way, so under quorum reselection (S5 of `maekawa-reselect.ts`) the
+ *    arbiters a dead or cut-off member had locked serve the others again within `ttl`.
  *
  * Invariants (all handlers are atomic): (I1) not locked ⇒ queue empty; (I2) a queue entry
  * without the `failed` flag is the head and beats the holder (A1 flags every entry that is not

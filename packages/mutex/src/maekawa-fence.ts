@@ -30,9 +30,29 @@
  *    to `Q_i[x]` alone — same tag, same priority. InCS it is ignored: the deadline has passed
  *    already (`tenure().check()` throws).
  *
+ * With quorum reselection (S1–S4 of `maekawa-reselect.ts`; issue 28 §4) the quorum is the one
+ * the current attempt asks, `A` (`Q_i` while nobody is suspected), and these rules add to F1–F4:
+ *
+ * F5 Every step of F2–F3 runs over `A`, never over `Q_i`: the token is `max(hs) + 1` over the
+ *    FENCE_LOCKED of `A`'s arbiters, CONFIRM goes to `A`, and the deadline's round `m` is the
+ *    smallest latest round confirmed by `A`'s arbiters. The marks and rounds are indexed over
+ *    every process (any quorum of the family, ≤ n members: `everyone` of S4).
+ * F6 A retry (S2, while waiting or confirming) starts a fresh confirmation under its new tag (the
+ *    `hs` told, the rounds acknowledged and the renewals of the old attempt are dropped, as at a
+ *    new request, R1): a CONFIRMED or EXPIRED of the old attempt names the old tag and is stale
+ *    (R7's `#current`), so it never counts for the retry — and an arbiter of the old attempt that
+ *    accepted its CONFIRM only raised its `hs`, which is harmless.
+ * F7 A holder never reselects (S2 runs only while waiting): InCS its renewals go to `A`, the quorum
+ *    it entered with, until its exit. An arbiter of `A` that dies or is cut off stops confirming,
+ *    so the holder's deadline stops moving and its tenure ends at most `ttl − margin` after its
+ *    last renewal that whole `A` confirmed: exactly when that arbiter may have reclaimed the grant
+ *    (A6) and granted another quorum.
+ *
  * Monotonicity (proof in the README): two completed entries whose quorums share an arbiter `a`
  * were granted by `a` one after the other; the first one's token was accepted by `a` while its
- * grant was current, so `a` told the second `hs ≥` that token: the second token is larger.
+ * grant was current, so `a` told the second `hs ≥` that token: the second token is larger. Under
+ * reselection the two quorums may be any two `quorumAvoiding` can return; they intersect (S4's
+ * family), so the argument is the same (F5: each entry confirmed with the whole quorum it asked).
  */
 import { type ProcessId, type ProtocolClock, type Tenure, TenureExpiredError } from '@critsec/core';
 import { tick } from '@critsec/transport';
@@ -42,8 +62,10 @@ import type { MaekawaMessage } from './maekawa-protocol.js';
 export interface FenceHost {
   /** This process. */
   readonly id: ProcessId;
-  /** `Q_i`. */
+  /** `Q_i`, or every process under reselection (S4): the index space of the marks. */
   readonly quorum: readonly ProcessId[];
+  /** F5: the indices in {@link quorum} of the quorum the current attempt asks. */
+  readonly asked: () => readonly number[];
   /** The process's clock (required with a TTL). */
   readonly clock: ProtocolClock | undefined;
   /** Grant TTL in the clock's unit, or `undefined` (fencing only: no deadline). */
@@ -105,7 +127,7 @@ export class MaekawaFence {
     return this.#phase === HELD ? this.#tenure : undefined;
   }
 
-  /** R1: a new request `req` (or the initial holder's CS, `held`, token 0, no deadline). */
+  /** R1: a new request `req`, or a retry's (F6); or the initial holder's CS (`held`: token 0, no deadline). */
   begin(req: number, held = false): void {
     this.end();
     this.#req = req;
@@ -126,7 +148,7 @@ export class MaekawaFence {
   /** F2: every lock of `Q_i` is held: propose max(hs) + 1. */
   allLocked(): void {
     let max = 0;
-    for (const hs of this.#hs) if (hs > max) max = hs;
+    for (const x of this.#h.asked()) if (this.#hs[x]! > max) max = this.#hs[x]!;
     this.#token = tick(max); // saturating: only a forged hs reaches CLOCK_MAX (see F2)
     this.#phase = CONFIRMING;
     this.#acked.fill(-1);
@@ -145,7 +167,7 @@ export class MaekawaFence {
     if (round < this.#from || round <= this.#acked[x]!) return;
     this.#acked[x] = round;
     let m = Number.POSITIVE_INFINITY;
-    for (const a of this.#acked) if (a < m) m = a;
+    for (const a of this.#h.asked()) if (this.#acked[a]! < m) m = this.#acked[a]!;
     if (m < this.#from) return;
     const sent = this.#sent.get(m);
     if (sent === undefined) return; // round m's deadline was taken already: an ack that moved no minimum
@@ -235,7 +257,7 @@ export class MaekawaFence {
     });
   }
 
-  /** CONFIRM(req, token, round) to the whole quorum. */
+  /** CONFIRM(req, token, round) to the whole quorum asked (F5). */
   #confirmRound(): void {
     const round = ++this.#round;
     this.#sent.set(round, this.#h.clock?.now() ?? 0);
@@ -247,7 +269,8 @@ export class MaekawaFence {
       round,
     };
     Object.freeze(msg);
-    for (const p of this.#h.quorum) this.#h.send(p, msg);
+    const q = this.#h.quorum;
+    for (const x of this.#h.asked()) this.#h.send(q[x]!, msg);
   }
 
   /** F3: a keep-alive (token 0) to each arbiter whose lock is held while waiting. */

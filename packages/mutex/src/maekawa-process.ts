@@ -65,6 +65,7 @@ import { newRequest } from './maekawa-tags.js';
 import type { Coterie } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
 import { IdIndex } from './id-index.js';
+import { AskedQuorum } from './maekawa-asked.js';
 import { MaekawaArbiter, type MaekawaArbiterContext } from './maekawa-arbiter.js';
 import { MaekawaFence } from './maekawa-fence.js';
 import { type MaekawaDurableState, maekawaDurable } from './maekawa-durable.js';
@@ -97,7 +98,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
   /** Arbiter id → its index in `Q_i`, −1 if not in `Q_i`. */
   readonly #qIndex: IdIndex;
   /** The arbiters the current request asks: `Q_i`, or under reselection the quorum chosen (S1, S2). */
-  #target: readonly ProcessId[];
+  readonly #target: AskedQuorum;
   /** Quorum reselection (issue 28 §4, `maekawa-reselect.ts`), when on and a failure detector is given. */
   readonly #reselection: Reselection | undefined;
   /** Lamport clock (Fig. 5: `sn`), shared with the arbiter, which stamps its messages with it. */
@@ -140,14 +141,14 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
     this.#qIndex = new IdIndex(this.#quorum);
     this.#me = { id, quorum: this.#quorum, qIndex: this.#qIndex };
     this.#m = new RequesterMarks(this.#quorum.length);
-    this.#target = coterie.quorumOf(id);
+    this.#target = new AskedQuorum(ctx.endpoint, this.#qIndex, coterie.quorumOf(id));
     this.#reselection = Reselection.of(reselect, coterie, ctx, () => this.#reselect());
     // the initial holder owns every lock of its quorum with request tag 0 (requests use ts ≥ 1)
     const holder = ctx.initial.indexOf('InCS');
     if (restored !== undefined) this.#restore(restored);
     else if (holder === id) {
       this.#request = 0;
-      this.#m.holdAll(this.#target.map((a) => this.#qIndex.indexOf(a)));
+      this.#m.holdAll(this.#target.indices);
     }
     const arbiter: MaekawaArbiterContext = {
       id,
@@ -157,9 +158,14 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
       send: (to, msg) => this.#endpoint.send(to, msg),
       fence: fence === undefined ? undefined : { ttl: fence.ttl, clock: ctx.clock },
     };
-    const [m, enter] = [this.#m, () => this.#enter()];
-    const host = { id, quorum: this.#quorum, clock: ctx.clock, sn: () => this.#clock.sn, send: arbiter.send };
-    this.#fence = MaekawaFence.of(fence, { ...host, holds: (x) => m.locks[x] === 1, enter });
+    const [m, enter, asked] = [this.#m, () => this.#enter(), () => this.#target.indices]; // F5: A, not Q_i
+    const host = { id, quorum: this.#quorum, asked, clock: ctx.clock, send: arbiter.send };
+    this.#fence = MaekawaFence.of(fence, {
+      ...host,
+      sn: () => this.#clock.sn,
+      holds: (x) => m.locks[x] === 1,
+      enter,
+    });
     if (holder === id && restored === undefined) this.#fence?.begin(0, true); // F1: token 0
     const asks = holder >= 0 && coterie.quorumOf(holder).includes(id); // holder's Q ∋ this arbiter
     this.#arbiter = new MaekawaArbiter(arbiter, rules, asks ? holder : NONE);
@@ -175,7 +181,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
 
   /** Every protocol variable of both roles as JSON (see {@link MaekawaDurableState}). */
   durableState(): MaekawaDurableState {
-    const where = { id: this.id, n: this.#n, quorum: this.#target, state: this.state };
+    const where = { id: this.id, n: this.#n, quorum: this.#target.members, state: this.state };
     const hs = this.#fence === undefined ? undefined : this.#arbiter.highestToken;
     return maekawaDurable(where, this.inspect(), this.#lastTag, this.#arbiter.doneList(), hs);
   }
@@ -212,13 +218,13 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
   protected doEntry(_req: void, signal: AbortSignal | undefined): Promise<void> {
     if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     const [ts, req] = newRequest(this.#clock, this.#lastTag, this.#reselection !== undefined); // A.5
-    this.#target = this.#reselection?.choose() ?? this.#target; // S1
+    if (this.#reselection !== undefined) this.#target.ask(this.#reselection.choose()); // S1
     this.#lastTag = req;
     this.#request = req;
     this.#m.reset();
     this.#fence?.begin(req);
     this.#call.begin();
-    this.#multicast({ type: 'REQUEST', req, ts });
+    this.#target.multicast({ type: 'REQUEST', req, ts });
     return this.#call.wait(signal, () => this.#withdraw());
   }
 
@@ -230,7 +236,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
     this.#m.reset();
     this.#fence?.end();
     this.setState('OutCS');
-    this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
+    this.#target.multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
   }
 
   protected doClose(): void {
@@ -242,13 +248,15 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
 
   /** S2 (`maekawa-reselect.ts`): a waiting request whose quorum holds a suspect retries on one avoiding them. */
   #reselect(): void {
-    const to = this.#call.waiting ? this.#reselection?.retryOn(this.#target) : undefined;
+    const to = this.#call.waiting ? this.#reselection?.retryOn(this.#target.members) : undefined;
     if (to === undefined) return;
-    this.#multicast({ type: 'RELEASE', req: this.#request, ts: this.#clock.sn }); // R6 for the attempt
+    this.#target.multicast({ type: 'RELEASE', req: this.#request, ts: this.#clock.sn }); // R6 for the attempt
     this.#m.reset();
-    [this.#target, this.#request] = [to, tick(this.#lastTag)]; // S3: a new tag, the priority kept
+    this.#target.ask(to);
+    this.#request = tick(this.#lastTag); // S3: a new tag, the priority kept
     this.#lastTag = this.#request;
-    this.#multicast({ type: 'REQUEST', req: this.#request, ts: this.#clock.sn });
+    this.#fence?.begin(this.#request); // F6: a fresh confirmation with the new quorum
+    this.#target.multicast({ type: 'REQUEST', req: this.#request, ts: this.#clock.sn });
   }
 
   /** R6: withdraw a waiting request (the call then rejects with `AbortError`). */
@@ -258,7 +266,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
     this.#orphan = false;
     this.#m.reset();
     this.#fence?.end();
-    if (!this.closed) this.#multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
+    if (!this.closed) this.#target.multicast({ type: 'RELEASE', req, ts: this.#clock.sn });
   }
 
   /** `x` (the sender's index in `Q_i`, found by the dispatch) for a message of the current request, or −1 (stale). */
@@ -293,7 +301,7 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
       return;
     }
     this.#fence?.locked(x, hs);
-    if (this.#m.lockCount === this.#target.length) {
+    if (this.#m.lockCount === this.#target.members.length) {
       // R2: every lock held — enter (with fencing: confirm the token first, F2)
       if (this.#fence === undefined) this.#enter();
       else this.#fence.allLocked();
@@ -347,15 +355,6 @@ export class MaekawaMutex extends CSObjectBase implements DurableCSObject, Tenur
     reach('maekawa:relinquish');
     this.#m.relinquish(x);
     this.#endpoint.send(this.#quorum[x]!, { type: 'RELINQUISH', req: this.#request, ts: this.#clock.sn });
-  }
-
-  #multicast(msg: MaekawaMessage): void {
-    // one message object for the whole quorum, frozen: it can never change after sending, so
-    // the receivers' validation may check it once (`defineProtocol`), not once per receiver
-    Object.freeze(msg);
-    const quorum = this.#target;
-    // indexed: the iterator of a for-of allocated a result per member (20 bytes a message)
-    for (let x = 0; x < quorum.length; x++) this.#endpoint.send(quorum[x]!, msg);
   }
 
   // ---------------------------------------------------------------- dispatch

@@ -23,6 +23,14 @@
  *    any quorum of the family containing it); the requester accepts arbiter messages from any
  *    process (those of an arbiter it no longer asks carry an old tag and are stale).
  *
+ * S5 with fencing or a ttl (issue 28 §1–2): the token is confirmed with the quorum the attempt
+ *    asks and a holder renews with the quorum it entered with (F5–F7 of `maekawa-fence.ts`); a
+ *    retry's new tag makes every FENCE_LOCKED, CONFIRMED and EXPIRED of the old attempt stale.
+ *    A member that dies or is cut off holding a lock (InCS, or waiting with some locks) loses it
+ *    at each arbiter within the ttl (A6 of `maekawa-arbiter.ts`: reclaimed, the next request
+ *    granted), so the processes that reach a live quorum keep entering; without a ttl its locks
+ *    stay held and every quorum through those arbiters is blocked.
+ *
  * Safety never depends on the suspicions: every quorum `quorumAvoiding` can return belongs to one
  * family whose quorums pairwise intersect, so two requesters that both hold every lock of their
  * (possibly different) quorums share an arbiter, which granted its one lock to only one of them.

@@ -12,8 +12,9 @@
  * Files: `maekawa-protocol.ts` (messages, rare paths, snapshot), `maekawa-arbiter.ts` (the
  * arbiter, A1–A6, Fig. 6), `maekawa-process.ts` (the requester, R1–R7, Fig. 5, and dispatch),
  * `maekawa-marks.ts` (the requester's marks), `maekawa-route.ts` (the sender-role check),
- * `maekawa-fence.ts` (fencing tokens and TTLs, F1–F4, issue 28), this file (the factory and why
- * the whole is deadlock-free).
+ * `maekawa-fence.ts` (fencing tokens and TTLs, F1–F7, issue 28), `maekawa-reselect.ts` (quorum
+ * reselection, S1–S5), `maekawa-asked.ts` (the quorum an attempt asks), this file (the factory
+ * and why the whole is deadlock-free).
  *
  * ## Why this is deadlock-free
  *
@@ -90,7 +91,10 @@ export interface MaekawaOptions {
    * attempt (RELEASE to every arbiter asked) and asks `quorumAvoiding(coterie, i, suspected)`
    * instead, its priority kept. Safety never depends on the suspicions (the family's quorums
    * pairwise intersect); progress needs a quorum of live, unsuspected processes whose locks no
-   * crashed process holds. Every process of a cluster must use the same setting. Without
+   * crashed process holds — with a {@link ttl}, a dead or cut-off holder's locks come back within
+   * the ttl (A6), so a quorum of live processes is enough; with {@link fencing} the token is
+   * confirmed with the quorum asked (F5–F7 of `maekawa-fence.ts`). Every process of a cluster must
+   * use the same setting. Without
    * `ctx.suspicions` the requester never reselects (arbiters still accept every asker). Default
    * false: exactly the papers' algorithm.
    */
@@ -144,10 +148,6 @@ export function maekawa(options: MaekawaOptions): CSFactory {
 export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): CSFactory {
   const coterie = options?.coterie;
   const fence = fenceOptions(options);
-  if (options?.reselect === true && fence !== undefined)
-    throw new ConfigurationError(
-      'maekawa: reselect with fencing or a ttl is not supported yet (a retry would have to confirm its token with the new quorum); choose one',
-    );
   if (!isCoterie(coterie)) {
     throw new ConfigurationError(
       'maekawa({ coterie }): coterie must be a Coterie from @critsec/coteries (majority(n), grid(n), projectivePlane(q), tree(n), wall(widths), fromQuorums(n, assignment), …)',

@@ -111,12 +111,4 @@ describe('Maekawa with quorum reselection (simulator)', () => {
       ConfigurationError,
     );
   });
-
-  it('is refused together with fencing or a ttl (a retry would have to confirm its token with the new quorum)', () => {
-    for (const fence of [{ fencing: true }, { ttl: 30 }]) {
-      expect(() => maekawa({ coterie: majority(5), reselect: true, ...fence })).toThrow(
-        /reselect with fencing or a ttl is not supported yet/,
-      );
-    }
-  });
 });
