@@ -281,7 +281,9 @@ export function deploymentCommands(root: Command, ctx: CommandContext): void {
     .action(async (o: NodeCommandFlags) => {
       if (o.serve !== undefined) {
         if (o.metrics !== undefined) {
-          ctx.err('critsec node: --metrics with --serve: the lock service serves /metrics itself; drop --metrics');
+          ctx.err(
+            'critsec node: --metrics with --serve: the lock service serves /metrics itself; drop --metrics',
+          );
           ctx.setExit(EXIT.usage);
           return;
         }

@@ -165,6 +165,6 @@ function lockRoutes(app: Hono, calls: LockCalls): void {
   app.get('/v1/locks', async (c) => {
     const snap = await calls.snapshot(c.req.raw.signal);
     const out = (xs: typeof snap.held) => xs.map((x) => ({ ...x, token: x.token ?? null }));
-    return c.json({ held: out(snap.held), pending: out(snap.pending) });
+    return c.json({ held: out(snap.held), pending: out(snap.pending), unreachable: snap.unreachable });
   });
 }

@@ -83,7 +83,16 @@ const LockInfo = v.strictObject({
 });
 
 /** `GET /v1/locks`: the cluster-wide snapshot of `query()`. */
-export const SnapshotResponse = v.strictObject({ held: v.array(LockInfo), pending: v.array(LockInfo) });
+export const SnapshotResponse = v.strictObject({
+  held: v.array(LockInfo),
+  pending: v.array(LockInfo),
+  unreachable: v.pipe(
+    v.array(v.number()),
+    v.description(
+      'members whose state is missing: the answering member suspects them (left, or down past its failure detector timeout)',
+    ),
+  ),
+});
 
 /** `/healthz` and `/readyz`. */
 export const HealthResponse = v.strictObject({

@@ -86,7 +86,7 @@ describe('long-polls', () => {
     expect(await gone).toBe('gone');
     await until(async () => (await m.managers[0]!.query()).pending.length === 0, 'b withdrawn');
     await call(s, 'POST', '/v1/locks/d/release', { session: a });
-    expect(await m.managers[0]!.query()).toEqual({ held: [], pending: [] });
+    expect(await m.managers[0]!.query()).toEqual({ held: [], pending: [], unreachable: [] });
     expect((await call(s, 'POST', '/v1/locks/d/acquire', { session: b })).status).toBe(200);
     await call(s, 'DELETE', `/v1/sessions/${a}`);
     await call(s, 'DELETE', `/v1/sessions/${b}`);
@@ -105,7 +105,7 @@ describe('long-polls', () => {
       status: 503,
       body: { error: { code: 'SHUTTING_DOWN', message: 'the service is shutting down' } },
     });
-    expect(await m.managers[0]!.query()).toEqual({ held: [], pending: [] });
+    expect(await m.managers[0]!.query()).toEqual({ held: [], pending: [], unreachable: [] });
     await expect(http(target, 'GET', '/healthz')).rejects.toThrow(/ECONNREFUSED/);
   });
 });
