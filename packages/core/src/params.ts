@@ -120,6 +120,41 @@ export function parseNonNegative(name: string, value: number | string): number {
   return x;
 }
 
+/** The time-bounded grant parameters of an algorithm descriptor (issue 28), parsed. */
+export interface GrantParams {
+  /** Fencing tokens on (`--fencing true`) or off. */
+  readonly fencing?: boolean;
+  /** The grants' ttl, in the unit of `ProcessContext.clock` (ms real, time units simulated). */
+  readonly ttl?: number;
+  /** The drift margin, same unit as `ttl`. */
+  readonly driftMargin?: number;
+}
+
+/**
+ * Parses the `fencing`, `ttl` and `driftMargin` parameters every algorithm with time-bounded
+ * grants takes (issue 28), leaving out those not given. Their cross-checks (a margin below the
+ * ttl, …) are the factory's.
+ * @throws ConfigurationError for a `fencing` that is not `true`/`false`, or a time that is not a number ≥ 0.
+ */
+export function parseGrantParams(values: { readonly [k: string]: string | number | undefined }): GrantParams {
+  const f = values.fencing;
+  if (f !== undefined && !['true', 'false'].includes(String(f)))
+    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
+  return {
+    ...(f === undefined ? {} : { fencing: String(f) === 'true' }),
+    ...(values.ttl === undefined ? {} : { ttl: parseNonNegative('ttl', values.ttl) }),
+    ...(values.driftMargin === undefined
+      ? {}
+      : { driftMargin: parseNonNegative('driftMargin', values.driftMargin) }),
+  };
+}
+
+/** {@link GrantParams} as a descriptor build's `options` (strings and numbers, as given). */
+export function grantParamValues(g: GrantParams): Record<string, string | number> {
+  const { fencing, ...times } = g;
+  return fencing === undefined ? times : { ...times, fencing: `${fencing}` };
+}
+
 /**
  * Parses one of a fixed set of words.
  * @throws ConfigurationError `unknown <what> '…'; accepted: a, b, c`.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../src/index.js';
-import { parseInit, parseInteger } from '../src/kit.js';
+import { grantParamValues, parseGrantParams, parseInit, parseInteger } from '../src/kit.js';
 
 function message(fn: () => unknown): string {
   try {
@@ -35,5 +35,20 @@ describe('parseInit / parseInteger', () => {
     );
     expect(message(() => parseInteger('n', '1e3', 1))).toContain("got '1e3'");
     expect(message(() => parseInteger('n', '', 1))).toContain("got ''");
+  });
+});
+
+describe('parseGrantParams / grantParamValues (issue 28: fencing, ttl, driftMargin)', () => {
+  it('parses what is given, leaves out the rest, and reads back as given', () => {
+    expect(parseGrantParams({})).toEqual({});
+    const g = parseGrantParams({ fencing: 'false', ttl: '12', driftMargin: 1.5 });
+    expect(g).toEqual({ fencing: false, ttl: 12, driftMargin: 1.5 });
+    expect(grantParamValues(g)).toEqual({ fencing: 'false', ttl: 12, driftMargin: 1.5 });
+  });
+
+  it('refuses a fencing that is not true/false and a negative or non-numeric time', () => {
+    expect(() => parseGrantParams({ fencing: 'yes' })).toThrow(/--fencing must be true or false, got 'yes'/);
+    expect(() => parseGrantParams({ ttl: -1 })).toThrow(ConfigurationError);
+    expect(() => parseGrantParams({ driftMargin: 'x' })).toThrow(/--driftMargin must be a number ≥ 0/);
   });
 });

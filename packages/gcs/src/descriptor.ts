@@ -19,7 +19,7 @@ import {
   param,
   params,
 } from '@critsec/core';
-import { parseGivenLK, parseNonNegative } from '@critsec/core/kit';
+import { grantParamValues, parseGivenLK, parseGrantParams } from '@critsec/core/kit';
 import { COTERIE_PARAM, GLOBAL_INIT_PARAM } from '@critsec/mutex';
 import { buildMutinComposite, fixedBound, MX_PARAM } from '@critsec/mutin';
 import { gcs, kMutex } from './gcs.js';
@@ -45,18 +45,8 @@ type Values = { readonly [k: string]: string | number | undefined };
  * @throws ConfigurationError for a bad value, or time bounds with an mx other than Maekawa.
  */
 function timeBounds(values: Values): { bounds: GcsTimeBounds; options: Record<string, number | string> } {
-  const f = values.fencing;
-  if (f !== undefined && !['true', 'false'].includes(String(f)))
-    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
-  const ttl = values.ttl === undefined ? undefined : parseNonNegative('ttl', values.ttl);
-  const margin =
-    values.driftMargin === undefined ? undefined : parseNonNegative('driftMargin', values.driftMargin);
-  const bounds = { ttl, driftMargin: margin, fencing: f === undefined ? undefined : String(f) === 'true' };
-  const options = {
-    ...(ttl === undefined ? {} : { ttl }),
-    ...(margin === undefined ? {} : { driftMargin: margin }),
-    ...(f === undefined ? {} : { fencing: String(f) }),
-  };
+  const bounds = parseGrantParams(values);
+  const options = grantParamValues(bounds);
   if (Object.keys(options).length > 0 && String(values.mx ?? 'maekawa') !== 'maekawa')
     throw new ConfigurationError('ttl, driftMargin and fencing apply to mx = maekawa only');
   return { bounds, options };

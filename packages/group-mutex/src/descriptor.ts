@@ -15,10 +15,11 @@ import {
 } from '@critsec/core';
 import {
   describeInitial,
+  grantParamValues,
   parseAllOutCS,
   parseChoice,
+  parseGrantParams,
   parseInteger,
-  parseNonNegative,
 } from '@critsec/core/kit';
 import {
   coterieByName,
@@ -127,7 +128,7 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     ctx.weigh(groupEstimate(n, m, systemName));
     const system =
       systemName === 'surficial' ? surficialFor(n, m) : groupFromCoterie(coterieByName(systemName, n), m);
-    const fence = fenceParams(values);
+    const fence = parseGrantParams(values);
     const options = { system, variant } as const;
     const b = groupMutexBounds(options);
     const sizes = b.cMin === b.c ? `${b.c}` : `${b.cMin}–${b.c}`;
@@ -140,7 +141,7 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize: { min: b.cMin, max: b.c },
       mx: null,
       structure: `${system.description}, m = ${m}, quorums ${sizes}, degree ${b.degree}, Maekawa_${variant}`,
-      options: { m, variant, system: systemName, ...fenceOptionValues(fence) },
+      options: { m, variant, system: systemName, ...grantParamValues(fence) },
       spec: groupSpec(m, n),
       sequentialSpec: null,
       factory: groupMutex({ ...options, ...fence }) as CSFactory<unknown>,
@@ -162,30 +163,3 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     };
   },
 });
-
-/**
- * The `fencing`, `ttl` and `driftMargin` parameters (issue 28), as options.
- * @throws ConfigurationError for a value that is not a boolean / a number ≥ 0.
- */
-function fenceParams(values: { readonly [k: string]: string | number | undefined }): {
-  fencing?: boolean;
-  ttl?: number;
-  driftMargin?: number;
-} {
-  const f = values.fencing;
-  if (f !== undefined && !['true', 'false'].includes(String(f)))
-    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
-  return {
-    ...(f === undefined ? {} : { fencing: String(f) === 'true' }),
-    ...(values.ttl === undefined ? {} : { ttl: parseNonNegative('ttl', values.ttl) }),
-    ...(values.driftMargin === undefined
-      ? {}
-      : { driftMargin: parseNonNegative('driftMargin', values.driftMargin) }),
-  };
-}
-
-/** The fence options as the descriptor's `options` (strings and numbers). */
-function fenceOptionValues(f: ReturnType<typeof fenceParams>): Record<string, string | number> {
-  const { fencing, ...times } = f;
-  return fencing === undefined ? times : { ...times, fencing: `${fencing}` };
-}

@@ -16,11 +16,12 @@ import {
   params,
 } from '@critsec/core';
 import {
-  parseAllOutCS,
   describeInitial,
+  grantParamValues,
+  parseAllOutCS,
   parseChoice,
+  parseGrantParams,
   parseInteger,
-  parseNonNegative,
 } from '@critsec/core/kit';
 import {
   cubeHKArbiter,
@@ -148,7 +149,7 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
         bytesPerMembership: BYTES_PER_ARBITER_MEMBERSHIP,
       });
     }
-    const fence = fenceParams(values);
+    const fence = parseGrantParams(values);
     const arbiter = buildArbiter(arbiterName, n, k);
     const rows = hOutOfKBounds(arbiter).filter((r) => h === null || r.h === h);
     const min = Math.min(...rows.map((r) => r.quorumSize.min));
@@ -163,7 +164,7 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize: { min, max },
       mx: null,
       structure: `${arbiter.description}, |q_{h,k}| ${min === max ? max : `${min}–${max}`}${h === null ? ' over h = 1..k' : ` for h = ${h}`}`,
-      options: { k, arbiter: arbiterName, h: h ?? 'random', ...fenceOptionValues(fence) },
+      options: { k, arbiter: arbiterName, h: h ?? 'random', ...grantParamValues(fence) },
       spec: hOutOfKSpec(k, n),
       sequentialSpec: null,
       factory: hOutOfK({ k, arbiter, ...fence }) as CSFactory<unknown>,
@@ -183,31 +184,3 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
     };
   },
 });
-
-/**
- * The `fencing`, `ttl` and `driftMargin` parameters (issue 28), as options — the same parameters
- * as Maekawa's (`@critsec/mutex`).
- * @throws ConfigurationError for a value that is not a boolean / a number ≥ 0.
- */
-function fenceParams(values: { readonly [k: string]: string | number | undefined }): {
-  fencing?: boolean;
-  ttl?: number;
-  driftMargin?: number;
-} {
-  const f = values.fencing;
-  if (f !== undefined && !['true', 'false'].includes(String(f)))
-    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
-  return {
-    ...(f === undefined ? {} : { fencing: String(f) === 'true' }),
-    ...(values.ttl === undefined ? {} : { ttl: parseNonNegative('ttl', values.ttl) }),
-    ...(values.driftMargin === undefined
-      ? {}
-      : { driftMargin: parseNonNegative('driftMargin', values.driftMargin) }),
-  };
-}
-
-/** The fence options as the descriptor's `options` (strings and numbers). */
-function fenceOptionValues(f: ReturnType<typeof fenceParams>): Record<string, string | number> {
-  const { fencing, ...times } = f;
-  return fencing === undefined ? times : { ...times, fencing: `${fencing}` };
-}

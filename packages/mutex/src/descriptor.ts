@@ -17,7 +17,6 @@
  */
 import {
   type AlgorithmDescriptor,
-  ConfigurationError,
   type BuildContext,
   type CSFactory,
   defineAlgorithm,
@@ -26,7 +25,13 @@ import {
   param,
   params,
 } from '@critsec/core';
-import { parseChoice, parseGlobalInitial, parseInteger, parseNonNegative } from '@critsec/core/kit';
+import {
+  grantParamValues,
+  parseChoice,
+  parseGlobalInitial,
+  parseGrantParams,
+  parseInteger,
+} from '@critsec/core/kit';
 import { COTERIE_NAMES, type Coterie, coterieByName, quorumSizes } from '@critsec/coteries';
 import { maekawa } from './maekawa.js';
 import { ricartAgrawala } from './ricart-agrawala.js';
@@ -129,7 +134,7 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
     const reselect = parseChoice('reselect', String(values.reselect ?? 'off'), ['on', 'off']) === 'on';
     const init = String(values.init ?? 'default');
     const quorumSize = quorumSizeOf(coterie);
-    const fence = fenceParams(values);
+    const fence = parseGrantParams(values);
     return {
       n,
       l: 0,
@@ -141,7 +146,7 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
       structure: null,
       options: {
         coterie: coterie.kind,
-        ...fenceOptionValues(fence),
+        ...grantParamValues(fence),
         ...(reselect ? { reselect: 'on' } : {}),
       },
       spec: globalSpec(0, 1, n),
@@ -155,33 +160,6 @@ export const maekawaDescriptor: AlgorithmDescriptor = defineAlgorithm({
     };
   },
 });
-
-/**
- * The `fencing`, `ttl` and `driftMargin` parameters of Maekawa (issue 28), as options.
- * @throws ConfigurationError for a value that is not a boolean / a number ≥ 0.
- */
-function fenceParams(values: { readonly [k: string]: string | number | undefined }): {
-  fencing?: boolean;
-  ttl?: number;
-  driftMargin?: number;
-} {
-  const f = values.fencing;
-  if (f !== undefined && !['true', 'false'].includes(String(f)))
-    throw new ConfigurationError(`--fencing must be true or false, got '${String(f)}'`);
-  return {
-    ...(f === undefined ? {} : { fencing: String(f) === 'true' }),
-    ...(values.ttl === undefined ? {} : { ttl: parseNonNegative('ttl', values.ttl) }),
-    ...(values.driftMargin === undefined
-      ? {}
-      : { driftMargin: parseNonNegative('driftMargin', values.driftMargin) }),
-  };
-}
-
-/** The fence options as the descriptor's `options` (strings and numbers). */
-function fenceOptionValues(f: ReturnType<typeof fenceParams>): Record<string, string | number> {
-  const { fencing, ...times } = f;
-  return fencing === undefined ? times : { ...times, fencing: `${fencing}` };
-}
 
 /** Ricart–Agrawala, the O(n) baseline (`critsec simulate ricart-agrawala`). */
 export const ricartAgrawalaDescriptor: AlgorithmDescriptor = defineAlgorithm({
