@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigurationError } from '@critsec/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument, parseListen, startLockService } from '../src/index.js';
+import { MAX_SESSION_TTL_MS, openApiDocument, parseListen, startLockService } from '../src/index.js';
 import { call, type Members, startMembers, until } from './members.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'critsec-service-'));
@@ -74,8 +74,8 @@ describe('long-polls', () => {
   it('a client that disconnects while it waits withdraws its request: it never holds the lock', async () => {
     const s = m.services[0]!;
     const target = { host: '127.0.0.1', port: (s.address as { port: number }).port };
-    const a = (await call(s, 'POST', '/v1/sessions', { ttlMs: 60_000 })).body.id;
-    const b = (await call(s, 'POST', '/v1/sessions', { ttlMs: 60_000 })).body.id;
+    const a = (await call(s, 'POST', '/v1/sessions', { ttlMs: MAX_SESSION_TTL_MS })).body.id;
+    const b = (await call(s, 'POST', '/v1/sessions', { ttlMs: MAX_SESSION_TTL_MS })).body.id;
     await call(s, 'POST', '/v1/locks/d/acquire', { session: a });
     let req: ReturnType<typeof request> | undefined;
     const gone = http(target, 'POST', '/v1/locks/d/acquire', { session: b }, (r) => (req = r)).catch(
@@ -95,8 +95,12 @@ describe('long-polls', () => {
   it('close(): long-polls answered 503 SHUTTING_DOWN, every grant released, nothing accepted after', async () => {
     const s = await startLockService({ manager: m.managers[0]!, listen: '127.0.0.1:0' });
     const target = { host: '127.0.0.1', port: (s.address as { port: number }).port };
-    const a = ((await http(target, 'POST', '/v1/sessions', { ttlMs: 60_000 })).body as { id: string }).id;
-    const b = ((await http(target, 'POST', '/v1/sessions', { ttlMs: 60_000 })).body as { id: string }).id;
+    const a = (
+      (await http(target, 'POST', '/v1/sessions', { ttlMs: MAX_SESSION_TTL_MS })).body as { id: string }
+    ).id;
+    const b = (
+      (await http(target, 'POST', '/v1/sessions', { ttlMs: MAX_SESSION_TTL_MS })).body as { id: string }
+    ).id;
     await http(target, 'POST', '/v1/locks/c/acquire', { session: a });
     const waiting = http(target, 'POST', '/v1/locks/c/acquire', { session: b });
     await until(async () => (await m.managers[0]!.query()).pending.length === 1, 'b waits');
