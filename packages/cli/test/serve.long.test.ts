@@ -129,8 +129,11 @@ describe('critsec node --serve: three members, clients in Node and Python', () =
     writeFileSync(counterFile, JSON.stringify({ value: 0, token: 0, refused: 0 }));
     writeFileSync(join(tmp, 'client.mjs'), NODE_CLIENT);
     writeFileSync(join(tmp, 'client.py'), PYTHON_CLIENT);
-    const ttl = 1_500;
-    const client = (member: number, rounds: number, lang: 'node' | 'python' = 'node') =>
+    // the victim's session ttl: how long the others wait for its lock after the kill; the clients
+    // that live keep theirs for an hour, so a slow machine cannot expire one under them
+    const victimTtl = 1_500;
+    const liveTtl = 3_600_000;
+    const client = (member: number, rounds: number, lang: 'node' | 'python' = 'node', ttl = liveTtl) =>
       lang === 'python'
         ? spawnProc(python!, [
             join(tmp, 'client.py'),
@@ -157,7 +160,7 @@ describe('critsec node --serve: three members, clients in Node and Python', () =
     expect(counter()).toMatchObject({ value: 3 * R, refused: 0 });
 
     // 2. a client holding the lock is SIGKILLed; the others wait for its session to expire, then go on
-    const victim = client(1, -1);
+    const victim = client(1, -1, 'node', victimTtl);
     await until(() => victim.text.includes('HOLDING'), 'the victim holds the lock');
     const second = [client(0, R), client(2, R, lang)];
     victim.child.kill('SIGKILL');
