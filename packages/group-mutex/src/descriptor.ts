@@ -87,8 +87,9 @@ function groupEstimate(n: number, m: number, systemName: (typeof SYSTEM_NAMES)[n
  * Its `build` throws ConfigurationError for n < 1, m < 2 (surficial) or m < 1, an unknown variant
  * or system, a coterie that does not exist for n, a system whose estimated memory (n·m·c quorum
  * memberships) exceeds this process's heap, `l`/`k` given, an initial configuration with a
- * process InCS, a `fencing` that is not true/false, a negative `ttl`/`driftMargin`, or `fencing`/
- * `ttl` with variant S (and whatever `groupMutex` refuses of them).
+ * process InCS, a `fencing` that is not true/false, a negative `ttl`/`driftMargin`, a `reselect`
+ * other than on/off, or `fencing`/`ttl`/`reselect` with variant S (and whatever `groupMutex`
+ * refuses of them).
  */
 export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'group-mutex',
@@ -108,6 +109,9 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     ),
     driftMargin: param(
       'the holder deadline is the last confirmed renewal + ttl − driftMargin (default ttl/10)',
+    ),
+    reselect: param(
+      "on (variant M): a waiting request whose quorum holds a suspected member retries on another quorum of its group's cartel avoiding the suspects (needs the failure detector: transport.suspectAfterMs); off (default)",
     ),
   }),
   build(values, n = DEFAULT_N, ctx) {
@@ -129,6 +133,7 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
     const system =
       systemName === 'surficial' ? surficialFor(n, m) : groupFromCoterie(coterieByName(systemName, n), m);
     const fence = parseGrantParams(values);
+    const reselect = parseChoice('reselect', String(values.reselect ?? 'off'), ['on', 'off']) === 'on';
     const options = { system, variant } as const;
     const b = groupMutexBounds(options);
     const sizes = b.cMin === b.c ? `${b.c}` : `${b.cMin}–${b.c}`;
@@ -141,10 +146,16 @@ export const groupMutexDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize: { min: b.cMin, max: b.c },
       mx: null,
       structure: `${system.description}, m = ${m}, quorums ${sizes}, degree ${b.degree}, Maekawa_${variant}`,
-      options: { m, variant, system: systemName, ...grantParamValues(fence) },
+      options: {
+        m,
+        variant,
+        system: systemName,
+        ...grantParamValues(fence),
+        ...(reselect ? { reselect: 'on' } : {}),
+      },
       spec: groupSpec(m, n),
       sequentialSpec: null,
-      factory: groupMutex({ ...options, ...fence }) as CSFactory<unknown>,
+      factory: groupMutex({ ...options, ...fence, ...(reselect ? { reselect } : {}) }) as CSFactory<unknown>,
       request: (rng) => rng.int(m),
       requestDescription: `group uniform in 0..${m - 1} per entry`,
       initial,

@@ -60,6 +60,16 @@ export interface GroupMutexOptions {
    * the clocks' rates (`≥ 2ρ·ttl` for a relative rate error ρ). Default `ttl / 10`.
    */
   readonly driftMargin?: number | undefined;
+  /**
+   * Quorum reselection (issue 28 §4; Maekawa_M only; README "Quorum reselection"): a waiting
+   * request whose quorum holds a process `ctx.suspicions` suspects is withdrawn and made again on
+   * another quorum of the group's cartel avoiding every suspect, with the same priority; an entry
+   * asks such a quorum from the start. Safety never depends on the suspicions (quorums of
+   * different cartels always intersect). Without `ctx.suspicions` nothing changes. Every process
+   * of a cluster must use the same setting. Restarting a process from its durable state is not
+   * supported with it yet (crash-stop is). Default false.
+   */
+  readonly reselect?: boolean | undefined;
 }
 
 /**
@@ -89,9 +99,10 @@ export interface GroupMutexOptions {
  *   cartels of different groups do not intersect pairwise, if `variant` is not `'M'`/`'S'`, if
  *   `maxLocks` is not an integer ≥ 1 (or one per group), or `assignment` is unknown, for a `ttl`
  *   that is not a finite number > 0, a `driftMargin` outside [0, ttl) or without a ttl, a ttl with
- *   `fencing: false`, or `fencing`/`ttl` with variant `'S'` (not supported yet); (from the
- *   factory) if `system.n` differs from the cluster's n, any process starts InCS, or a ttl is
- *   given and `ProcessContext.clock` is not; (from
+ *   `fencing: false`, or `fencing`/`ttl`/`reselect` with variant `'S'` (not supported yet), a
+ *   `reselect` that is not a boolean; (from the factory) if `system.n` differs from the cluster's
+ *   n, any process starts InCS, a ttl is given and `ProcessContext.clock` is not, or `reselect`
+ *   with a recovered state (`ctx.recovered`); (from
  *   `entry`, rejected, nothing sent) if the group is not an integer in `0..m-1`.
  */
 export function groupMutex(options: GroupMutexOptions): CSFactory<GroupId> {
@@ -132,6 +143,13 @@ export function groupMutexWithRules(
   }
   const plan = makePlan(system, assignment, options.maxLocks);
   const fence = fenceOptions(options);
+  const reselect: unknown = options.reselect ?? false;
+  if (typeof reselect !== 'boolean')
+    throw new ConfigurationError(`groupMutex: reselect must be true or false, got ${String(reselect)}`);
+  if (reselect && variant === 'S')
+    throw new ConfigurationError(
+      "groupMutex: reselect is implemented for variant 'M' (Maekawa_M) only so far; use variant 'M' or leave it unset",
+    );
   if (fence !== undefined && variant === 'S') {
     throw new ConfigurationError(
       "groupMutex: fencing and ttl are implemented for variant 'M' (Maekawa_M) only so far; use variant 'M' or leave them unset",
@@ -159,9 +177,13 @@ export function groupMutexWithRules(
         'groupMutex: a ttl needs a clock (ProcessContext.clock), and none was given',
       );
     if (variant === 'M') {
+      if (reselect && ctx.recovered !== undefined)
+        throw new ConfigurationError(
+          'groupMutex: restarting a process from its durable state is not supported with reselect yet (crash-stop is): the quorum its request asked is not recorded',
+        );
       const restored =
         ctx.recovered === undefined ? undefined : parseMaekawaMDurable(ctx.recovered, ctx, plan);
-      return new MaekawaM(ctx, plan, rule, nodes.M, restored, fence);
+      return new MaekawaM(ctx, plan, rule, nodes.M, restored, fence, reselect ? system : undefined);
     }
     const restored = ctx.recovered === undefined ? undefined : parseMaekawaSDurable(ctx.recovered, ctx, plan);
     return new MaekawaS(ctx, plan, rule, nodes.S, restored);

@@ -113,7 +113,7 @@ export class MaekawaMNode {
   readonly #timers = new Map<ProcessId, () => void>();
 
   constructor(
-    private readonly i: ProcessId,
+    protected readonly i: ProcessId,
     protected readonly plan: QuorumPlan,
     private readonly clock: { sn: number },
     private readonly send: (to: ProcessId, msg: MaekawaMMessage) => void,
@@ -363,10 +363,5 @@ export class MaekawaMNode {
       }
     }
     if (flag) this.#ended(p, req, raiseDone);
-  }
-
-  /** True if `p` may address this node for group g (i ∈ quorumOf(p, g)). */
-  accepts(p: ProcessId, g: number): boolean {
-    return this.plan.contains(this.i, p, g);
   }
 }

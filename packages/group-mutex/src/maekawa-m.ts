@@ -22,6 +22,9 @@
  *   `maekawa-m-node.ts`): FENCE_LOCKED counts as LOCKED; holding Q, the process confirms its token
  *   before C.4 enters; EXPIRED while trying forgets that lock and asks its node again (G4);
  *   `tenure()` while InCS.
+ * - quorum reselection (issue 28 §4, opt-in; S1–S5 of `reselect.ts`): entry asks a quorum of the
+ *   group's cartel avoiding the suspected; a waiting request whose quorum holds a suspect is
+ *   withdrawn (UNLOCK(true)) and made again on another, with a new `req` and the same priority.
  *
  * Costs (Theorems 5, 6): at most 3c + 3c·max[g] messages per entry as the paper counts, at most
  * c·(2 + 6·max[g]) per exit+entry pair under causal attribution (README); 3c without contention
@@ -44,7 +47,10 @@ import { reach } from './rare-paths.js';
 import { tick, witness } from '@critsec/transport';
 import { MaekawaMNode, type MaekawaMNodeSnapshot, type MNodeClass, type Rules } from './maekawa-m-node.js';
 import { checkGroup, type QuorumPlan } from './plan.js';
+import type { GroupQuorumSystem } from '@critsec/coteries';
 import { type MaekawaMMessage, maekawaMProtocol } from './protocol-m.js';
+import { GroupReselection, widen } from './reselect.js';
+import { outOfRole } from './roles-m.js';
 
 const NONE = -1;
 
@@ -92,10 +98,13 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
   readonly #n: number;
   /** Fencing and TTLs (issue 28, G1–G4 of `fence.ts`), when on. */
   readonly #fence: GroupFence | undefined;
+  /** Quorum reselection (issue 28 §4, S1–S5 of `reselect.ts`), when on and a failure detector is given. */
+  readonly #reselection: GroupReselection | undefined;
 
   /**
    * @param restored a recovered state, checked by `parseMaekawaMDurable`: the object resumes there.
    * @param fence fencing (and a TTL with its drift margin, in the clock's unit), or none.
+   * @param reselect the system whose cartels a waiting request may move within (S1–S5), or none.
    */
   constructor(
     ctx: ProcessContext,
@@ -104,13 +113,16 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
     Node: MNodeClass = MaekawaMNode,
     restored?: MaekawaMDurableState,
     fence?: FenceOptions,
+    reselect?: GroupQuorumSystem,
   ) {
     super(ctx.id, restored?.state ?? 'OutCS', { takesRequest: true });
     this.#call = new PendingCall(PendingCall.messages('Maekawa_M', ctx.id, 'entry'));
     this.#printedLocked = rule === 'printed-locked';
     this.#endpoint = ctx.endpoint;
+    if (reselect !== undefined) plan = widen(plan, reselect); // S4
     this.#plan = plan;
     this.#n = ctx.n;
+    this.#reselection = GroupReselection.of(reselect, plan, ctx, () => this.#reselect());
     const send = (to: ProcessId, msg: MaekawaMMessage) => ctx.endpoint.send(to, msg);
     const nodeFence = fence === undefined ? undefined : { ttl: fence.ttl, clock: ctx.clock };
     this.#node = new Node(ctx.id, plan, this.#clock, send, nodeFence);
@@ -199,7 +211,7 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
     checkGroup(g, this.#plan.m);
     if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     this.#group = g; // A.2
-    this.#Q = this.#plan.quorumOf(this.id, g); // A.4
+    this.#Q = this.#reselection?.choose(g) ?? this.#plan.quorumOf(this.id, g); // A.4 (S1)
     this.#clock.sn = tick(this.#clock.sn); // A.5
     this.#priority = this.#clock.sn; // A.6
     this.#req++;
@@ -222,6 +234,7 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
 
   protected doClose(): void {
     this.#call.close();
+    this.#reselection?.close();
     this.#fence?.end();
     this.#node.close();
   }
@@ -234,6 +247,19 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
     if (!this.closed) this.#unlockAll(this.#Q);
     this.#locked_nodes.clear();
     this.#priority = NONE;
+  }
+
+  /** S2 (`reselect.ts`): a waiting request whose quorum holds a suspect retries on one avoiding them. */
+  #reselect(): void {
+    const to = this.#call.waiting ? this.#reselection?.retryOn(this.#Q, this.#group) : undefined;
+    if (to === undefined) return;
+    this.#unlockAll(this.#Q); // the attempt withdrawn, as an abort withdraws it
+    this.#locked_nodes.clear();
+    this.#req++; // a new request number: every message of the old attempt is stale
+    this.#Q = to;
+    this.#fence?.begin(this.#req, to); // S5
+    const msg: MaekawaMMessage = { type: 'REQUEST', req: this.#req, ts: this.#priority, g: this.#group };
+    for (const i of to) this.#endpoint.send(i, msg); // S3: the same priority ⟨p, t⟩
   }
 
   #unlockAll(nodes: Iterable<ProcessId>): void {
@@ -304,47 +330,9 @@ export class MaekawaM extends CSObjectBase<number> implements DurableCSObject<nu
 
   // ------------------------------------------------------------ dispatch
 
-  /**
-   * Why `from` may not send `msg` to this process at all, or `undefined` if it may. An honest
-   * process never sends such a message; stale messages of a legitimate sender pass (they are
-   * judged by their handlers, and count for the clock). The rule per type:
-   * - REQUEST(g) (E.1): g is a group and this node is in the quorum `from` uses for g;
-   * - UNLOCK (F.1): this node is in some quorum `from` uses (its current Q, an earlier request's
-   *   Q of any group, or a lock it hands back);
-   * - LOCKED, INQUIRE, PROBE (C.1, B.1, issue 27 §3): for the current request, `from` is in its Q; for any other,
-   *   `from` is in some quorum this process uses — a stale LOCKED or INQUIRE of an earlier request,
-   *   of another group, must still reach C.1/B.1 (handed back or ignored: liveness needs it);
-   * - FENCE_LOCKED, CONFIRMED, EXPIRED as LOCKED, CONFIRM as UNLOCK — and none of the four while
-   *   fencing is off.
-   */
-  #outOfRole(from: ProcessId, msg: MaekawaMMessage): string | undefined {
-    const me = this.id;
-    const fenced = msg.type === 'FENCE_LOCKED' || msg.type === 'CONFIRM' || msg.type === 'CONFIRMED';
-    if (this.#fence === undefined && (fenced || msg.type === 'EXPIRED'))
-      return `${msg.type} from P${from}, but fencing is off`;
-    switch (msg.type) {
-      case 'REQUEST':
-        return msg.g < this.#plan.m && this.#node.accepts(from, msg.g)
-          ? undefined
-          : `REQUEST(group ${msg.g}) from P${from}, but P${me} is not in the quorum P${from} uses for that group`;
-      case 'UNLOCK':
-      case 'CONFIRM':
-        return this.#plan.inSomeQuorum(me, from)
-          ? undefined
-          : `${msg.type} from P${from}, but P${me} is in none of the quorums P${from} uses`;
-      default:
-        if (msg.req === this.#req) {
-          return this.#Q.includes(from) ? undefined : `${msg.type} from P${from}, which is not in its quorum`;
-        }
-        return this.#plan.inSomeQuorum(from, me)
-          ? undefined
-          : `${msg.type} from P${from}, which is in none of its quorums`;
-    }
-  }
-
   #onMessage(from: ProcessId, msg: MaekawaMMessage): void {
     // The sender first: reported and dropped before it touches anything, the clock included.
-    const why = this.#outOfRole(from, msg);
+    const why = outOfRole(this.id, this.#plan, this.#fence !== undefined, this.#req, this.#Q, from, msg);
     if (why !== undefined) {
       this.reportError(new ProtocolError(`Maekawa_M: P${this.id} got ${why}`, { from }));
       return;

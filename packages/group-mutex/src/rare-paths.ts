@@ -14,7 +14,8 @@ import { reachOf } from '@critsec/core/kit';
  * `full-after-withdrawal` F.13 with max[g] locks still given after a withdrawn request;
  * `lock-expired` a node reclaimed a lock (G6), `expired-rerequest` / `expired-ignored` EXPIRED
  * while trying / InCS or stale (G4), `confirm-stale` a CONFIRM for a lock not current (G5) — the
- * fencing and TTL paths of issue 28.
+ * fencing and TTL paths of issue 28; `reselected` a waiting request moved to another quorum of its
+ * cartel (S2 of `reselect.ts`, issue 28 §4).
  *
  * Maekawa_S — `joined-reference` D.2 granted a request besides the reference; `early-request`
  * D.10–D.11; `deferred` D.12; `new-reference` E.5–E.6; `abort`; `deferred-withdrawn`,
@@ -63,6 +64,7 @@ const otherMarks = [
   'group-mutex-m:probe-current',
   'group-mutex-m:probe-released',
   'group-mutex-m:request-set-aside',
+  'group-mutex-m:reselected',
   'group-mutex-m:stale-inquire',
   'group-mutex-m:stale-locked-returned',
   'group-mutex-s:cancelled-request-dropped',

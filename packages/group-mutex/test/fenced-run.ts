@@ -91,8 +91,8 @@ export interface GroupFencedOptions {
     readonly among?: readonly ProcessId[];
     readonly inCS?: boolean;
   };
-  /** Every node P_p may use, over all groups: a process with a crashed one is excused from finishing. */
-  readonly nodesOf: (p: ProcessId) => readonly ProcessId[];
+  /** Whether the crashed processes `down` may keep live process `p` from finishing (it is then excused). */
+  readonly blocked: (p: ProcessId, down: ReadonlySet<ProcessId>) => boolean;
   /** Virtual-time horizon. */
   readonly until: number;
 }
@@ -128,10 +128,10 @@ export async function runGroupFenced(o: GroupFencedOptions): Promise<GroupFenced
   };
   const maxValid = new Array<number>(m).fill(Number.NEGATIVE_INFINITY);
   const done = new Array<boolean>(cluster.n).fill(false);
-  const down = new Array<boolean>(cluster.n).fill(false);
-  const excused = (p: ProcessId) => down[p]! || o.nodesOf(p).some((a) => down[a]);
+  const down = new Set<ProcessId>();
+  const excused = (p: ProcessId) => down.has(p) || o.blocked(p, down);
   const crash = (p: ProcessId) => {
-    down[p] = true;
+    down.add(p);
     cluster.net.crash(p);
     cluster.clocks.crashed(p);
   };
@@ -184,6 +184,6 @@ export async function runGroupFenced(o: GroupFencedOptions): Promise<GroupFenced
   r.interleavings = store.interleavings;
   r.rejected = store.rejected;
   r.stuck = done.flatMap((d, p) => (d || excused(p) ? [] : [p]));
-  r.crashed = down.flatMap((d, p) => (d ? [p] : []));
+  r.crashed = [...down].sort((a, b) => a - b);
   return r;
 }

@@ -23,9 +23,14 @@ const coterie = fromQuorums(5, [
 ]);
 const system = groupFromCoterie(coterie, 3);
 
-/** Every node P_p uses (its quorum, for every group: `assignment: 'system'`). */
-function nodesOf(p: ProcessId): readonly ProcessId[] {
-  return system.quorumOf(p, 0);
+/** Without reselection: P_p is blocked once a node of its quorum (one for every group: `assignment: 'system'`) is down. */
+function ownQuorumDown(p: ProcessId, down: ReadonlySet<ProcessId>): boolean {
+  return system.quorumOf(p, 0).some((a) => down.has(a));
+}
+
+/** With reselection: a process is blocked only once some group's cartel has no quorum avoiding the crashed. */
+function noQuorumAlive(_p: ProcessId, down: ReadonlySet<ProcessId>): boolean {
+  return system.cartels.some((c) => c.every((q) => q.some((a) => down.has(a))));
 }
 
 /** What a run varies: the ttl (none: fencing only), the store's fencing, the faults. */
@@ -37,6 +42,11 @@ export interface FencedSeedOptions {
   readonly partitions?: boolean;
   readonly pauseInCS?: number;
   readonly until?: number;
+  /**
+   * Quorum reselection (issue 28 §4) on a failure detector suspecting after 2 time units: then
+   * the crash-stopped process is any of the five (nodes included) instead of P3 or P4.
+   */
+  readonly reselect?: boolean;
 }
 
 /** One seed. */
@@ -48,7 +58,9 @@ async function fencedSeed(seed: number, o: FencedSeedOptions = {}): Promise<Grou
       variant: 'M',
       assignment: 'system',
       ...(ttl === undefined ? { fencing: true } : { ttl }),
+      ...(o.reselect ? { reselect: true } : {}),
     }),
+    ...(o.reselect ? { suspectAfter: 2 } : {}),
     spec: groupSpec(system.m, system.n),
     seed,
     pauses: { count: 1, duration: [5, 20], window: 40 },
@@ -65,9 +77,9 @@ async function fencedSeed(seed: number, o: FencedSeedOptions = {}): Promise<Grou
     hold: [1, 3],
     pauseInCS: { probability: o.pauseInCS ?? 0.3, duration: [13, 24] },
     ...((o.crash ?? true)
-      ? { crashStop: { count: 1, window: 40, among: [3, 4], inCS: seed % 2 === 1 } }
+      ? { crashStop: { count: 1, window: 40, among: o.reselect ? [0, 1, 2, 3, 4] : [3, 4], inCS: seed % 2 === 1 } }
       : {}),
-    nodesOf,
+    blocked: o.reselect ? noQuorumAlive : ownQuorumDown,
     until: o.until ?? 20_000,
   });
   await cluster.close();
