@@ -4,9 +4,12 @@
  * nodes of no quorum; each process uses its own quorum for every group), ttl 12 time units; per
  * seed one crash-stop of P3 or P4 — in its CS on odd seeds (a dead holder: what the ttl is for),
  * at a random time on even ones —, holders paused past the ttl (30 %), one seeded pause of anyone
- * (nodes included), and two seeded partitions of a random minority that heal. Nodes are not
- * crash-stopped: without quorum reselection a dead node blocks the processes whose quorum holds
- * it, and through the locks they keep renewing while they wait, others too (README).
+ * (nodes included), and two seeded partitions of a random minority that heal. Without quorum
+ * reselection nodes are not crash-stopped: a dead node blocks the processes whose quorum holds
+ * it, and through the locks they keep renewing while they wait, others too (README). With
+ * `reselect` (issue 28 §4) the crash-stopped process is any of the five and waiting requests move
+ * to another quorum of the cartel; a process counts as stuck unless some cartel has no quorum
+ * avoiding the crashed.
  */
 import { groupSpec, type ProcessId } from '@critsec/core';
 import { fromQuorums, groupFromCoterie } from '@critsec/coteries';
@@ -77,7 +80,14 @@ async function fencedSeed(seed: number, o: FencedSeedOptions = {}): Promise<Grou
     hold: [1, 3],
     pauseInCS: { probability: o.pauseInCS ?? 0.3, duration: [13, 24] },
     ...((o.crash ?? true)
-      ? { crashStop: { count: 1, window: 40, among: o.reselect ? [0, 1, 2, 3, 4] : [3, 4], inCS: seed % 2 === 1 } }
+      ? {
+          crashStop: {
+            count: 1,
+            window: 40,
+            among: o.reselect ? [0, 1, 2, 3, 4] : [3, 4],
+            inCS: seed % 2 === 1,
+          },
+        }
       : {}),
     blocked: o.reselect ? noQuorumAlive : ownQuorumDown,
     until: o.until ?? 20_000,

@@ -172,6 +172,8 @@ describe('Maekawa_M quorum reselection: the option', () => {
     expect(groupMutexDescriptor.build({ reselect: 'on' }, 9, ctx).options).toMatchObject({ reselect: 'on' });
     expect(groupMutexDescriptor.build({}, 9, ctx).options).not.toHaveProperty('reselect');
     expect(() => groupMutexDescriptor.build({ reselect: 'yes' }, 9, ctx)).toThrow(ConfigurationError);
-    expect(() => groupMutexDescriptor.build({ reselect: 'on', variant: 'S' }, 9, ctx)).toThrow(ConfigurationError);
+    expect(() => groupMutexDescriptor.build({ reselect: 'on', variant: 'S' }, 9, ctx)).toThrow(
+      ConfigurationError,
+    );
   });
 });
