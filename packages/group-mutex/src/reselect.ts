@@ -47,7 +47,7 @@ import { reach } from './rare-paths.js';
  * the first of `system.cartels[g]` that does, scanning cyclically after `own`'s index (so
  * processes of different subgroups spread over different quorums), else `undefined`.
  */
-export function cartelQuorumAvoiding(
+function cartelQuorumAvoiding(
   system: GroupQuorumSystem,
   g: number,
   own: readonly ProcessId[],
