@@ -6,12 +6,25 @@
  * process crash-stopped (the long version: `fencing.long.test.ts`), and the option's checks.
  */
 import { collectReached } from '@critsec/core/kit';
-import { ConfigurationError, type CSState, groupSpec, type ProcessId, type Suspicions } from '@critsec/core';
+import {
+  ConfigurationError,
+  type CSState,
+  type DurableCSObject,
+  groupSpec,
+  hasTenure,
+  type ProcessId,
+  type Suspicions,
+} from '@critsec/core';
 import { fromQuorums, groupFromCoterie, surficial } from '@critsec/coteries';
 import { createCluster, runWorkload } from '@critsec/harness';
 import { SimNetwork } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
-import { groupMutex, groupMutexDescriptor, type MaekawaMSnapshot } from '../src/index.js';
+import {
+  groupMutex,
+  groupMutexDescriptor,
+  type MaekawaMDurableState,
+  type MaekawaMSnapshot,
+} from '../src/index.js';
 import { fencedBatch } from './fenced-seeds.js';
 
 /**
@@ -31,9 +44,15 @@ const abc = groupFromCoterie(
 const inspect = (o: unknown): MaekawaMSnapshot => (o as { inspect(): MaekawaMSnapshot }).inspect();
 
 /** P2 (a node of Q_0) crash-stops at t = 0, just as P0 asks {1, 2} for group 0. */
-async function deadNodeScene(reselect: boolean) {
+async function deadNodeScene(reselect: boolean, ttl?: number) {
   const c = createCluster({
-    factory: groupMutex({ system: abc, variant: 'M', assignment: 'system', reselect }),
+    factory: groupMutex({
+      system: abc,
+      variant: 'M',
+      assignment: 'system',
+      reselect,
+      ...(ttl ? { ttl } : {}),
+    }),
     spec: groupSpec(2, 4),
     suspectAfter: 2,
   });
@@ -68,6 +87,23 @@ describe('Maekawa_M quorum reselection: the scripted scene', () => {
     await c.objects[0]!.exit();
     await c.net.run({ until: 200 });
     for (const i of [1, 3]) expect(inspect(c.objects[i]).node).toMatchObject({ requests: [], lock_ps: [] });
+    await c.close();
+  });
+
+  it('S5, with a ttl: the token is confirmed with {1, 3}, the quorum the retry asks, and renewed there while P0 holds', async () => {
+    const { c, entered, after } = await deadNodeScene(true, 12);
+    expect(entered).toBe(true);
+    expect(after.process).toMatchObject({ req: 2, locked_nodes: [1, 3] });
+    const p0 = c.objects[0]!;
+    const token = hasTenure(p0) ? p0.tenure()?.token : undefined;
+    expect(token).toBe(1);
+    const hs = (i: number) =>
+      (c.objects[i] as unknown as { durableState(): MaekawaMDurableState }).durableState().node.hs;
+    expect([hs(1), hs(3)]).toEqual([1, 1]);
+    // 100 time units InCS, ttl 12: the renewals to {1, 3} keep the grant; nothing was reclaimed
+    expect(hasTenure(p0) ? p0.tenure()!.remaining() : 0).toBeGreaterThan(0);
+    expect(inspect(c.objects[3]).node.lock_ps).toEqual([0]);
+    await p0.exit();
     await c.close();
   });
 
@@ -162,7 +198,7 @@ describe('Maekawa_M quorum reselection: the option', () => {
     const factory = groupMutex({ system, variant: 'M', reselect: true });
     const initial: CSState[] = Array(4).fill('OutCS');
     const ctx = { id: 0, n: 4, endpoint: new SimNetwork({ n: 4 }).endpoint(0), initial };
-    const saved = (factory(ctx) as unknown as { durableState(): unknown }).durableState();
+    const saved = (factory(ctx) as unknown as DurableCSObject).durableState();
     const endpoint = new SimNetwork({ n: 4 }).endpoint(0);
     expect(() => factory({ ...ctx, endpoint, recovered: saved })).toThrow(/not supported with reselect/);
   });
