@@ -61,7 +61,10 @@ export type HOutOfKDurableState = {
     h: number;
     /** The clock `c` the current request was sent with (its priority), 0 when none. */
     c: number;
-    /** Fig. 1 `Q`: the quorum of the current request (`quorumOf(id, h)`), empty when none. */
+    /**
+     * Fig. 1 `Q`: the quorum of the current request (`quorumOf(id, h)`; under quorum reselection
+     * the quorum of `Q_{h,k}` the attempt asks), empty when none.
+     */
     Q: ProcessId[];
     /** The current request still waits for OKs. */
     waiting: boolean;

@@ -10,6 +10,7 @@
 import {
   ConfigurationError,
   type CSState,
+  type DurableCSObject,
   hasTenure,
   hOutOfKSpec,
   type Message,
@@ -73,17 +74,13 @@ function lone(options: { ttl?: number; reselect?: boolean } = {}) {
   const suspicions = handSuspicions();
   const clock: ProtocolClock = { now: () => 0, setTimer: () => () => {} };
   const initial: CSState[] = Array(n).fill('OutCS');
-  const cs = hOutOfK({ k, arbiter: uniform, reselect: options.reselect ?? true, ttl: options.ttl ?? 30 })({
-    id: 0,
-    n,
-    endpoint,
-    initial,
-    suspicions,
-    clock,
-  });
+  const ctx = { id: 0, n, endpoint, initial, suspicions, clock };
+  const cs = hOutOfK({ k, arbiter: uniform, reselect: options.reselect ?? true, ttl: options.ttl ?? 30 })(
+    ctx,
+  );
   const deliver = (from: ProcessId, msg: Message) => handler?.(from, msg);
   const inspect = () => (cs as unknown as { inspect(): HOutOfKSnapshot }).inspect().requester;
-  return { cs, sent, deliver, suspicions, inspect };
+  return { cs, sent, deliver, suspicions, inspect, ctx };
 }
 
 describe('h-out-of-k with quorum reselection', () => {
@@ -190,6 +187,24 @@ describe('h-out-of-k with quorum reselection', () => {
         `h = ${h}: measured ${measured.reselect.toFixed(5)} with reselection (computed ${computed.toFixed(5)}), ${measured.fixed.toFixed(5)} without`,
       );
     }
+  });
+
+  it('crash recovery: a state saved on a reselected quorum restarts with reselect on, and is refused without it', async () => {
+    const { cs, suspicions } = lone();
+    void cs.entry(1).catch(() => {});
+    suspicions.set([3]); // the request now asks {0, 1, 2, 4}
+    const saved = JSON.parse(JSON.stringify((cs as unknown as DurableCSObject).durableState()));
+    expect(saved.requester.Q).toEqual([0, 1, 2, 4]);
+    await cs.close();
+    const restart = (reselect: boolean) =>
+      hOutOfK({ k, arbiter: uniform, reselect, ttl: 30 })({
+        ...lone().ctx,
+        recovered: saved,
+      });
+    expect(restart(true).state).toBe('OutCS');
+    expect(() => restart(false)).toThrow(
+      /saved with Q = \{0, 1, 2, 4\} for h = 1, the arbiter gives \{0, 1, 2, 3\}/,
+    );
   });
 
   it('refuses an arbiter with a single quorum for some h, and a reselect that is not a boolean; the descriptor takes reselect=on', async () => {
