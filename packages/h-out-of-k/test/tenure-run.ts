@@ -91,7 +91,7 @@ interface TenureRunResult {
 }
 
 /** The processes whose crash leaves every other one, for every h, a quorum avoiding it. */
-export function avoidable(arbiter: HKArbiter): ProcessId[] {
+function avoidable(arbiter: HKArbiter): ProcessId[] {
   const all = Array.from({ length: arbiter.n }, (_, p) => p);
   const avoids = (dead: ProcessId) => (h: number) =>
     all.every((i) => i === dead || quorumAvoiding(arbiter.quorumSet(h), i, new Set([dead])) !== undefined);
