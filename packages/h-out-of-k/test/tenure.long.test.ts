@@ -7,6 +7,7 @@
  * any of the five over the uniform (h,k)-arbiter of n = 5 (1,000 seeds).
  * `CRITSEC_LONG=1 npx vitest run test/tenure.long.test.ts` (measured figure in the README).
  */
+import { collectReached } from '@critsec/core/kit';
 import { describe, expect, it } from 'vitest';
 import { tenureBatch } from './tenure-run.js';
 
@@ -16,8 +17,11 @@ describe('time-bounded grants with quorum reselection, long', () => {
     ['uniform', 1_000],
   ] as const) {
     it(`${seeds} seeds over the ${structure === 'three' ? 'arbiters {0, 1, 2}' : 'uniform (h,k)-arbiter'}, an arbiter or a requester crash-stopped: 0 conflicting effects, 0 fencing violations, 0 stuck`, async () => {
+      const reached = collectReached();
       const t = await tenureBatch(1, seeds, { structure, reselect: true });
-      console.log(`h-out-of-k tenure long, ${structure}, reselect:`, t);
+      const retries = reached.counts.get('h-out-of-k:reselected') ?? 0;
+      reached.stop();
+      console.log(`h-out-of-k tenure long, ${structure}, reselect:`, { ...t, retries });
       expect({ conflicts: t.conflicts, violations: t.violations, stuck: t.stuck, bad: t.bad }).toEqual({
         conflicts: 0,
         violations: 0,
@@ -27,6 +31,7 @@ describe('time-bounded grants with quorum reselection, long', () => {
       expect(t.expired).toBeGreaterThan(0);
       expect(t.rejected).toBeGreaterThan(0);
       expect(t.arbiterCrashes).toBeGreaterThan(seeds / 4);
+      expect(retries).toBeGreaterThan(seeds / 4); // requests did move off suspected arbiters
     });
   }
 });
