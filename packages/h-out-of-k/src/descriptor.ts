@@ -103,7 +103,9 @@ function buildArbiter(name: ArbiterName, n: number, k: number): HKArbiter {
  * the factory, a ttl of 0, `fencing: false` with a ttl, a margin outside [0, ttl)), or an arbiter
  * whose estimated memory (its quorum memberships) exceeds this process's heap — before it is
  * built. `fencing`, `ttl`, `driftMargin` (issue 28) are the factory's options: tokens and
- * time-bounded grants, in ms on real members and time units in the simulator.
+ * time-bounded grants, in ms on real members and time units in the simulator; `reselect`
+ * (`on` / `off`, default off; issue 28 §4) is quorum reselection (`reselect.ts`), and with `on` an
+ * arbiter with a single quorum for some h is a ConfigurationError.
  */
 export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
   name: 'h-out-of-k',
@@ -125,6 +127,9 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
     driftMargin: param(
       'the holder deadline is the last confirmed renewal + ttl − driftMargin (default ttl/10)',
     ),
+    reselect: param(
+      'on: a waiting request whose quorum holds a suspected member retries on another quorum of Q_{h,k} avoiding the suspects (needs the failure detector: transport.suspectAfterMs); off (default)',
+    ),
   }),
   build(values, n = DEFAULT_N, ctx) {
     parseInteger('n', n, 1);
@@ -135,6 +140,7 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
       );
     }
     const arbiterName = parseChoice('arbiter', String(values.arbiter ?? 'uniform'), ARBITER_NAMES);
+    const reselect = parseChoice('reselect', String(values.reselect ?? 'off'), ['on', 'off']) === 'on';
     const hText = String(values.h ?? 'random').trim();
     const h = hText === 'random' ? null : parseInteger('h', hText, 1, k);
     const init = String(values.init ?? 'none');
@@ -164,10 +170,16 @@ export const hOutOfKDescriptor: AlgorithmDescriptor = defineAlgorithm({
       quorumSize: { min, max },
       mx: null,
       structure: `${arbiter.description}, |q_{h,k}| ${min === max ? max : `${min}–${max}`}${h === null ? ' over h = 1..k' : ` for h = ${h}`}`,
-      options: { k, arbiter: arbiterName, h: h ?? 'random', ...grantParamValues(fence) },
+      options: {
+        k,
+        arbiter: arbiterName,
+        h: h ?? 'random',
+        ...grantParamValues(fence),
+        ...(reselect ? { reselect: 'on' } : {}),
+      },
       spec: hOutOfKSpec(k, n),
       sequentialSpec: null,
-      factory: hOutOfK({ k, arbiter, ...fence }) as CSFactory<unknown>,
+      factory: hOutOfK({ k, arbiter, reselect, ...fence }) as CSFactory<unknown>,
       request,
       requestDescription: h === null ? `h uniform in 1..${k} per entry` : `h = ${h} per entry`,
       initial,

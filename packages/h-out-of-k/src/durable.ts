@@ -16,6 +16,7 @@ import { counterSchema, timestampSchema } from '@critsec/transport';
 import * as v from 'valibot';
 import { higher, type Priority, type QueStatus } from './que.js';
 import type { SenderRoles } from './roles.js';
+import type { HOutOfKSetting } from './types.js';
 
 /** The format tag of {@link HOutOfKDurableState} (a state of another algorithm or version is refused). */
 export const H_OUT_OF_K_DURABLE_FORMAT = 'critsec/h-out-of-k@1';
@@ -60,7 +61,10 @@ export type HOutOfKDurableState = {
     h: number;
     /** The clock `c` the current request was sent with (its priority), 0 when none. */
     c: number;
-    /** Fig. 1 `Q`: the quorum of the current request (`quorumOf(id, h)`), empty when none. */
+    /**
+     * Fig. 1 `Q`: the quorum of the current request (`quorumOf(id, h)`; under quorum reselection
+     * the quorum of `Q_{h,k}` the attempt asks), empty when none.
+     */
     Q: ProcessId[];
     /** The current request still waits for OKs. */
     waiting: boolean;
@@ -134,7 +138,7 @@ function notSubset(name: string, list: readonly ProcessId[], within: readonly Pr
 }
 
 /** The first reason the requester's part cannot be a state of Fig. 1's requester, or null. */
-function requesterIncoherence(s: HOutOfKDurableState, arbiter: HKArbiter): string | null {
+function requesterIncoherence(s: HOutOfKDurableState, arbiter: HKArbiter, reselect: boolean): string | null {
   const r = s.requester;
   if (r.request === -1) {
     const idle = r.h === 0 && r.c === 0 && r.Q.length + r.K.length + r.gaveBack.length === 0;
@@ -143,8 +147,11 @@ function requesterIncoherence(s: HOutOfKDurableState, arbiter: HKArbiter): strin
   if (r.request !== r.seq - 1) return 'the current request is not the latest one';
   if (r.h < 1 || r.h > s.k) return `h = ${r.h} is not in 1..k`;
   const Q = arbiter.quorumOf(s.id, r.h);
-  if (r.Q.join() !== Q.join()) {
-    return `it was saved with Q = {${r.Q.join(', ')}} for h = ${r.h}, the arbiter gives {${Q.join(', ')}}`;
+  // under reselection (S1–S2 of reselect.ts) the request may ask any quorum of Q_{h,k}
+  const listed = reselect && arbiter.quorumSet(r.h).quorums.some((q) => q.join() === r.Q.join());
+  if (r.Q.join() !== Q.join() && !listed) {
+    const of = reselect ? `no quorum of Q_{h,k} for h = ${r.h}` : `the arbiter gives {${Q.join(', ')}}`;
+    return `it was saved with Q = {${r.Q.join(', ')}} for h = ${r.h}, ${of}`;
   }
   if (r.c < 1 || r.c > s.c) return 'the request clock is not a past tick of c';
   const bad = notSubset('requester.K', r.K, r.Q) ?? notSubset('requester.gaveBack', r.gaveBack, r.Q);
@@ -217,7 +224,7 @@ function arbiterIncoherence(
 export function parseHOutOfKDurable(
   recovered: unknown,
   ctx: ProcessContext,
-  setting: { readonly k: number; readonly arbiter: HKArbiter; readonly priority: Priority },
+  setting: HOutOfKSetting,
   roles: SenderRoles,
 ): HOutOfKDurableState {
   const parsed = v.safeParse(durableSchema, recovered);
@@ -230,7 +237,7 @@ export function parseHOutOfKDurable(
     why =
       s.id !== ctx.id || s.n !== ctx.n || s.k !== setting.k
         ? `it is P${s.id}'s of a cluster of ${s.n} with k = ${s.k}`
-        : (requesterIncoherence(s, setting.arbiter) ??
+        : (requesterIncoherence(s, setting.arbiter, setting.reselect === true) ??
           arbiterIncoherence(s.arbiter, setting.k, roles, setting.priority));
     if (why === null) return s;
   }

@@ -13,19 +13,14 @@ import {
 import { parseHOutOfKDurable } from './durable.js';
 import type { FenceOptions } from './fence.js';
 import { HOutOfKCS } from './h-out-of-k.js';
-import type { Priority } from './que.js';
 import type { ArbiterClass } from './arbiter.js';
 import { SenderRoles } from './roles.js';
-import type { HOutOfKOptions } from './types.js';
+import { checkReselectable } from './reselect.js';
+import type { HOutOfKOptions, HOutOfKSetting } from './types.js';
 
 /** @internal the factory; `Arbiter` is the arbiter role's class (a test's subclass, or the default). */
-function makeFactory(
-  k: number,
-  arbiter: HKArbiter,
-  priority: Priority,
-  fence: FenceOptions | undefined,
-  Arbiter: ArbiterClass | undefined,
-): CSFactory<number> {
+function makeFactory(setting: HOutOfKSetting, Arbiter: ArbiterClass | undefined): CSFactory<number> {
+  const { k, arbiter, fence } = setting;
   return (ctx) => {
     try {
       initialConfiguration(ctx.n, ctx.initial); // n states, each 'InCS' or 'OutCS' (issue 15)
@@ -45,8 +40,7 @@ function makeFactory(
     }
     if (fence?.ttl !== undefined && ctx.clock === undefined)
       throw new ConfigurationError('hOutOfK: a ttl needs a clock (ProcessContext.clock), and none was given');
-    const setting = { k, arbiter, priority, fence };
-    const roles = new SenderRoles(ctx.id, ctx.n, k, arbiter);
+    const roles = new SenderRoles(ctx.id, ctx.n, k, arbiter, setting.reselect);
     // issue 27: a restarted process resumes from its recovered state, checked first
     const restored =
       ctx.recovered === undefined ? undefined : parseHOutOfKDurable(ctx.recovered, ctx, setting, roles);
@@ -84,7 +78,12 @@ function makeFactory(
  * `ttl`, its deadline (`remaining()`, `check()`, `signal`); arbiters reclaim OKs not renewed
  * within the ttl. Without these options every message is the paper's.
  *
- * @param options `{ k, arbiter, priority?, fencing?, ttl?, driftMargin? }` (ttl and driftMargin in
+ * **Quorum reselection** (issue 28 §4, opt-in `reselect: true`; a deviation from the paper, S1–S5
+ * of `reselect.ts`): a waiting request whose quorum holds a member suspected by `ctx.suspicions`
+ * withdraws that attempt and asks another quorum of `Q_{h,k}` avoiding the suspects, with the same
+ * priority; safety never depends on the suspicions (Theorem 1 holds for every quorum assignment).
+ *
+ * @param options `{ k, arbiter, priority?, fencing?, ttl?, driftMargin?, reselect? }` (ttl and driftMargin in
  *   the unit of `ProcessContext.clock`: ms on a real member, time units in the simulator).
  * @returns a `CSFactory<number>` (the request is h).
  * @throws ConfigurationError (at once) if `k` is not an integer ≥ 1, `arbiter` is not an
@@ -92,7 +91,8 @@ function makeFactory(
  *   or a process starts InCS (Fig. 1 starts every process OutCS), or if `ctx.recovered` is not a
  *   state this process, k and arbiter can reach, or if a ttl is given and `ctx.clock` is not;
  *   (at once) for a ttl that is not a finite number > 0, `fencing: false` with a ttl, or a
- *   driftMargin outside [0, ttl) or without a ttl. `entry(h)` rejects with
+ *   driftMargin outside [0, ttl) or without a ttl; with `reselect: true`, for an arbiter with a
+ *   single quorum for some h (nothing to move to) or a `reselect` that is not a boolean. `entry(h)` rejects with
  *   `ConfigurationError` for h that is not an integer in 1..k, sending nothing.
  */
 export function hOutOfK(options: HOutOfKOptions): CSFactory<number> {
@@ -127,7 +127,13 @@ export function hOutOfKWithArbiter(options: HOutOfKOptions, Arbiter?: ArbiterCla
       `hOutOfK({ priority }): priority must be 'ceiling-fair' (default) or 'printed', got ${String(priority)}`,
     );
   }
-  return makeFactory(k, arbiter, priority, fenceOptions(options), Arbiter);
+  const reselect = options.reselect ?? false;
+  if (typeof reselect !== 'boolean')
+    throw new ConfigurationError(
+      `hOutOfK({ reselect }): reselect must be true or false, got ${String(reselect)}`,
+    );
+  if (reselect) checkReselectable(arbiter);
+  return makeFactory({ k, arbiter, priority, fence: fenceOptions(options), reselect }, Arbiter);
 }
 
 /** The fence options (`undefined`: fencing off). @throws ConfigurationError for a bad ttl or margin. */

@@ -35,24 +35,20 @@
  *
  * ## Precisions beyond the figure
  *
- * - **The request clock ticks.** `c := c + 1` before the `request` is sent: Fig. 1 sends the
- *   current `c`; Lamport's rule (Sec. 4.1's ref. [10]) ticks the clock at every event of a process,
- *   and starting a request is one. A request's `c` is one more than printed (the first request
- *   carries 1, not 0); priorities stay a total order and a process's successive requests still get
- *   growing clocks, so Theorems 5–6 are unaffected. Kept because the recorded traces depend on it
- *   (`test/request-clock.test.ts` pins it).
+ * - **The request clock ticks** (`c := c + 1` before the `request`; Fig. 1 sends the current `c`):
+ *   Lamport's rule (Sec. 4.1's ref. [10]); Theorems 5–6 unaffected (README; `test/request-clock.test.ts`).
  * - **Tags.** Every message names its request by `seq`, the requester's own request count (a
- *   Lamport clock is no tag: it saturates at `CLOCK_MAX`, and a peer's clock can drive it there, so
- *   two requests could share one `c`); anything about another request is ignored
- *   (`h-out-of-k:stale-ignored`). Fig. 1 never resets `K` at exit, so a
- *   `cancel` that crosses the `release` would be answered after the CS; here the requester answers
- *   only while it waits in `entry()` (the issue's "only while not yet in the CS"), and an arbiter
+ *   Lamport clock is no tag: it saturates at `CLOCK_MAX`, so two requests could share one `c`);
+ *   anything about another request is ignored (`h-out-of-k:stale-ignored`). The requester answers
+ *   `cancel` only while it waits in `entry()` (Fig. 1 never resets `K` at exit), and an arbiter
  *   takes `cancelled` only for an entry in status cancel — a forged or stale one can never raise `x`.
  * - **Abort** (an extension; the paper has no abort): the requester sends `release` to every
  *   `r ∈ Q` (FIFO puts it behind the `request`) and forgets the request; an arbiter deleting an
  *   entry gives its units back to `x` only if they were taken (status ok or cancel), then runs
  *   `NewChance`. Every unit granted or in flight returns.
  * - **Validation, before the clock**: the sender's role first (`roles.ts`).
+ * - **Quorum reselection** (issue 28 §4, opt-in): a waiting request moves off suspected arbiters
+ *   under a new `seq` with the same `c` (S1–S5 of `reselect.ts`).
  */
 import {
   CSMICError,
@@ -71,12 +67,12 @@ import type { HKArbiter } from '@critsec/coteries';
 import { tick, witness } from '@critsec/transport';
 import { type ArbiterClass, HOutOfKArbiter } from './arbiter.js';
 import { H_OUT_OF_K_DURABLE_FORMAT, type HOutOfKDurableState } from './durable.js';
-import { Fence, type FenceOptions } from './fence.js';
+import { Fence } from './fence.js';
 import { type HOutOfKMessage, hOutOfKProtocol } from './messages.js';
-import type { Priority } from './que.js';
 import { QuorumOKs } from './quorum-oks.js';
+import { Reselection } from './reselect.js';
 import type { SenderRoles } from './roles.js';
-import type { HOutOfKSnapshot } from './types.js';
+import type { HOutOfKSetting, HOutOfKSnapshot } from './types.js';
 
 /** An answer (OK, cancel) to a request. */
 type Answer = Extract<HOutOfKMessage, { type: 'OK' | 'cancel' }>;
@@ -123,16 +119,13 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   readonly #arb: HOutOfKArbiter;
   /** Fencing tokens and time-bounded grants, requester side (issue 28, `fence.ts`); absent: neither. */
   readonly #fence: Fence | undefined;
+  /** Quorum reselection (issue 28 §4, `reselect.ts`), when on and a failure detector is given. */
+  readonly #reselection: Reselection | undefined;
 
   /** @param restored a recovered state, checked by `parseHOutOfKDurable`: the object resumes there. */
   constructor(
     ctx: ProcessContext,
-    setting: {
-      readonly k: number;
-      readonly arbiter: HKArbiter;
-      readonly priority: Priority;
-      readonly fence?: FenceOptions | undefined;
-    },
+    setting: HOutOfKSetting,
     roles: SenderRoles,
     Arbiter: ArbiterClass = HOutOfKArbiter,
     restored?: HOutOfKDurableState,
@@ -151,6 +144,9 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
     this.#arb = new Arbiter(ctx.n, setting.k, setting.priority, send, stamp, fence);
     const [holds, enter] = [(r: ProcessId) => this.#QK.has(r), () => this.#enter()];
     this.#fence = Fence.of(fence, { id: ctx.id, stamp, send, holds, enter });
+    this.#reselection = Reselection.of(setting.reselect === true, setting.arbiter, ctx, () =>
+      this.#reselect(),
+    );
     if (restored !== undefined) this.#restore(restored);
     this.listen(hOutOfKProtocol(setting.k), ctx.endpoint, (from, msg) => this.#onMessage(from, msg));
   }
@@ -170,14 +166,8 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
 
   /** Every protocol variable of Fig. 1 (JSON-serializable; for exploration and debugging). */
   inspect(): HOutOfKSnapshot {
-    const [request, seq, h, In, waiting, K] = [
-      this.#request,
-      this.#seq,
-      this.#h,
-      this.#In,
-      this.#waiting,
-      this.#QK.K,
-    ];
+    const [request, seq, h, In] = [this.#request, this.#seq, this.#h, this.#In];
+    const [waiting, K] = [this.#waiting, this.#QK.K];
     return { c: this.#c, requester: { request, seq, h, In, waiting, K }, arbiter: this.#arb.snapshot() };
   }
 
@@ -229,17 +219,28 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
     }
     if (this.#orphan) this.#withdraw(); // entry() before recover(): the recovered request goes first
     this.#c = tick(this.#c);
-    const c = this.#c;
-    this.#h = h;
-    const Q = this.#arbiter.quorumOf(this.id, h);
-    this.#QK.set(Q);
-    const seq = this.#seq++;
-    this.#request = seq;
-    this.#requestC = c;
+    [this.#h, this.#requestC] = [h, this.#c];
     this.#call.begin();
-    for (const r of Q) this.#endpoint.send(r, { type: 'request', h, c, seq });
-    this.#fence?.begin(seq, Q);
+    this.#ask(this.#reselection?.choose(h) ?? this.#arbiter.quorumOf(this.id, h)); // S1 of reselect.ts
     return this.#call.wait(signal, () => this.#withdraw());
+  }
+
+  /** "send request(h, p, c) to every r ∈ Q" under a new tag (`seq`): an entry, or S2's retry. */
+  #ask(Q: readonly ProcessId[]): void {
+    this.#QK.set(Q);
+    const [h, c, seq] = [this.#h, this.#requestC, this.#seq++];
+    this.#request = seq;
+    for (const r of Q) this.#endpoint.send(r, { type: 'request', h, c, seq });
+    this.#fence?.begin(seq, Q); // F5–F6: a fresh confirmation with the quorum asked
+  }
+
+  /** S2 (`reselect.ts`): a waiting request whose quorum holds a suspect retries on one avoiding them. */
+  #reselect(): void {
+    const to = this.#call.waiting ? this.#reselection?.retryOn(this.#QK.Q, this.#h) : undefined;
+    if (to === undefined) return;
+    const [seq, Q] = [this.#request, this.#QK.Q];
+    for (const r of Q) this.#endpoint.send(r, { type: 'release', seq, ts: this.#c }); // the attempt withdrawn
+    this.#ask(to); // S3: the same h and c, so the same priority
   }
 
   protected async doExit(): Promise<void> {
@@ -253,6 +254,7 @@ export class HOutOfKCS extends CSObjectBase<number> implements DurableCSObject<n
   }
 
   protected doClose(): void {
+    this.#reselection?.close();
     this.#call.close();
     this.#fence?.end();
     this.#arb.close();

@@ -43,6 +43,7 @@ const otherMarks = [
   'h-out-of-k:probe',
   'h-out-of-k:probe-current',
   'h-out-of-k:release-before-ok',
+  'h-out-of-k:reselected',
   'h-out-of-k:request-again',
   'h-out-of-k:request-set-aside',
   'h-out-of-k:unused-released',

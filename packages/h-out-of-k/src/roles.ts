@@ -14,11 +14,18 @@
  *   and probes — issue 27 §3.) Anything else is a `ProtocolError`,
  *   dropped before it touches anything — the clock included (an honest process never sends one, so
  *   a forged `c`/`ts` cannot move `c`). A stale message from a legitimate sender still counts for
- *   the clock (Sec. 4.1), then is ignored.
+ *   the clock (Sec. 4.1), then is ignored. Under quorum reselection (S4 of `reselect.ts`) "a
+ *   process whose quorum" reads "any process, when some quorum of `Q_{h,k}` holds this arbiter",
+ *   and "its quorums" every quorum of every `Q_{h,k}`.
  */
 import type { ProcessId } from '@critsec/core';
 import type { HKArbiter } from '@critsec/coteries';
 import type { HOutOfKMessage } from './messages.js';
+
+/** Every process id `0..n−1`. */
+function everyone(n: number): ProcessId[] {
+  return Array.from({ length: n }, (_, p) => p);
+}
 
 /** The requester's current request, as the check of an answer needs it. */
 export interface CurrentRequest {
@@ -43,7 +50,11 @@ export class SenderRoles {
   /** `answerer[r] = 1`: r is in this process's quorum for some h (may send `OK`, `cancel`). */
   readonly #answerer: Uint8Array;
 
-  constructor(id: ProcessId, n: number, k: number, arbiter: HKArbiter) {
+  /**
+   * @param reselect quorum reselection (S4 of `reselect.ts`): `p` may ask this arbiter for h
+   *   whenever some quorum of `Q_{h,k}` holds it, and any member of any quorum may answer.
+   */
+  constructor(id: ProcessId, n: number, k: number, arbiter: HKArbiter, reselect = false) {
     this.n = n;
     this.#id = id;
     this.#k = k;
@@ -51,9 +62,11 @@ export class SenderRoles {
     this.#answerer = new Uint8Array(n);
     for (let h = 1; h <= k; h++) {
       const r = new Uint8Array(n);
-      for (const p of arbiter.reportersOf(id, h)) r[p] = this.#asker[p] = 1;
+      const quorums = reselect ? arbiter.quorumSet(h).quorums : [];
+      const askers = quorums.some((q) => q.includes(id)) ? everyone(n) : arbiter.reportersOf(id, h);
+      for (const p of askers) r[p] = this.#asker[p] = 1;
       this.#reporter.push(r);
-      for (const q of arbiter.quorumOf(id, h)) this.#answerer[q] = 1;
+      for (const q of reselect ? quorums.flat() : arbiter.quorumOf(id, h)) this.#answerer[q] = 1;
     }
   }
 

@@ -1,5 +1,18 @@
 import type { HKArbiter } from '@critsec/coteries';
+import type { FenceOptions } from './fence.js';
 import type { Priority, QueStatus } from './que.js';
+
+/**
+ * @internal What every process of one `hOutOfK()` factory is built with: the checked options
+ * (`fence` absent: neither fencing nor a ttl; `reselect`: quorum reselection, `reselect.ts`).
+ */
+export interface HOutOfKSetting {
+  readonly k: number;
+  readonly arbiter: HKArbiter;
+  readonly priority: Priority;
+  readonly fence?: FenceOptions | undefined;
+  readonly reselect?: boolean | undefined;
+}
 
 /** Options of {@link hOutOfK}. */
 export interface HOutOfKOptions {
@@ -41,6 +54,21 @@ export interface HOutOfKOptions {
    * the clocks' rates: `driftMargin ≥ 2ρ·ttl` for a relative rate error ρ. Default `ttl / 10`.
    */
   readonly driftMargin?: number | undefined;
+  /**
+   * Quorum reselection (issue 28 §4; S1–S5 of `reselect.ts`, a deviation from the paper): a
+   * waiting request whose quorum holds a member suspected by `ctx.suspicions` withdraws that
+   * attempt (`release` to every arbiter asked: the units granted come back) and asks
+   * `quorumAvoiding(arbiter.quorumSet(h), i, suspected)` of `@critsec/coteries` instead, under a
+   * new tag and with its priority `(c, p)` kept. Safety never depends on the suspicions: the
+   * intersection property of an (h,k)-arbiter (Theorem 1) holds for every choice of quorums of
+   * `Q_{h,k}`. Progress needs a quorum of live, unsuspected processes whose units no crashed
+   * process holds — with a {@link ttl}, a dead or cut-off holder's units come back within it; with
+   * {@link fencing} the token is confirmed with the quorum asked (F5–F7 of `fence.ts`). Every
+   * process of a cluster must use the same setting. Without `ctx.suspicions` the requester never
+   * reselects (arbiters still accept every asker). The arbiter needs at least two quorums for every
+   * h (else `hOutOfK()` throws `ConfigurationError`). Default false: exactly the paper's algorithm.
+   */
+  readonly reselect?: boolean | undefined;
 }
 
 /** Protocol variables of one process (Fig. 1 names), as returned by `inspect()`. */

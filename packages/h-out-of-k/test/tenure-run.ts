@@ -7,13 +7,19 @@
  * of P3 or P4 (a dead holder or waiter is what the ttl frees; a process whose quorum holds a
  * crashed one is excused from finishing — none here with the first arbiter).
  *
+ * With `reselect` (issue 28 §4, `src/reselect.ts`) the simulator's failure detector suspects a
+ * crashed or cut-off process after 2 time units, and the crash-stop hits **any process whose
+ * death leaves, for every h, a quorum avoiding it** — an arbiter included (P1–P4 of the first
+ * arbiter, whose every 1-unit quorum holds P0; any of the uniform one's five): only the crashed
+ * process is excused, every live one must finish.
+ *
  * Every CS: `begin` at the {@link UnitsStore} with its token and h, hold, `end`. Counted: entries;
  * `conflicts` (committed effects of conflicting requests interleaved at the store); fencing
  * violations (a valid entry — `remaining() > 0` — whose token is not above every earlier valid
  * entry's of a conflicting request); expired grants; stuck processes.
  */
 import { hasTenure, hOutOfKSpec, type ProcessId } from '@critsec/core';
-import { fromHKQuorums, type HKArbiter, uniformHKArbiter } from '@critsec/coteries';
+import { fromHKQuorums, type HKArbiter, quorumAvoiding, uniformHKArbiter } from '@critsec/coteries';
 import { createCluster } from '@critsec/harness';
 import { hOutOfK } from '../src/index.js';
 import { UnitsStore } from './units-store.js';
@@ -59,6 +65,16 @@ export interface TenureRunOptions {
    * lower-priority requests there too (README, "What is left"): that needs quorum reselection.
    */
   readonly crash?: boolean;
+  /**
+   * Quorum reselection on the simulator's failure detector (suspicion after 2 time units), and
+   * the crash-stop drawn among every process a quorum for every h can avoid (default false).
+   */
+  readonly reselect?: boolean;
+  /**
+   * Draw the crash-stop among {@link avoidable} processes and excuse only the crashed one
+   * (default: as `reselect`) — with `reselect: false`, the run that shows reselection is needed.
+   */
+  readonly crashAny?: boolean;
 }
 
 /** What one seed counted. */
@@ -74,14 +90,25 @@ interface TenureRunResult {
   crashed: ProcessId;
 }
 
+/** The processes whose crash leaves every other one, for every h, a quorum avoiding it. */
+function avoidable(arbiter: HKArbiter): ProcessId[] {
+  const all = Array.from({ length: arbiter.n }, (_, p) => p);
+  const avoids = (dead: ProcessId) => (h: number) =>
+    all.every((i) => i === dead || quorumAvoiding(arbiter.quorumSet(h), i, new Set([dead])) !== undefined);
+  return all.filter((dead) => Array.from({ length: arbiter.k }, (_, h) => h + 1).every(avoids(dead)));
+}
+
 /** One seed (see the module comment). */
 async function tenureRun(seed: number, o: TenureRunOptions = {}): Promise<TenureRunResult> {
   const arbiter: HKArbiter = STRUCTURES[o.structure ?? 'three'];
+  const reselect = o.reselect ?? false;
+  const grants = o.ttl === false ? { fencing: true } : { ttl: TTL };
   const cluster = createCluster({
-    factory: hOutOfK(o.ttl === false ? { k: K, arbiter, fencing: true } : { k: K, arbiter, ttl: TTL }),
+    factory: hOutOfK({ k: K, arbiter, reselect, ...grants }),
     spec: hOutOfKSpec(K, N),
     seed,
     pauses: { count: 1, duration: [5, 20], window: 40 },
+    ...(reselect ? { suspectAfter: 2 } : {}),
   });
   // exclusion of the code is not promised past the ttl (README, "The guarantee"): the store checks effects
   cluster.monitor.change = () => null;
@@ -89,7 +116,9 @@ async function tenureRun(seed: number, o: TenureRunOptions = {}): Promise<Tenure
   const rng = net.rng('tenure-run');
   const store = new UnitsStore(K, { fencing: o.fencing ?? true });
   const draw = (lo: number, hi: number) => lo + rng.next() * (hi - lo);
-  const crashed = o.crash === false ? -1 : 3 + rng.int(2);
+  const crashAny = o.crashAny ?? reselect;
+  const victims = crashAny ? avoidable(arbiter) : [3, 4];
+  const crashed = o.crash === false ? -1 : victims[rng.int(victims.length)]!;
   if (crashed >= 0)
     net.schedule(draw(0, 40), () => [net.crash(crashed), clocks.crashed(crashed)], `P${crashed} crash-stop`);
   net.partitions.random({ count: 1, gap: draw(5, 40), duration: draw(10, 40) });
@@ -106,7 +135,7 @@ async function tenureRun(seed: number, o: TenureRunOptions = {}): Promise<Tenure
   const maxValid = new Array<number>(K).fill(Number.NEGATIVE_INFINITY); // per h: the largest valid token
   const done = new Array<boolean>(N).fill(false);
   const excused = (p: ProcessId) =>
-    p === crashed || [1, 2].some((h) => arbiter.quorumOf(p, h).includes(crashed));
+    p === crashed || (!crashAny && [1, 2].some((h) => arbiter.quorumOf(p, h).includes(crashed)));
   const loop = async (id: ProcessId): Promise<void> => {
     const clock = clocks.clock(id);
     const sleep = (d: number) => new Promise<void>((resolve) => clock.setTimer(d, resolve));
@@ -157,6 +186,8 @@ export interface TenureTotals {
   expired: number;
   rejected: number;
   stuck: number;
+  /** Seeds whose crash-stopped process is an arbiter (in some quorum). */
+  arbiterCrashes: number;
   /** The first seeds with a conflict, a fencing violation or a stuck process. */
   bad: number[];
 }
@@ -172,10 +203,15 @@ export async function tenureBatch(from: number, to: number, o: TenureRunOptions 
     expired: 0,
     rejected: 0,
     stuck: 0,
+    arbiterCrashes: 0,
     bad: [],
   };
+  const arbiter = STRUCTURES[o.structure ?? 'three'];
+  const arbitrates = (p: ProcessId) =>
+    [1, 2].some((h) => arbiter.quorumSet(h).quorums.some((q) => q.includes(p)));
   for (let seed = from; seed <= to; seed++) {
     const r = await tenureRun(seed, o);
+    if (r.crashed >= 0 && arbitrates(r.crashed)) t.arbiterCrashes++;
     t.seeds++;
     t.entries += r.entries;
     t.conflicts += r.conflicts;
