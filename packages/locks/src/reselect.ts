@@ -23,7 +23,7 @@ import type { LockManagerOptions } from './types.js';
  * of `Q_0`: exactly when it has two quorums or more (two distinct minimal quorums differ by a
  * member of each), whichever process asks.
  */
-export function hasAlternatives(coterie: Coterie): boolean {
+function hasAlternatives(coterie: Coterie): boolean {
   return coterie.quorumOf(0).some((p) => quorumAvoiding(coterie, 0, new Set([p])) !== undefined);
 }
 
