@@ -33,14 +33,21 @@ async function config(extra: object): Promise<string> {
 }
 
 describe('critsec node --serve', () => {
-  it('another algorithm, or unknown params: exit 78 (EX_CONFIG), one line', async () => {
-    for (const [extra, says] of [
-      [{ algorithm: 'gcs' }, 'set algorithm to "mutex"'],
-      [{ params: { reselect: 'on' } }, 'the lock service takes coterie, fencing, ttl, driftMargin'],
+  it('another algorithm, unknown params, or a reselect the lock manager refuses: exit 78 (EX_CONFIG), one line', async () => {
+    for (const [extra, says, flags] of [
+      [{ algorithm: 'gcs' }, 'set algorithm to "mutex"', []],
+      [
+        { params: { init: 'none' } },
+        'the lock service takes coterie, fencing, ttl, driftMargin, reselect',
+        [],
+      ],
+      // n = 1: majority(1) has a single quorum, nothing to move to
+      [{ params: { reselect: 'on' } }, 'reselect needs a coterie with another quorum to move to', []],
+      [{ params: { reselect: true } }, 'no quorum reselection in this version', ['--shared', 'db']],
     ] as const) {
       let stderr = '';
       const code = await main(
-        ['node', '--config', await config(extra), '--id', '0', '--serve', '127.0.0.1:0'],
+        ['node', '--config', await config(extra), '--id', '0', '--serve', '127.0.0.1:0', ...flags],
         {
           stdout: { write: () => true },
           stderr: { write: (s: string) => (stderr += s) },

@@ -10,6 +10,7 @@ import {
   monotonicClock,
   type ProcessId,
   type ProtocolClock,
+  type Suspicions,
   type Tenure,
 } from '@critsec/core';
 import { hOutOfK } from '@critsec/h-out-of-k';
@@ -22,6 +23,7 @@ import { LocalQueue } from './local-queue.js';
 import { LockMetrics } from './metrics.js';
 import { channelOf, type NameKind } from './names.js';
 import { type CheckedRequest, checkManagerOptions, checkRequest, type ManagerSettings } from './options.js';
+import { probedQuorum } from './reselect.js';
 import { tenureOf } from './tenure.js';
 import type { Lock, LockInfo, LockManager, LockManagerOptions, LockMode, LockSnapshot } from './types.js';
 
@@ -46,6 +48,7 @@ class Manager implements LockManager {
   readonly #lines = new Map<string, LocalQueue>();
   readonly #requests = new Set<LocalRequest>();
   readonly #offHook: () => void;
+  readonly #suspicions: Suspicions;
   #closed = false;
   #sweeping = false;
 
@@ -54,6 +57,7 @@ class Manager implements LockManager {
     this.id = o.id;
     this.registry = o.registry ?? new Registry();
     this.#clock = o.clock ?? monotonicClock();
+    this.#suspicions = o.endpoint.suspicions;
     this.#metrics = new LockMetrics(this.registry, o.id);
     this.#metrics.peers(o.n, o.id, o.endpoint.suspicions);
     const onError = o.onError ?? (() => {});
@@ -68,7 +72,10 @@ class Manager implements LockManager {
       endpoint,
       id: o.id,
       n: o.n,
-      factories: { x: maekawa({ coterie: s.coterie, ...s.grants }) as CSFactory<unknown>, s: shared },
+      factories: {
+        x: maekawa({ coterie: s.coterie, ...s.grants, reselect: s.reselect }) as CSFactory<unknown>,
+        s: shared,
+      },
       clock: this.#clock,
       kindOf: (name) => this.#kindOf(name),
       onSend: (type) => this.#metrics.sent(type),
@@ -220,7 +227,9 @@ class Manager implements LockManager {
     let inst: LiveInstance;
     try {
       const quorum =
-        kind === 'x' ? this.#s.coterie.quorumOf(this.id) : this.#s.arbiter().quorumOf(this.id, h!);
+        kind === 'x'
+          ? probedQuorum(this.#s.coterie, this.id, this.#s.reselect, this.#suspicions)
+          : this.#s.arbiter().quorumOf(this.id, h!);
       if (!(await this.#control.probe(quorum, kind, r.name, h ?? 1))) {
         line.give();
         this.#requests.delete(mine);
@@ -359,7 +368,7 @@ function lockOf(name: string, mode: LockMode, tenure: Tenure | undefined): Lock 
  * Named distributed locks over one membership (issue 29), in the shape of the Web Locks API:
  * `request(name, [options,] callback)`, `query()`. Build one per member, over that member's root
  * endpoint (any transport); every member must be given the same `n`, `coterie`, `k`, `arbiter`,
- * `shared` and `channel`.
+ * `shared`, `channel`, `fencing`, `ttl`, `driftMargin` and `reselect`.
  *
  * - **Exclusive-only names** run Maekawa (`@critsec/mutex`) over `coterie` (majority by default):
  *   3·|Q| messages per uncontended lock. **Shared names** (listed in `shared`) run h-out-of-k
@@ -369,6 +378,9 @@ function lockOf(name: string, mode: LockMode, tenure: Tenure | undefined): Lock 
  *   (a local request, or the first message for it), reclaimed when idle (`reclaimIdle()`, or
  *   automatically past `maxLiveNames`), rebuilt from its kept durable state.
  * - A member's requests for one name queue locally in arrival order and enter one at a time.
+ * - With `reselect` (issue 28 §4), an exclusive-only name's request whose quorum holds a suspected
+ *   member moves to a quorum of the coterie's family avoiding it: safety unconditional, liveness
+ *   while such a quorum is alive (see {@link LockManagerOptions.reselect}).
  *
  * @throws LockOptionsError for bad options (see {@link LockManagerOptions}).
  */

@@ -4,6 +4,7 @@
  */
 import { type Coterie, type HKArbiter, majority, uniformHKArbiter } from '@critsec/coteries';
 import { LockOptionsError } from './errors.js';
+import { checkReselect } from './reselect.js';
 import { checkLockName } from './names.js';
 import type { Lock, LockManagerOptions, LockMode, LockRequestOptions } from './types.js';
 
@@ -73,13 +74,16 @@ export interface ManagerSettings {
   readonly isShared: (name: string) => boolean;
   readonly channel: string;
   readonly maxLiveNames: number;
-  /** Maekawa's time-bounded grant options for exclusive-only names (issue 28). */
+  /** The time-bounded grant options of both protocols (issue 28). */
   readonly grants: { readonly fencing?: boolean; readonly ttl?: number; readonly driftMargin?: number };
+  /** Quorum reselection for exclusive-only names (Maekawa's `reselect`, issue 28 §4); see `reselect.ts`. */
+  readonly reselect: boolean;
 }
 
 /**
  * Checks a manager's options.
- * @throws LockOptionsError for a bad id, n, k, endpoint, channel, `shared`, `maxLiveNames`, `fencing`, `ttl` or `driftMargin`.
+ * @throws LockOptionsError for a bad id, n, k, endpoint, channel, `shared`, `maxLiveNames`, `fencing`,
+ *   `ttl`, `driftMargin` or `reselect` (see `checkReselect`).
  */
 export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
   if (typeof o !== 'object' || o === null)
@@ -125,8 +129,9 @@ export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
     throw new LockOptionsError(`createLockManager: fencing must be a boolean, got ${String(o.fencing)}`);
   }
   let arbiter = o.arbiter;
+  const coterie = o.coterie ?? majority(n);
   return {
-    coterie: o.coterie ?? majority(n),
+    coterie,
     arbiter: () => {
       arbiter ??= uniformHKArbiter(n, k);
       return arbiter;
@@ -140,6 +145,7 @@ export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
       ...(o.ttl === undefined ? {} : { ttl: o.ttl }),
       ...(o.driftMargin === undefined ? {} : { driftMargin: o.driftMargin }),
     },
+    reselect: checkReselect(o.reselect, o.shared, coterie),
   };
 }
 

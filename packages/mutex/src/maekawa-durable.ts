@@ -153,6 +153,17 @@ function notSubset(name: string, list: readonly ProcessId[], within: readonly Pr
   return stray === undefined ? null : `${name} names P${stray}, not one of {${within.join(', ')}}`;
 }
 
+/** True when the requester holds nothing and asks nothing (OutCS, no request, no marks). */
+function idleRequester(s: MaekawaDurableState): boolean {
+  const r = s.requester;
+  return (
+    s.state === 'OutCS' &&
+    r.request === -1 &&
+    !r.waiting &&
+    r.locks.length + r.failed.length + r.yielded.length + r.inquiredBy.length === 0
+  );
+}
+
 /** The first reason the requester's part cannot be a state R1–R7 reach, or null. */
 function requesterIncoherence(s: MaekawaDurableState): string | null {
   const r = s.requester;
@@ -206,7 +217,12 @@ function arbiterIncoherence(
 
 /**
  * Checks a recovered state (`ctx.recovered`) against the process and its quorum before anything
- * is built on it.
+ * is built on it. Under quorum reselection (`roles.reselect`) a state whose requester is idle
+ * (OutCS, no request, no marks) is accepted whatever quorum its last request asked — nothing in
+ * it refers to that quorum; a waiting or InCS one must have asked `Q_i` (its withdrawal or exit
+ * goes to `Q_i`).
+ * @param roles `reporters`: whom the arbiter may hold or queue (`R_i`; every process under
+ *   reselection, S4); `reselect`: whether reselection is on.
  * @returns the state, typed.
  * @throws ConfigurationError when it is malformed, of another algorithm or version, of another
  *   process, cluster size or coterie, or not a state the rules can reach — naming the way out.
@@ -215,8 +231,9 @@ export function parseMaekawaDurable(
   recovered: unknown,
   ctx: ProcessContext,
   quorum: readonly ProcessId[],
-  reporters: readonly ProcessId[],
+  roles: { readonly reporters: readonly ProcessId[]; readonly reselect?: boolean },
 ): MaekawaDurableState {
+  const { reporters, reselect = false } = roles;
   const parsed = v.safeParse(durableSchema, recovered);
   let why: string | null;
   if (!parsed.success) {
@@ -228,7 +245,7 @@ export function parseMaekawaDurable(
     why =
       s.id !== ctx.id || s.n !== ctx.n
         ? `it is P${s.id}'s of a cluster of ${s.n}`
-        : s.quorum.join() !== quorum.join()
+        : s.quorum.join() !== quorum.join() && !(reselect && idleRequester(s))
           ? `it was saved with Q_${ctx.id} = {${s.quorum.join(', ')}}, the coterie gives {${quorum.join(', ')}}`
           : (requesterIncoherence(s) ?? arbiterIncoherence(s.arbiter, reporters));
     if (why === null) return s;

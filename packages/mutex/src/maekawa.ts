@@ -47,6 +47,7 @@ import { initialHolders } from './initial.js';
 import { parseMaekawaDurable } from './maekawa-durable.js';
 import { MaekawaMutex } from './maekawa-process.js';
 import type { MaekawaRules } from './maekawa-protocol.js';
+import { everyone } from './maekawa-reselect.js';
 
 export { MAEKAWA_DURABLE_FORMAT, type MaekawaDurableState } from './maekawa-durable.js';
 export {
@@ -169,7 +170,11 @@ export function maekawaWithRules(options: MaekawaOptions, rules: MaekawaRules): 
     const recovered =
       ctx.recovered === undefined
         ? undefined
-        : parseMaekawaDurable(ctx.recovered, ctx, coterie.quorumOf(ctx.id), coterie.reportersOf(ctx.id));
+        : parseMaekawaDurable(ctx.recovered, ctx, coterie.quorumOf(ctx.id), {
+            // under reselection any process may have asked this arbiter (S4)
+            reporters: options.reselect === true ? everyone(ctx.n) : coterie.reportersOf(ctx.id),
+            reselect: options.reselect === true,
+          });
     if (fence?.ttl !== undefined && ctx.clock === undefined)
       throw new ConfigurationError('maekawa: a ttl needs a clock (ProcessContext.clock), and none was given');
     if (fence?.ttl !== undefined && holders.length > 0)

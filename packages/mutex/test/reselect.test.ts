@@ -111,4 +111,45 @@ describe('Maekawa with quorum reselection (simulator)', () => {
       ConfigurationError,
     );
   });
+
+  it('an idle state saved after an entry on a reselected quorum resumes (how @critsec/locks rebuilds a reclaimed name)', async () => {
+    const coterie = majority(5);
+    // P1 and P3 suspected: P0, P2 and P4 all ask {0, 2, 4} — P0 not its Q_0 = {0, 1, 2}, P0's
+    // arbiter a process outside R_0 = {0, 3, 4} (P2; S4: any asker)
+    const suspected: ReadonlySet<number> = new Set([1, 3]);
+    const suspicions: Suspicions = { suspected: () => suspected, onChange: () => () => {} };
+    const factory = maekawa({ coterie, reselect: true });
+    const initial: CSState[] = Array(5).fill('OutCS');
+    const net = new SimNetwork({ n: 5 });
+    const objects = [0, 1, 2, 3, 4].map((id) =>
+      factory({ id, n: 5, endpoint: net.endpoint(id), initial, suspicions }),
+    );
+    expect([coterie.quorumOf(0), coterie.reportersOf(0)]).toEqual([
+      [0, 1, 2],
+      [0, 3, 4],
+    ]);
+    for (const id of [0, 2, 4]) {
+      const entered = objects[id]!.entry();
+      await net.run();
+      await entered;
+      await objects[id]!.exit();
+      await net.run();
+    }
+    const saved = (objects[0] as unknown as DurableCSObject).durableState() as {
+      quorum: number[];
+      arbiter: { done: [number, number][] };
+    };
+    expect(saved.quorum).toEqual([0, 2, 4]);
+    expect(saved.arbiter.done.map(([p]) => p)).toContain(2);
+    const again = () => ({
+      id: 0,
+      n: 5,
+      endpoint: new SimNetwork({ n: 5 }).endpoint(0),
+      initial,
+      recovered: saved,
+      suspicions,
+    });
+    expect(() => factory(again())).not.toThrow();
+    expect(() => maekawa({ coterie })(again())).toThrow(ConfigurationError); // without reselection: refused
+  });
 });

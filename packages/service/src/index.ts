@@ -20,6 +20,7 @@ export {
   startLockMember,
 } from './lock-member.js';
 export { openApiDocument } from './openapi.js';
+export { type QuorumReadinessOptions, quorumReadiness } from './readiness.js';
 export {
   ERROR_CODES,
   type ErrorCode,

@@ -7,10 +7,11 @@
 import { ConfigurationError, LeaveTimeoutError, type ProcessId } from '@critsec/core';
 import { COTERIE_NAMES, type Coterie, coterieByName } from '@critsec/coteries';
 import { loadClusterConfig, type LoadedClusterConfig, transportOptionsFor } from '@critsec/cluster';
-import { createLockManager, type LockManager } from '@critsec/locks';
+import { createLockManager, type LockManager, LockOptionsError } from '@critsec/locks';
 import { type TcpLogger, type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import * as v from 'valibot';
 import type { Readiness } from './app.js';
+import { quorumReadiness } from './readiness.js';
 import { startLockService, type LockService } from './server.js';
 
 /** The grace for long-polls to be answered when shutting down, ms. */
@@ -32,6 +33,8 @@ const ParamsSchema = v.strictObject({
   fencing: v.optional(v.boolean()),
   ttl: v.optional(v.pipe(v.number(), v.minValue(0))),
   driftMargin: v.optional(v.pipe(v.number(), v.minValue(0))),
+  // the mutex descriptor's `"on"` / `"off"`, or a boolean
+  reselect: v.optional(v.union([v.boolean(), v.picklist(['on', 'off'])])),
 });
 
 /** Options of {@link startLockMember}. */
@@ -86,6 +89,7 @@ function lockSettings(loaded: LoadedClusterConfig): {
   fencing?: boolean;
   ttl?: number;
   driftMargin?: number;
+  reselect: boolean;
 } {
   const { config, path } = loaded;
   if (config.algorithm !== 'mutex')
@@ -99,17 +103,25 @@ function lockSettings(loaded: LoadedClusterConfig): {
   const r = v.safeParse(ParamsSchema, config.params ?? {});
   if (!r.success)
     throw new ConfigurationError(
-      `cluster config ${path}: params: ${r.issues.map((i) => `${v.getDotPath(i) ?? 'params'}: ${i.message}`).join('; ')} (the lock service takes coterie, fencing, ttl, driftMargin)`,
+      `cluster config ${path}: params: ${r.issues.map((i) => `${v.getDotPath(i) ?? 'params'}: ${i.message}`).join('; ')} (the lock service takes coterie, fencing, ttl, driftMargin, reselect)`,
     );
-  const { coterie = 'majority', ...grants } = r.output;
-  return { coterie: coterieByName(coterie, config.n), ...grants };
+  const { coterie = 'majority', reselect, ...grants } = r.output;
+  return {
+    coterie: coterieByName(coterie, config.n),
+    ...grants,
+    reselect: reselect === true || reselect === 'on',
+  };
 }
 
 /**
  * Starts member `id` as a lock service: transport, manager, HTTP service. Serves at once;
  * `/readyz` says when this member's quorum is connected.
+ * With `params.reselect` (`"on"` or `true`) exclusive names reselect quorums around suspected
+ * members (`@critsec/locks`' `reselect`) and `/readyz` follows the quorum an entry asks now
+ * (`quorumReadiness`).
  * @throws ConfigurationError for a configuration the service cannot run (another algorithm,
- *   `durability`, unknown params), or an address beyond loopback without a token; the
+ *   `durability`, unknown params, options the lock manager refuses — `reselect` with `shared`
+ *   names or over a coterie with a single quorum), or an address beyond loopback without a token; the
  *   transport's or the server's error when a port cannot be bound.
  */
 export async function startLockMember(o: LockMemberOptions): Promise<LockMember> {
@@ -120,21 +132,26 @@ export async function startLockMember(o: LockMemberOptions): Promise<LockMember>
     ...transportOptionsFor(loaded, o.id),
     ...(o.logger === undefined ? {} : { logger: o.logger }),
   });
-  const manager = createLockManager({
-    endpoint: transport.endpoint,
+  let manager: LockManager;
+  try {
+    manager = createLockManager({
+      endpoint: transport.endpoint,
+      id: o.id,
+      n,
+      ...settings,
+      ...(o.shared === undefined ? {} : { shared: o.shared }),
+    });
+  } catch (err) {
+    if (!(err instanceof LockOptionsError)) throw err;
+    throw new ConfigurationError(`cluster config ${loaded.path}: ${err.message}`, { cause: err });
+  }
+  const readiness: () => Readiness = quorumReadiness({
+    coterie: settings.coterie,
     id: o.id,
-    n,
-    ...settings,
-    ...(o.shared === undefined ? {} : { shared: o.shared }),
+    reselect: settings.reselect,
+    isConnected: (p) => transport.isConnected(p),
+    suspicions: transport.endpoint.suspicions,
   });
-  const quorum = settings.coterie.quorumOf(o.id);
-  const readiness = (): Readiness => {
-    const suspected = transport.endpoint.suspicions.suspected();
-    const missing = [...quorum].filter((p) => p !== o.id && (!transport.isConnected(p) || suspected.has(p)));
-    return missing.length === 0
-      ? { ready: true, detail: `quorum {${[...quorum].join(', ')}} connected` }
-      : { ready: false, detail: `not connected to ${missing.map((p) => `P${p}`).join(', ')} of its quorum` };
-  };
   let service: LockService;
   try {
     await transport.start();
@@ -158,6 +175,7 @@ export async function startLockMember(o: LockMemberOptions): Promise<LockMember>
       settings.coterie.description,
       ...(settings.fencing === true || settings.ttl !== undefined ? ['fencing tokens'] : []),
       ...(settings.ttl === undefined ? [] : [`grants of ${settings.ttl} ms renewed while held`]),
+      ...(settings.reselect ? ['quorum reselection'] : []),
     ].join(', '),
     readiness,
     shutdown: () => (report ??= shutdown(service, manager, transport)),

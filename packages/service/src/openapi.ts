@@ -68,6 +68,8 @@ function paths(): Record<string, unknown> {
     '/readyz': {
       get: {
         summary: 'connected to a quorum and able to grant',
+        description:
+          "200 when every member of the quorum an entry at this member asks now is connected and not suspected by the failure detector: the member's own quorum of the coterie, or with quorum reselection (the configuration's params.reselect) a quorum of the coterie's family avoiding every suspected member; 503 otherwise (`detail` names whom it misses) and while shutting down.",
         responses: { '200': health('ready'), '503': health('not ready, or shutting down') },
       },
     },

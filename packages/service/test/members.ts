@@ -3,11 +3,12 @@
  * path is @critsec/transport-tcp's), a lock manager on each and a service in front of each.
  */
 import type { ProtocolClock } from '@critsec/core';
+import { majority } from '@critsec/coteries';
 import { createLockManager, type LockManager } from '@critsec/locks';
 import { noProgressMs, waitForProgress } from '@critsec/testing';
 import { type TcpTransport, tcpTransport } from '@critsec/transport-tcp';
 import { freeLoopbackPorts } from '@critsec/transport-tcp/setup';
-import { type LockService, startLockService } from '../src/index.js';
+import { type LockService, quorumReadiness, startLockService } from '../src/index.js';
 
 /** What {@link startMembers} started. */
 export interface Members {
@@ -17,10 +18,20 @@ export interface Members {
   close(): Promise<void>;
 }
 
-/** Starts `n` members with services on 127.0.0.1 (any port). */
+/**
+ * Starts `n` members with services on 127.0.0.1 (any port). With `reselect` given (true or
+ * false), the managers get it and each service's `/readyz` is `quorumReadiness` over its transport.
+ */
 export async function startMembers(
   n: number,
-  o: { fencing?: boolean; ttl?: number; clock?: ProtocolClock; token?: string; shared?: string[] } = {},
+  o: {
+    fencing?: boolean;
+    ttl?: number;
+    clock?: ProtocolClock;
+    token?: string;
+    shared?: string[];
+    reselect?: boolean;
+  } = {},
 ): Promise<Members> {
   const ports = await freeLoopbackPorts(n);
   const peers = ports.map((port, id) => ({ id, host: '127.0.0.1', port }));
@@ -42,15 +53,27 @@ export async function startMembers(
       ...(o.fencing === undefined ? {} : { fencing: o.fencing }),
       ...(o.ttl === undefined ? {} : { ttl: o.ttl }),
       ...(o.shared === undefined ? {} : { shared: o.shared }),
+      ...(o.reselect === undefined ? {} : { reselect: o.reselect }),
     }),
   );
   await Promise.all(transports.map((t) => t.start()));
   await Promise.all(transports.map((t) => t.ready({ timeoutMs: noProgressMs() })));
   const services = await Promise.all(
-    managers.map((manager) =>
+    managers.map((manager, id) =>
       startLockService({
         manager,
         listen: '127.0.0.1:0',
+        ...(o.reselect === undefined
+          ? {}
+          : {
+              readiness: quorumReadiness({
+                coterie: majority(n),
+                id,
+                reselect: o.reselect,
+                isConnected: (p) => transports[id]!.isConnected(p),
+                suspicions: transports[id]!.endpoint.suspicions,
+              }),
+            }),
         ...(o.clock === undefined ? {} : { clock: o.clock }),
         ...(o.token === undefined ? {} : { token: o.token }),
       }),
