@@ -210,7 +210,7 @@ describe('deploy/kubernetes', () => {
     const volume = (name: string) => pod.volumes.find((v) => v.name === name)!;
     const mount = (name: string) => container.volumeMounts.find((m) => m.name === name)!;
     const cm = byName(volume('config').configMap!.name);
-    const config = parseClusterConfig(JSON.parse(cm.data['cluster.json']!), 'cluster.json');
+    const config = parseClusterConfig(JSON.parse(cm.data['cluster.json']!));
     expect(mount('config').mountPath).toBe(dirname(container.args[container.args.indexOf('--config') + 1]!));
     expect(config.n).toBe(sts.spec.replicas);
     expect(config.algorithm).toBe('mutex');
