@@ -13,14 +13,18 @@
  * `@critsec/locks` on 5 OS processes over 1,000 names and over one, beside Redis and etcd over
  * 1,000 keys and over one.
  *
+ * Then the HTTP scenario of issue 30 (`src/http-scenario.ts`): critsec's lock service, 5 `critsec
+ * node --serve` members, through its HTTP API from C clients, beside Redis and etcd from as many.
+ *
  * Options: --quick (a fifth of the rounds, one repetition), --reps <r> (default 3), --only <text>
  * (only the latency table's systems whose label contains it, case-insensitive), --scenario
- * latency|names|all (default all: the latency table, then the names scenario; --only implies
- * latency).
+ * latency|names|http|all (default all: the latency table, the names scenario, the HTTP scenario;
+ * --only implies latency), --clients <C> (the HTTP scenario's clients, default 20).
  */
 import { parseArgs } from 'node:util';
 import { type Certificates, makeCertificates } from '../src/critsec-clusters.js';
 import { busiestProcesses, machineLine, uptime, versionOf } from '../src/machine.js';
+import { HTTP_SIZES, runHttpScenario } from '../src/http-scenario.js';
 import { NAMES_SIZES, runNamesScenario } from '../src/names-scenario.js';
 import { type RunningServer, startEtcd, startRedis } from '../src/servers.js';
 import { type BenchSystem, critsecSystems, echoSystem, etcdSystem, redisSystem } from '../src/systems.js';
@@ -36,15 +40,19 @@ const { values } = parseArgs({
     reps: { type: 'string' },
     only: { type: 'string' },
     scenario: { type: 'string' },
+    clients: { type: 'string' },
   },
 });
 const quick = values.quick === true;
 const reps = Number(values.reps ?? (quick ? 1 : 3));
 const scale = quick ? 0.2 : 1;
 const scenario = values.scenario ?? (values.only === undefined ? 'all' : 'latency');
-if (!['latency', 'names', 'all'].includes(scenario)) {
-  throw new Error(`--scenario must be latency, names or all, got ${scenario}`);
+if (!['latency', 'names', 'http', 'all'].includes(scenario)) {
+  throw new Error(`--scenario must be latency, names, http or all, got ${scenario}`);
 }
+const clients = Number(values.clients ?? HTTP_SIZES.clients);
+if (!(Number.isInteger(clients) && clients >= 1))
+  throw new Error(`--clients must be an integer ≥ 1, got ${values.clients}`);
 
 /** The latency table (issue 15) and its targets: every system `reps` times, interleaved. */
 async function latencyTable(
@@ -85,7 +93,9 @@ async function latencyTable(
 async function main(): Promise<void> {
   console.log(
     `# bench:locks — n = ${N}, loopback, ${quick ? 'quick, ' : ''}scenario ${scenario}` +
-      (scenario === 'names' ? '' : `, ${reps} interleaved repetition(s) of the latency table`),
+      (scenario === 'latency' || scenario === 'all'
+        ? `, ${reps} interleaved repetition(s) of the latency table`
+        : ''),
   );
   console.log(`date: ${new Date().toISOString()}\nmachine: ${machineLine()}\nbefore: ${uptime()}`);
   console.log(`busiest processes before:\n${busiestProcesses()}\n`);
@@ -98,10 +108,10 @@ async function main(): Promise<void> {
   try {
     const redisVersion = versionOf('redis-server', /v=(\S+)/);
     const etcdVersion = versionOf('etcd', /etcd Version: (\S+)/);
-    if (scenario !== 'names') {
+    if (scenario === 'latency' || scenario === 'all') {
       await latencyTable(certs, { redis, redisAof, etcd, echo, tlsEcho }, { redisVersion, etcdVersion });
     }
-    if (scenario !== 'latency') {
+    if (scenario === 'names' || scenario === 'all') {
       const sizes = quick
         ? { ...NAMES_SIZES, rounds: NAMES_SIZES.rounds / 5, oneRounds: NAMES_SIZES.oneRounds / 5 }
         : NAMES_SIZES;
@@ -112,6 +122,18 @@ async function main(): Promise<void> {
         etcd: etcd && { ...etcd, version: etcdVersion },
       });
       console.log(`\n${names.text}\n`);
+    }
+    if (scenario === 'http' || scenario === 'all') {
+      const sizes = quick
+        ? { ...HTTP_SIZES, clients, rounds: HTTP_SIZES.rounds / 5, oneRounds: HTTP_SIZES.oneRounds / 5 }
+        : { ...HTTP_SIZES, clients };
+      const http = await runHttpScenario({
+        sizes,
+        certs,
+        redis: redis && { ...redis, version: redisVersion },
+        etcd: etcd && { ...etcd, version: etcdVersion },
+      });
+      console.log(`\n${http.text}\n`);
     }
     console.log(`after: ${uptime()}\nbusiest processes after:\n${busiestProcesses()}`);
   } finally {
