@@ -2,7 +2,7 @@
 // The members' configuration and certificates for critsec.yaml in namespace <ns>, as Kubernetes
 // objects: the ConfigMap `critsec-config` (cluster.json: process i at
 // critsec-<i>.critsec.<ns>.svc.cluster.local:7400, Maekawa over the majority coterie with fencing
-// tokens, paths where the pods mount them) and the Secrets `critsec-certs` (the CA certificate, every
+// tokens and quorum reselection, paths where the pods mount them) and the Secrets `critsec-certs` (the CA certificate, every
 // member's certificate and key — not the CA's key) and `critsec-token` (the service's bearer token).
 //
 //   node deploy/kubernetes/config.mjs --namespace <ns> [--replicas 5] [--certs critsec-certs] [--out critsec-config.json]
@@ -51,7 +51,7 @@ export function clusterConfig(ns, replicas) {
     ca: `${CERTS_DIR}/ca.pem`,
     processes,
     algorithm: 'mutex',
-    params: { coterie: 'majority', fencing: true },
+    params: { coterie: 'majority', fencing: true, reselect: true },
     workload: { rounds: 0 },
     log: `${STATE_DIR}/critsec.log`,
   };
