@@ -66,7 +66,7 @@ export function createFactory(_params: unknown, cluster: { readonly n: number })
 }
 
 /** The name of index `x`. */
-export const lockName = (x: number): string => `name-${x}`;
+const lockName = (x: number): string => `name-${x}`;
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((r) => setTimeout(r, ms)) : Promise.resolve());
 
