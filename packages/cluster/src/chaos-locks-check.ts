@@ -54,20 +54,29 @@ export type LockLogRecord =
       readonly remainingMs?: number | null;
     }
   | {
+      /** The member. */
       readonly p: number;
       /** The holder found its grant expired once its `lock-held` was written: no evidence of the token order. */
       readonly e: 'lock-late';
+      /** Wall-clock ms (informational). */
       readonly t: number;
+      /** The name's index. */
       readonly x: number;
+      /** The member's round. */
       readonly r: number;
+      /** The fencing token of that `lock-held`. */
       readonly f: number;
     }
   | {
+      /** The member. */
       readonly p: number;
       /** The callback's work is over; the release follows when it returns. */
       readonly e: 'lock-release';
+      /** Wall-clock ms (informational). */
       readonly t: number;
+      /** The name's index. */
       readonly x: number;
+      /** The member's round. */
       readonly r: number;
       /** The grant had expired (its `remaining()` ≤ 0) by then. */
       readonly expired?: true;
@@ -76,7 +85,14 @@ export type LockLogRecord =
 /** A line of the shared log the check reads: a lock record, or the launcher's `crashed` / a member's `start`. */
 export type LockLogLine =
   | LockLogRecord
-  | { readonly p: number; readonly e: 'crashed' | 'start'; readonly t: number };
+  | {
+      /** The member. */
+      readonly p: number;
+      /** The launcher saw it die (`crashed`), or a new incarnation began (`start`): it holds nothing. */
+      readonly e: 'crashed' | 'start';
+      /** Wall-clock ms (informational). */
+      readonly t: number;
+    };
 
 /** What {@link checkLocks} reads. */
 export interface LocksCheckInput {
@@ -92,16 +108,19 @@ export interface LocksCheckInput {
 
 /** The check of one name. */
 export interface NameCheck {
-  /** Holds (`lock-held` lines), and of them exclusive and shared ones. */
+  /** Holds (`lock-held` lines). */
   readonly holds: number;
+  /** Of them, exclusive holds. */
   readonly exclusive: number;
+  /** Of them, shared holds. */
   readonly shared: number;
   /** Overlaps (an exclusive holder beside another, or more than k shared) no expired grant explains. */
   readonly violations: number;
   /** Overlaps an expired grant explains. */
   readonly expiredOverlaps: number;
-  /** Read-modify-writes completed, and updates lost. */
+  /** Read-modify-writes completed (logged, and seen without a record). */
   readonly completedRmws: number;
+  /** Completed writes missing from the name's final counter. */
   readonly lostUpdates: number;
   /** Valid tokens not above an earlier valid one of a conflicting mode. */
   readonly fencingViolations: number;

@@ -56,14 +56,19 @@ export interface LocksChaosOptions extends Omit<ChaosOptions, 'algorithm' | 'par
 
 /** What {@link runLocksChaos} gives back. */
 export interface LocksChaosResult {
-  /** Members, names, shared names (the first ones), and k (shared holders of a name at most). */
+  /** Members. */
   readonly n: number;
+  /** Names (`name-0 …`). */
   readonly names: number;
+  /** Shared names (the first ones). */
   readonly sharedNames: number;
+  /** Shared holders of a name at most. */
   readonly k: number;
-  /** Members SIGKILLed, what a kill restarted, and the restarts. */
+  /** Members SIGKILLed. */
   readonly kills: number;
+  /** What a kill restarted: the whole cluster, or nothing (crash-stop). */
   readonly restart: 'cluster' | 'none';
+  /** Whole-cluster restarts. */
   readonly restarts: number;
   /** Each victim and whether it held a lock. */
   readonly victims: readonly ChaosVictim[];
