@@ -1,10 +1,11 @@
 import { packageBuild } from '../../tools/build.js';
 
-// Four entries: the library; the one member process the launcher spawns (dist/member-main.js:
+// Five entries: the library; the one member process the launcher spawns (dist/member-main.js:
 // `--member modules` loads the configuration's algorithm and workload as modules, `--member
 // critsec` runs critsec's algorithms by name); the subpath `@critsec/cluster/member` (the
-// member workload as a cluster workload module); and the chaos run's member module
-// (dist/launcher-chaos-member.js, its algorithm and workload, named by path). `shims` gives the CJS build an
+// member workload as a cluster workload module); and the chaos runs' member modules
+// (dist/launcher-chaos-member.js and, over named locks, dist/launcher-chaos-locks-member.js: each
+// its algorithm and workload, named by path). `shims` gives the CJS build an
 // import.meta.url, which the launcher uses to find the member main next to it.
 export default packageBuild({
   entry: {
@@ -12,6 +13,7 @@ export default packageBuild({
     'member-main': 'src/member-main.ts',
     member: 'src/member.ts',
     'launcher-chaos-member': 'src/launcher-chaos-member.ts',
+    'launcher-chaos-locks-member': 'src/launcher-chaos-locks-member.ts',
   },
   shims: true,
 });

@@ -12,7 +12,9 @@
  */
 import { type ChaosProgress, type ChaosResult, ALGORITHMS as DESCRIPTORS, runChaos } from '@critsec/cluster';
 import { ConfigurationError } from '@critsec/core';
+import { describeParams } from '@critsec/core/kit';
 import type { Command } from 'commander';
+import { locksChaosAction } from './chaos-locks.js';
 import type { CommandContext, CommandOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
 import { addParameterFlags, clusterInput } from './options.js';
@@ -181,7 +183,7 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
       )
       .argument(
         '<algorithm>',
-        `one of ${DESCRIPTORS.map((d) => d.name).join(', ')} whose problem is a global (l,k)-CS (the others are refused)`,
+        `one of ${DESCRIPTORS.map((d) => d.name).join(', ')} whose problem is a global (l,k)-CS (the others are refused), or locks: named locks of @critsec/locks (--names, --shared-ratio), checked per name`,
       )
       .option('--n <n>', 'number of processes (default 5)'),
   )
@@ -213,6 +215,11 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
       '--no-fenced-store',
       'with tenures (mutex --fencing true or --ttl): write through the plain counter, which accepts stale tokens (shows that pauses past the ttl lose updates)',
     )
+    .option('--names <n>', 'locks: how many names (name-0 …) the members request')
+    .option(
+      '--shared-ratio <r>',
+      'locks: the share of the names that are shared names (h-out-of-k; a request on one is shared half the time), in [0, 1] (default 0.5)',
+    )
     .option('--think <ms>', 'mean think time OutCS of a member, ms', '2')
     .option('--hold <ms>', 'mean hold time InCS of a member, ms, between its read and its write', '1')
     .option('--call-timeout <ms>', 'deadline of one entry() or exit() in a member', '120000')
@@ -227,7 +234,16 @@ export function chaosCommand(root: Command, ctx: CommandContext): void {
     )
     .option('--json', 'print the machine-readable summary on stdout (and nothing else)')
     .option('--no-progress', 'no step lines on stderr')
-    .action((algorithm: string, o: CommandOptions) => chaosAction(ctx, algorithm, o));
+    .action((algorithm: string, o: CommandOptions, cmd: Command) =>
+      algorithm === 'locks'
+        ? locksChaosAction(ctx, o, {
+            paramFlags: [...new Set(DESCRIPTORS.flatMap((d) => describeParams(d.params).map((p) => p.name)))],
+            restartGiven: cmd.getOptionValueSource('restart') !== 'default',
+            means: { thinkMs: nonNegative('think', o.think), holdMs: nonNegative('hold', o.hold) },
+            onProgress: o.progress === false ? undefined : progressLines(ctx, Number(o.kills)),
+          })
+        : chaosAction(ctx, algorithm, o),
+    );
 }
 
 /**
@@ -244,6 +260,8 @@ function nonNegative(name: string, value: unknown): number {
 
 /** The action of `critsec chaos <algorithm>`: runs the chaos test, prints the summary, sets the exit code. */
 async function chaosAction(ctx: CommandContext, algorithm: string, o: CommandOptions): Promise<void> {
+  if (o.names !== undefined || o.sharedRatio !== undefined)
+    throw new ConfigurationError('--names and --shared-ratio are options of critsec chaos locks');
   const json = o.json === true;
   const say = o.progress !== false;
   const kills = String(o.kills);

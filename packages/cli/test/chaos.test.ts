@@ -71,4 +71,33 @@ describe('critsec chaos (issue 27)', () => {
     expect(hold.code).toBe(EXIT.usage);
     expect(hold.stderr).toMatch(/--hold must be a number of ms ≥ 0, got -1/);
   });
+
+  it('issue 29, locks: --names and --shared-ratio in the help; refused with exit code 2 before anything is launched', async () => {
+    const help = await run('chaos', '--help');
+    for (const flag of ['--names <n>', '--shared-ratio <r>', 'or locks']) expect(help.stdout).toContain(flag);
+    const refusals: [string[], RegExp][] = [
+      [['--kills', '1'], /critsec chaos locks needs --names <N>/],
+      [
+        ['--names', '4', '--kills', '1', '--restart', 'member'],
+        /--restart member is refused — a lock manager is not a durable member/,
+      ],
+      [
+        ['--names', '4', '--kills', '1', '--coterie', 'grid'],
+        /takes --k, --ttl, --fencing and --driftMargin of the lock manager; not --coterie/,
+      ],
+      [
+        ['--names', '4', '--kills', '1', '--shared-ratio', '2'],
+        /--shared-ratio must be a number in \[0, 1\], got 2/,
+      ],
+      [['--names', '4', '--kills', '1', '--k', '5'], /--k must be below n = 5, got 5/],
+    ];
+    for (const [argv, message] of refusals) {
+      const r = await run('chaos', 'locks', ...argv);
+      expect(r.code).toBe(EXIT.usage);
+      expect(r.stderr).toMatch(message);
+    }
+    const other = await run('chaos', 'mutex', '--kills', '1', '--names', '4');
+    expect(other.code).toBe(EXIT.usage);
+    expect(other.stderr).toMatch(/--names and --shared-ratio are options of critsec chaos locks/);
+  });
 });

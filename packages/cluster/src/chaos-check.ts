@@ -143,6 +143,61 @@ function overlap(input: ChaosCheckInput): { log: SharedLogCheck; upper: number; 
   return { log, upper: spec.kind === 'global' ? log.violationCount : upper, lower };
 }
 
+/** The lost-update part for one counter (see the module comment). */
+export interface SlotUpdates {
+  /** Completed writes missing from the final counter. */
+  readonly lost: number;
+  /** Completed read-modify-writes (logged, and seen without a record). */
+  readonly completed: number;
+  /** Of them, writes seen without a record. */
+  readonly unlogged: number;
+  /** Tokens read by more than one `rmw`. */
+  readonly duplicates: readonly string[];
+  /** `rmw` records whose write is not its read plus one, or a final value beyond the writes. */
+  readonly malformed: number;
+}
+
+/**
+ * The lost updates of counter (slot) `s` from the `rmw` records of `chaos` and its final content
+ * (see the module comment) — per counter, so a run with a counter per lock name
+ * (`critsec chaos locks`) checks each name apart.
+ */
+export function slotUpdates(chaos: readonly ChaosLogRecord[], s: number, final: CounterContent): SlotUpdates {
+  let malformed = 0;
+  const duplicates: string[] = [];
+  const logged = new Set<string>();
+  const reads = new Map<string, number>();
+  // every token read or left in the counter, with the value its write wrote
+  const seen = new Map<string, number>();
+  // the values a completed write is known to have written
+  const written = new Set<number>();
+  for (const r of chaos) {
+    if (r.e !== 'rmw' || r.s !== s) continue;
+    if (r.wrote.value !== r.read.value + 1) malformed++;
+    logged.add(r.wrote.by);
+    written.add(r.wrote.value);
+    const key = r.read.by ?? `initial:${s}`;
+    reads.set(key, (reads.get(key) ?? 0) + 1);
+    if (r.read.by !== null) seen.set(r.read.by, r.read.value);
+  }
+  if (final.by !== null) seen.set(final.by, final.value);
+  let unlogged = 0;
+  for (const [token, value] of seen) {
+    if (logged.has(token)) continue;
+    unlogged++;
+    written.add(value);
+  }
+  // Writes are +1 steps from 0, so every value 1 … final was written by some completed write.
+  // A value nobody is known to have written was written by a write whose record is missing and
+  // whose token nobody read: the writer was killed before its record, and so was the next one
+  // (its record, which would have named the token it read, is missing too).
+  for (let v = 1; v <= final.value; v++) if (!written.has(v)) unlogged++;
+  for (const [key, count] of reads) if (count > 1) duplicates.push(key);
+  const completed = logged.size + unlogged;
+  if (final.value > completed) malformed++;
+  return { lost: Math.max(0, completed - final.value), completed, unlogged, duplicates, malformed };
+}
+
 /** The lost-update part (see the module comment). */
 function updates(input: ChaosCheckInput): {
   lost: number;
@@ -158,40 +213,12 @@ function updates(input: ChaosCheckInput): {
   let malformed = 0;
   const duplicates: string[] = [];
   for (let s = 0; s < slots; s++) {
-    const logged = new Set<string>();
-    const reads = new Map<string, number>();
-    // every token read or left in the counter, with the value its write wrote
-    const seen = new Map<string, number>();
-    // the values a completed write is known to have written
-    const written = new Set<number>();
-    for (const r of input.chaos) {
-      if (r.e !== 'rmw' || r.s !== s) continue;
-      if (r.wrote.value !== r.read.value + 1) malformed++;
-      logged.add(r.wrote.by);
-      written.add(r.wrote.value);
-      const key = r.read.by ?? `initial:${s}`;
-      reads.set(key, (reads.get(key) ?? 0) + 1);
-      if (r.read.by !== null) seen.set(r.read.by, r.read.value);
-    }
-    const final = input.counters[s]!;
-    if (final.by !== null) seen.set(final.by, final.value);
-    let unloggedHere = 0;
-    for (const [token, value] of seen) {
-      if (logged.has(token)) continue;
-      unloggedHere++;
-      written.add(value);
-    }
-    // Writes are +1 steps from 0, so every value 1 … final was written by some completed write.
-    // A value nobody is known to have written was written by a write whose record is missing and
-    // whose token nobody read: the writer was killed before its record, and so was the next one
-    // (its record, which would have named the token it read, is missing too).
-    for (let v = 1; v <= final.value; v++) if (!written.has(v)) unloggedHere++;
-    for (const [key, count] of reads) if (count > 1) duplicates.push(key);
-    const done = logged.size + unloggedHere;
-    completed += done;
-    unlogged += unloggedHere;
-    lost += Math.max(0, done - final.value);
-    if (final.value > done) malformed++;
+    const u = slotUpdates(input.chaos, s, input.counters[s]!);
+    lost += u.lost;
+    completed += u.completed;
+    unlogged += u.unlogged;
+    malformed += u.malformed;
+    duplicates.push(...u.duplicates);
   }
   malformed += input.chaos.filter((r) => r.e === 'rmw' && !(r.s >= 0 && r.s < slots)).length;
   lost += input.chaos.filter((r) => r.e === 'rmw-refused').length;

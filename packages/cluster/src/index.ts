@@ -18,7 +18,8 @@
  * - the shared-log check ({@link checkSharedLog}): sound — every violation it reports happened;
  * - the chaos run: {@link runChaos} (`critsec chaos`: members SIGKILLed and restarted while they
  *   read-modify-write a shared counter under the lock) and its check, {@link checkChaos}
- *   (overlaps beyond k, lost updates).
+ *   (overlaps beyond k, lost updates); over named locks, {@link runLocksChaos} (`critsec chaos
+ *   locks`: a `@critsec/locks` manager per member) and its per-name check, {@link checkLocks}.
  *
  * The member workload as a workload module is the subpath `@critsec/cluster/member`. The source
  * files are named after these rooms: `config-*.ts`, `member-*.ts` (with the one process main,
@@ -108,6 +109,21 @@ export {
   readChaosRecords,
 } from './chaos-check.js';
 export type { FencingCheck } from './chaos-fencing.js';
+export {
+  type LocksChaosOptions,
+  type LocksChaosResult,
+  runLocksChaos,
+} from './launcher-chaos-locks.js';
+export {
+  checkLocks,
+  type LockLogLine,
+  type LockLogRecord,
+  type LockRecordMode,
+  type LocksCheck,
+  type LocksCheckInput,
+  type NameCheck,
+  readLockLines,
+} from './chaos-locks-check.js';
 export {
   type MemberMetricsAddress,
   type MemberMetricsOptions,

@@ -53,6 +53,13 @@ const settingsSchema = v.strictObject({
 /** The file whose appearance ends the members' work. */
 export const STOP_FILE = 'stop';
 
+/**
+ * The file holding the launch's epoch — the kills before it, written by the runner at each launch,
+ * so it grows with every whole-cluster restart: what `critsec chaos locks` puts above its fresh
+ * members' fencing tokens.
+ */
+export const EPOCH_FILE = 'epoch';
+
 function parse<T extends v.GenericSchema>(schema: T, value: unknown, what: string): v.InferOutput<T> {
   const parsed = v.safeParse(schema, value);
   if (!parsed.success) {

@@ -53,6 +53,12 @@ export interface CounterContent {
   readonly by: string | null;
   /** The highest fencing token an accepted operation carried (fencing-aware counter; absent before the first). */
   readonly fence?: number;
+  /**
+   * A counter shared holders also read (a shared name of `critsec chaos locks`): the highest token
+   * an accepted read-modify-write carried — what a shared read must not be below (h-out-of-k's
+   * resource rule: only a conflicting mode fences).
+   */
+  readonly fenceX?: number;
 }
 
 /** What a completed read-modify-write put in a counter. */
@@ -199,11 +205,16 @@ export function appendChaosRecord(logPath: string, record: ChaosLogRecord): void
 }
 
 /** The fencing token a holder reads and writes under, and whether the counter checks it. */
-interface RmwFence {
+export interface RmwFence {
   /** The holder's fencing token (its tenure's). */
   readonly token: number;
   /** The counter rejects a stale token (fencing-aware, launcher-chaos-fence.ts); false: it accepts every operation. */
   readonly checked: boolean;
+  /**
+   * Shared holders read the counter too (readers–writers): a read-modify-write also raises
+   * `fenceX`, the token a shared read must not be below ({@link sharedRead}).
+   */
+  readonly readers?: boolean;
 }
 
 /** Writes `content` to slot `s`'s counter atomically (a temporary file named by `token`, then rename(2)). */
@@ -229,8 +240,10 @@ function fenced(
     const c = readCounter(dir, s);
     if (!admits(c.fence, fence.token)) return { rejected: c.fence! };
     const raised = Math.max(c.fence ?? fence.token, fence.token);
-    if (wrote !== undefined) writeCounter(dir, s, wrote.by, { ...wrote, fence: raised });
-    else if (raised !== c.fence) writeCounter(dir, s, `${owner}/read`, { ...c, fence: raised });
+    const x = fence.readers === true ? { fenceX: Math.max(c.fenceX ?? fence.token, fence.token) } : {};
+    if (wrote !== undefined) writeCounter(dir, s, wrote.by, { ...wrote, fence: raised, ...x });
+    else if (raised !== c.fence || x.fenceX !== c.fenceX)
+      writeCounter(dir, s, `${owner}/read`, { ...c, fence: raised, ...x });
     return c;
   });
 }
@@ -241,6 +254,8 @@ interface RmwOptions {
   readonly logPath: string;
   readonly p: number;
   readonly k: number;
+  /** Use this slot, unclaimed (`critsec chaos locks`: the counter of the name held; the lock alone guards it). */
+  readonly slot?: number;
   /** Names the write: `P<p>/<os pid>/<seq>`. */
   readonly token: string;
   /** What the holder does between its read and its write (its hold time; default nothing). */
@@ -259,8 +274,9 @@ interface RmwOptions {
  * show what the counter alone guarantees.
  */
 export async function readModifyWrite(options: RmwOptions): Promise<void> {
-  const { dir, logPath, p, k, token, fence } = options;
-  const slot = claimSlot(dir, k, token);
+  const { dir, logPath, p, token, fence } = options;
+  const k = options.slot === undefined ? options.k : 1; // an explicit slot is claimed by no file
+  const slot = options.slot ?? claimSlot(dir, k, token);
   if (typeof slot !== 'number') {
     appendChaosRecord(logPath, { p, e: 'rmw-refused', t: Date.now(), claims: slot });
     return;
@@ -310,4 +326,27 @@ export function releaseClaimsOf(dir: string, k: number, p: number): number {
     }
   }
   return released;
+}
+
+/**
+ * A shared holder's read of slot `s`'s counter (`critsec chaos locks`, a shared name): plain, or
+ * — with a checked `fence` — through the fencing-aware counter under h-out-of-k's resource rule:
+ * rejected (`{ rejected }`, and logged `rmw-fenced` by the caller) when a read-modify-write under
+ * a higher token was accepted (`fenceX`: an exclusive holder is the only conflicting mode), and
+ * raising `fence` otherwise (so a later read-modify-write under a lower token is rejected).
+ */
+export function sharedRead(
+  dir: string,
+  s: number,
+  owner: string,
+  fence: RmwFence | undefined,
+): Promise<CounterContent | { rejected: number }> {
+  if (fence?.checked !== true) return Promise.resolve(readCounter(dir, s));
+  return underStoreLock(dir, s, owner, () => {
+    const c = readCounter(dir, s);
+    if (!admits(c.fenceX, fence.token)) return { rejected: c.fenceX! };
+    const raised = Math.max(c.fence ?? fence.token, fence.token);
+    if (raised !== c.fence) writeCounter(dir, s, `${owner}/read`, { ...c, fence: raised });
+    return c;
+  });
 }

@@ -33,7 +33,7 @@ import { ALGORITHMS, type AnyDescriptor, findAlgorithm, resolveCluster } from '.
 import { checkChaos, readChaosRecords } from './chaos-check.js';
 import { createLocalCluster } from './config-local.js';
 import { launchCluster, SHARED_LOG_CHECK_FAILED } from './launcher.js';
-import { STOP_FILE } from './launcher-chaos-member.js';
+import { EPOCH_FILE, STOP_FILE } from './launcher-chaos-member.js';
 import {
   killRound,
   type Launched,
@@ -79,8 +79,8 @@ export function refuseWithoutRecovery(descriptor: AnyDescriptor): void {
 }
 
 /** The faults' options: the restart, the kills a crash-stop run may make, the pauses. */
-function faults(
-  options: ChaosOptions,
+export function faults(
+  options: Pick<ChaosOptions, 'kills' | 'restart' | 'pauseMs' | 'pauses'>,
   n: number,
   deadlines: { readonly callTimeoutMs: number; readonly stallTimeoutMs: number },
 ): Pick<Plan, 'kills' | 'restart' | 'pauseMs' | 'pauses'> {
@@ -170,8 +170,9 @@ async function plan(options: ChaosOptions): Promise<Plan> {
   };
 }
 
-/** Launches the members once; `watch` follows their entries. */
+/** Launches the members once (the epoch file first); `watch` follows their entries. */
 function launch(p: Plan, t: Tally): Launched {
+  writeFileSync(join(p.chaos, EPOCH_FILE), String(t.kills)); // a relaunch follows a kill: it grows
   const run = launchCluster({
     configPath: p.configPath,
     timeoutMs: 24 * 3_600_000, // the stall deadline and the members' own deadlines bound the run
@@ -212,7 +213,7 @@ async function restartRound(p: Plan, t: Tally, launched: Launched): Promise<Laun
 }
 
 /** Runs the launches, faults and restarts; resolves to the last launch's reason to end. */
-async function chaos(p: Plan, t: Tally): Promise<string | null> {
+export async function chaos(p: Plan, t: Tally): Promise<string | null> {
   const { signal } = p.options;
   let launched = launch(p, t);
   const where = () => ({ kills: t.kills, restarts: t.restarts, entries: t.entries });

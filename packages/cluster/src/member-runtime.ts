@@ -275,6 +275,9 @@ function workloadContext(
     workload: config.workload,
     entry: loggedEntry(m, options, waits),
     exit: loggedExit(m, options),
+    root: m.durable === undefined ? m.transport.endpoint : undefined,
+    progress: (event, round, { counted = true } = {}) =>
+      options.onProgress?.({ id: m.id, event, round, ...(counted ? {} : { counted: false }) }),
     control,
     finish() {
       if (!finishCalled) {
@@ -289,12 +292,8 @@ function workloadContext(
     allFinished: done.promise,
     startTogether() {
       start.announce();
-      return withinDeadline(
-        start.promise,
-        m.deadlines.ready,
-        `P${m.id}: the start barrier`,
-        'readyTimeoutMs',
-      );
+      const what = `P${m.id}: the start barrier`;
+      return withinDeadline(start.promise, m.deadlines.ready, what, 'readyTimeoutMs');
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   type Endpoint,
   type ProcessId,
 } from '@critsec/core';
+import type { TcpTransport } from '@critsec/transport-tcp';
 import type { LoadedClusterConfig } from './config-cluster.js';
 
 /**
@@ -61,6 +62,21 @@ export interface ClusterWorkloadContext {
    * waiting time, in ms.
    */
   exit(round: number, opts?: CSCallOptions & { counted?: boolean }): Promise<number>;
+  /**
+   * The member's root endpoint (its TCP transport's), for a workload that runs protocol instances
+   * of its own on channels of it — a `@critsec/locks` manager, as `critsec chaos locks` does;
+   * `undefined` for a durable member (`durability`), whose channels go through its durable layer:
+   * what a workload built beside it would not be persisted.
+   */
+  readonly root: TcpTransport['endpoint'] | undefined;
+  /**
+   * Reports a step the workload made by its own means — a named lock granted (`entry-done`), or
+   * about to be released (`exit-done`) — to the launcher as the progress event `ctx.entry` /
+   * `ctx.exit` send (what a chaos run counts entries and finds holders by). It writes no
+   * shared-log record and counts nothing in the member's report; `counted: false` marks the event
+   * as `ctx.entry`'s option does.
+   */
+  progress(event: 'entry-done' | 'exit-done', round: number, opts?: { readonly counted?: boolean }): void;
   /** The workload's own channel between members (see {@link ClusterWorkloadChannel}). */
   readonly control: ClusterWorkloadChannel;
   /**
