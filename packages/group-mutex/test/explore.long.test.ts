@@ -4,7 +4,12 @@
  *
  * - surficial(3, 3), P0 → 0, P1 → 1, P2 → 0: Maekawa_M's whole space (29,564 states).
  * - surficial(4, 2) (k = 2, max[g] = 2), P0, P1 → group 0, P2, P3 → group 1: both variants
- *   within 150,000 states each, no failure.
+ *   within 50,000 states each, no failure (Maekawa_S's whole space is 9,602 states).
+ *
+ * The surficial(4, 2) budget was 150,000 states until 2026-11-28: Maekawa_M's 50,000 are the
+ * first third of the same depth-first order (the same states, none of them failing, as the first
+ * 50,000 of that run) and save about two thirds of its cost, ~140 of the file's 269 CPU-s
+ * (1.33 ms a state, measured on 15,000 states of the loaded machine).
  */
 import { groupSpec } from '@critsec/core';
 import { surficial } from '@critsec/coteries';
@@ -34,17 +39,17 @@ describe('long explorations', () => {
   });
 
   for (const variant of ['M', 'S'] as const) {
-    it(`Maekawa_${variant}, surficial(4, 2): no failure within 150,000 states`, async () => {
+    it(`Maekawa_${variant}, surficial(4, 2): no failure within 50,000 states`, async () => {
       const r = await exploreSchedules({
         cluster: { factory: groupMutex({ system: surficial(4, 2), variant }), spec: groupSpec(2, 4) },
         rounds: 1,
         request: (_rng, i) => (i < 2 ? 0 : 1),
         maxSchedules: Number.POSITIVE_INFINITY,
-        maxStates: 150_000,
+        maxStates: 50_000,
       });
       report.push(line(`Maekawa_${variant} surficial(4,2)`, r));
       expect(r.failures).toEqual([]);
-      expect(r.exhaustive || r.states >= 150_000).toBe(true);
+      expect(r.exhaustive || r.states >= 50_000).toBe(true);
     });
   }
 });

@@ -33,30 +33,33 @@ describe('long: LKCS', () => {
   for (const x of lkcsFamilies()) suite(x, false);
 });
 
+// Budgets 60,000 and 30,000 states until 2026-11-28: the explorer's depth-first order is
+// deterministic, so these are the first third of the same searches (none of those states failing)
+// and cost a third; neither search was complete at either budget.
 describe('long: explorations', () => {
-  it('LMUTIN ring:3, l = 1, one round each: no violation or deadlock in 60,000 states', async () => {
+  it('LMUTIN ring:3, l = 1, one round each: no violation or deadlock in 20,000 states', async () => {
     const g = ring(3);
     const initial: CSState[] = ['InCS', 'InCS', 'InCS'];
     const r = await exploreSchedules({
       cluster: { factory: lmutin({ graph: g, l: 1 }), spec: localBounds(g, 1, 3), initial },
       rounds: 1,
-      maxStates: 60_000,
+      maxStates: 20_000,
     });
     console.log(`lmutin ring:3: ${r.states} states, ${r.schedules} schedules, exhaustive ${r.exhaustive}`);
     expect(r.failures).toEqual([]);
-    expect(r.exhaustive || r.states >= 60_000).toBe(true);
+    expect(r.exhaustive || r.states >= 20_000).toBe(true);
   });
-  it('LKCS complete:5 (1,4): no violation or deadlock in 30,000 states', async () => {
+  it('LKCS complete:5 (1,4): no violation or deadlock in 10,000 states', async () => {
     const g = complete(5);
     const initial: CSState[] = ['InCS', 'InCS', 'OutCS', 'OutCS', 'OutCS'];
     const r = await exploreSchedules({
       cluster: { factory: lkcs({ graph: g, l: 1, k: 4 }), spec: lkcsPlan(g, 1, 4).spec, initial },
       rounds: 1,
-      maxStates: 30_000,
+      maxStates: 10_000,
     });
     console.log(`lkcs complete:5: ${r.states} states, ${r.schedules} schedules, exhaustive ${r.exhaustive}`);
     expect(r.failures).toEqual([]);
-    expect(r.exhaustive || r.states >= 30_000).toBe(true);
+    expect(r.exhaustive || r.states >= 10_000).toBe(true);
   });
 });
 

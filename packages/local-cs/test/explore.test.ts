@@ -59,7 +59,7 @@ describe('exhaustive exploration in controlled mode (every delivery order, state
     const r = await explore(
       'lkcs complete:5 (1,4)',
       { cluster: { factory: lkcs({ graph: g, l: 1, k: 4 }), spec: plan.spec, initial }, rounds: 1 },
-      500, // 30,000 in compliance.long.test.ts
+      500, // 10,000 in compliance.long.test.ts
     );
     expect(r.exhaustive || r.states >= 500).toBe(true);
   });

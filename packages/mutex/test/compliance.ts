@@ -1,8 +1,10 @@
 /**
  * The compliance suites of Maekawa and Ricart–Agrawala, defined once and registered twice: by the
  * fast files (`compliance-*.test.ts`, `npm test`) with a few seeds per delay model and by
- * `*.compliance.long.test.ts` (`npm run test:long`) with ≥ 1,000 per delay model. Each seed is one
- * concurrent run; the suite runs every seed under unit, uniform(0.1, 2) and exponential(1) delays.
+ * `*.compliance.long.test.ts` (`npm run test:long`) with ≥ 1,000 per delay model (Maekawa's long
+ * file registers the same suite itself: each distinct quorum assignment once, see its header).
+ * Each seed is one concurrent run; the suite runs every seed under unit, uniform(0.1, 2) and
+ * exponential(1) delays.
  */
 import { CSMICError, mutexSpec } from '@critsec/core';
 import { createCluster } from '@critsec/harness';
