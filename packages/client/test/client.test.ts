@@ -1,0 +1,195 @@
+/**
+ * The client against three real lock services (members over TCP on loopback, fencing tokens):
+ * exclusion across clients of different members, ifAvailable, abort, timeout, a lost session,
+ * close, and the typed errors.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noProgressMs } from '@critsec/testing';
+import {
+  ClientClosedError,
+  ConnectionError,
+  createLockClient,
+  type Lock,
+  type LockClient,
+  LockError,
+  LockRequestError,
+  SessionError,
+} from '../src/index.js';
+import { type Members, settled, startMembers, until } from './members.js';
+
+let m: Members;
+const clients: LockClient[] = [];
+/** A client of member `i` (closed after the file); a session that never expires by itself. */
+function client(i: number, o: { sessionTtlMs?: number; fetch?: (r: Request) => Promise<Response> } = {}) {
+  const c = createLockClient({
+    baseUrl: m.urls[i]!,
+    callTimeoutMs: noProgressMs(),
+    sessionTtlMs: 60_000,
+    ...o,
+  });
+  clients.push(c);
+  return c;
+}
+/** A callback that holds the lock until `release()`; `held` resolves with the lock once granted. */
+function holder() {
+  let release = () => {};
+  let granted: (lock: Lock) => void = () => {};
+  const held = new Promise<Lock>((r) => (granted = r));
+  const done = new Promise<void>((r) => (release = r));
+  const callback = (lock: Lock) => {
+    granted(lock);
+    return done;
+  };
+  return { held, release, callback };
+}
+const pendingOn = async (c: LockClient, name: string) =>
+  (await c.query()).pending.some((l) => l.name === name);
+
+beforeAll(async () => {
+  m = await startMembers(3);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await m.close();
+});
+
+describe('createLockClient over @critsec/service', () => {
+  it('excludes across clients of two members: 2 × 10 read-modify-writes, the count exact, tokens increasing', async () => {
+    const [a, b] = [client(0), client(1)];
+    let counter = 0;
+    const tokens: (number | undefined)[] = [];
+    const rounds = (c: LockClient) =>
+      (async () => {
+        for (let i = 0; i < 10; i++)
+          await c.request('counter', async (lock) => {
+            const v = counter;
+            tokens.push(lock.token);
+            await new Promise((r) => setTimeout(r, 1));
+            counter = v + 1;
+          });
+      })();
+    const done = await settled(Promise.all([rounds(a), rounds(b)]), 'the 20 rounds');
+    expect(done.ok).toBe(true);
+    expect(counter).toBe(20);
+    expect(tokens.every((t, i) => typeof t === 'number' && (i === 0 || t > tokens[i - 1]!))).toBe(true);
+  });
+
+  it('ifAvailable: null while another client holds the name; the lock once it is free', async () => {
+    const [a, b] = [client(0), client(1)];
+    const h = holder();
+    const held = a.request('busy', h.callback);
+    await h.held;
+    expect(await b.request('busy', { ifAvailable: true }, (lock) => lock?.name ?? null)).toBeNull();
+    h.release();
+    await held;
+    expect(await b.request('busy', { ifAvailable: true }, (lock) => lock?.name ?? null)).toBe('busy');
+  });
+
+  it('abort of a waiting request rejects with its reason and leaves nothing held or pending', async () => {
+    const [a, b] = [client(0), client(1)];
+    const h = holder();
+    const held = a.request('w', h.callback);
+    await h.held;
+    const ctl = new AbortController();
+    const waiting = settled(
+      b.request('w', { signal: ctl.signal }, () => 'granted'),
+      'the aborted request',
+    );
+    await until(() => pendingOn(a, 'w'), "b's request pending");
+    ctl.abort();
+    const out = await waiting;
+    expect(out.ok === false && (out.error as Error).name).toBe('AbortError');
+    h.release();
+    await held;
+    await until(async () => {
+      const s = await a.query();
+      return ![...s.held, ...s.pending].some((l) => l.name === 'w');
+    }, "'w' free");
+    expect(await client(2).request('w', { ifAvailable: true }, (lock) => lock !== null)).toBe(true);
+  });
+
+  it('timeout: LockError LOCK_TIMEOUT (409) while another client holds the name', async () => {
+    const [a, b] = [client(0), client(1)];
+    const h = holder();
+    const held = a.request('t', h.callback);
+    await h.held;
+    const out = await settled(
+      b.request('t', { timeout: 20 }, () => 'granted'),
+      'the request with a timeout',
+    );
+    expect(out.ok).toBe(false);
+    const err = (out as { error: unknown }).error;
+    expect(err).toBeInstanceOf(LockError);
+    expect(err).toMatchObject({ code: 'LOCK_TIMEOUT', status: 409 });
+    h.release();
+    await held;
+  });
+
+  it('a client that stops renewing loses its session: its lock freed for another, its signal aborted, the next call told', async () => {
+    let stalled = false;
+    const stall = (r: Request) =>
+      stalled && r.url.endsWith('/keepalive')
+        ? new Promise<Response>((_, reject) =>
+            r.signal.addEventListener('abort', () => reject(r.signal.reason)),
+          )
+        : fetch(r);
+    const c = client(2, { sessionTtlMs: 2_000, fetch: stall });
+    const other = client(0);
+    const h = holder();
+    const cHolds = settled(c.request('z', h.callback), "c's request");
+    const lock = await h.held;
+    stalled = true;
+    const otherGets = settled(
+      other.request('z', () => 'other'),
+      "the other client's request",
+    );
+    m.clocks[2]!.advance(2_000); // member 2's service expires c's session: 'z' released
+    expect(await otherGets).toEqual({ ok: true, value: 'other' });
+    await settled(new Promise((r) => lock.signal.addEventListener('abort', r)), "c's lock signal");
+    expect(lock.signal.reason).toBeInstanceOf(SessionError);
+    expect(lock.signal.reason).toMatchObject({ code: 'SESSION_EXPIRED' });
+    h.release();
+    const out = await cHolds;
+    expect(out.ok === false && out.error).toBe(lock.signal.reason);
+    stalled = false;
+    await expect(c.request('z2', () => 1)).rejects.toBeInstanceOf(SessionError); // the next call is told
+    expect(await c.request('z2', (l) => l.name)).toBe('z2'); // then a new session
+  });
+
+  it('close() ends the session: the held lock is released for another client, its request rejects', async () => {
+    const [a, b] = [client(0), client(1)];
+    const h = holder();
+    const aHolds = settled(a.request('c', h.callback), "a's request");
+    const lock = await h.held;
+    const bGets = settled(
+      b.request('c', () => 'b'),
+      "b's request",
+    );
+    await a.close();
+    expect(await bGets).toEqual({ ok: true, value: 'b' });
+    expect(lock.signal.reason).toBeInstanceOf(ClientClosedError);
+    h.release();
+    const out = await aHolds;
+    expect(out.ok === false && out.error).toBeInstanceOf(ClientClosedError);
+    await expect(a.request('c', () => 1)).rejects.toMatchObject({ code: 'CLIENT_CLOSED', status: 0 });
+  });
+
+  it('typed errors: the service refusing (400), options refused before sending (0), no service (UNREACHABLE)', async () => {
+    const a = client(0);
+    await expect(a.request('x'.repeat(300), () => 1)).rejects.toMatchObject({
+      code: 'INVALID_NAME',
+      status: 400,
+    });
+    await expect(a.request('s', { mode: 'shared' }, () => 1)).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      status: 400,
+    });
+    const early = a.request('s', { ifAvailable: true, timeout: 5 }, () => 1);
+    await expect(early).rejects.toBeInstanceOf(LockRequestError);
+    await expect(early).rejects.toMatchObject({ code: 'INVALID_OPTIONS', status: 0 });
+    const nobody = createLockClient({ baseUrl: 'http://127.0.0.1:1', callTimeoutMs: noProgressMs() });
+    await expect(nobody.query()).rejects.toBeInstanceOf(ConnectionError);
+    await expect(nobody.request('x', () => 1)).rejects.toMatchObject({ code: 'UNREACHABLE', status: 0 });
+    await nobody.close();
+  });
+});
