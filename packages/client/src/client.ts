@@ -14,6 +14,7 @@ import {
   SessionError,
 } from './errors.js';
 import { type ApiClient, apiClient, call } from './http.js';
+import { NameQueues, untilAborted } from './name-queue.js';
 import { type CheckedRequest, checkRequest } from './request-options.js';
 import { Session, type SessionTiming } from './session.js';
 import { linked, sleep } from './signals.js';
@@ -87,6 +88,7 @@ class Client implements LockClient {
   #session: Session | undefined;
   #lost: LockClientError | undefined;
   #closed = false;
+  readonly #queues = new NameQueues();
 
   constructor(api: ApiClient, timing: SessionTiming) {
     this.#api = api;
@@ -109,11 +111,26 @@ class Client implements LockClient {
     this.#lost = undefined;
     if (lost !== undefined) throw lost;
     r.signal?.throwIfAborted();
-    const session = this.#current();
-    const id = await untilAborted(session.id, r.signal);
-    const grant = await this.#acquire(session, id, r);
-    if (grant === null) return r.callback(null);
-    return this.#hold(session, id, r, grant);
+    if (r.ifAvailable && this.#queues.busy(r.name)) return r.callback(null); // this client waits or holds it
+    const started = performance.now();
+    const queued = linked([r.signal], r.timeout, '', () => timeoutError(r.name, r.timeout));
+    let leave: () => void;
+    try {
+      leave = await this.#queues.enter(r.name, queued.signal);
+    } finally {
+      queued.dispose();
+    }
+    try {
+      const left =
+        r.timeout === undefined ? undefined : Math.max(0, r.timeout - (performance.now() - started));
+      const session = this.#current();
+      const id = await untilAborted(session.id, r.signal);
+      const grant = await this.#acquire(session, id, { ...r, timeout: left });
+      if (grant === null) return await r.callback(null);
+      return await this.#hold(session, id, r, grant);
+    } finally {
+      leave();
+    }
   }
 
   /** The live session, or a new one (after none, or a lost one). */
@@ -257,21 +274,19 @@ class Client implements LockClient {
   }
 }
 
+/** A request's timeout passed while this client's own earlier requests for the name held it (status 0). */
+function timeoutError(name: string, timeout: number | undefined): LockError {
+  return new LockError(
+    'LOCK_TIMEOUT',
+    0,
+    `acquire '${name}': not granted within ${timeout} ms (this client's earlier requests for it held it)`,
+  );
+}
+
 function isUrl(s: unknown): boolean {
   try {
     return typeof s === 'string' && new URL(s) !== undefined;
   } catch {
     return false;
   }
-}
-
-/** `promise`, or the reason of `signal` as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    if (signal.aborted) return abort();
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }

@@ -14,13 +14,16 @@ export interface Linked {
 }
 
 /**
- * A signal aborted when one of `signals` aborts (with its reason) or `deadlineMs` ms pass (with
- * a `ConnectionError` saying that `what` had no answer in time); no deadline when undefined.
+ * A signal aborted when one of `signals` aborts (with its reason) or `deadlineMs` ms pass (no
+ * deadline when undefined) — with `late()`, by default a `ConnectionError` saying that `what` had
+ * no answer in time.
  */
 export function linked(
   signals: readonly (AbortSignal | undefined)[],
   deadlineMs: number | undefined,
   what: string,
+  late: () => unknown = () =>
+    new ConnectionError('UNREACHABLE', 0, `${what}: no answer within ${deadlineMs} ms`),
 ): Linked {
   const ctl = new AbortController();
   const undo: (() => void)[] = [];
@@ -35,10 +38,7 @@ export function linked(
     undo.push(() => s.removeEventListener('abort', on));
   }
   if (deadlineMs !== undefined && !ctl.signal.aborted) {
-    const timer = setTimeout(
-      () => ctl.abort(new ConnectionError('UNREACHABLE', 0, `${what}: no answer within ${deadlineMs} ms`)),
-      deadlineMs,
-    );
+    const timer = setTimeout(() => ctl.abort(late()), deadlineMs);
     undo.push(() => clearTimeout(timer));
   }
   return {

@@ -54,32 +54,35 @@ afterAll(async () => {
 });
 
 describe('createLockClient over @critsec/service', () => {
-  it('excludes across clients of two members: 2 × 10 read-modify-writes, the count exact, tokens increasing', async () => {
+  it('excludes across clients of two members: 2 × 10 concurrent read-modify-writes, the count exact, tokens increasing', async () => {
     const [a, b] = [client(0), client(1)];
     let counter = 0;
     const tokens: (number | undefined)[] = [];
+    // each client's 10 requests at once: the client queues its own (one session, one request per name)
     const rounds = (c: LockClient) =>
-      (async () => {
-        for (let i = 0; i < 10; i++)
-          await c.request('counter', async (lock) => {
+      Promise.all(
+        Array.from({ length: 10 }, () =>
+          c.request('counter', async (lock) => {
             const v = counter;
             tokens.push(lock.token);
             await new Promise((r) => setTimeout(r, 1));
             counter = v + 1;
-          });
-      })();
+          }),
+        ),
+      );
     const done = await settled(Promise.all([rounds(a), rounds(b)]), 'the 20 rounds');
     expect(done.ok).toBe(true);
     expect(counter).toBe(20);
     expect(tokens.every((t, i) => typeof t === 'number' && (i === 0 || t > tokens[i - 1]!))).toBe(true);
   });
 
-  it('ifAvailable: null while another client holds the name; the lock once it is free', async () => {
+  it('ifAvailable: null while a client holds the name (another, or itself); the lock once it is free', async () => {
     const [a, b] = [client(0), client(1)];
     const h = holder();
     const held = a.request('busy', h.callback);
     await h.held;
     expect(await b.request('busy', { ifAvailable: true }, (lock) => lock?.name ?? null)).toBeNull();
+    expect(await a.request('busy', { ifAvailable: true }, (lock) => lock?.name ?? null)).toBeNull(); // a holds it
     h.release();
     await held;
     expect(await b.request('busy', { ifAvailable: true }, (lock) => lock?.name ?? null)).toBe('busy');
