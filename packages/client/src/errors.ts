@@ -6,7 +6,33 @@
 import type { components } from './api.js';
 
 /** An error code of the service's error body (`ERROR_CODES` of `@critsec/service`). */
-export type ServiceErrorCode = components['schemas']['ErrorResponse']['error']['code'];
+export type ServiceErrorCode =
+  | 'BAD_REQUEST'
+  | 'INVALID_NAME'
+  | 'INVALID_OPTIONS'
+  | 'UNAUTHENTICATED'
+  | 'NOT_FOUND'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SESSION_UNKNOWN'
+  | 'SESSION_EXPIRED'
+  | 'TOO_MANY_SESSIONS'
+  | 'LOCK_ALREADY_REQUESTED'
+  | 'LOCK_NOT_HELD'
+  | 'LOCK_UNAVAILABLE'
+  | 'LOCK_TIMEOUT'
+  | 'LOCK_EXPIRED'
+  | 'SHUTTING_DOWN'
+  | 'INTERNAL';
+
+/** The codes of the OpenAPI document's `ErrorResponse`. */
+type DocumentCode = components['schemas']['ErrorResponse']['error']['code'];
+
+/** Compiles only when `A` and `B` are the same union. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only for `true`. */
+type Assert<T extends true> = T;
+/** `ServiceErrorCode` is exactly the document's codes: a code added to or removed from the service fails to compile here. */
+type _CodesOfTheDocument = Assert<Same<ServiceErrorCode, DocumentCode>>;
 
 /** Every code a {@link LockClientError} carries: the service's, and the client's own two. */
 export type LockClientErrorCode = ServiceErrorCode | 'UNREACHABLE' | 'CLIENT_CLOSED';
@@ -66,7 +92,7 @@ export class ClientClosedError extends LockClientError {}
 
 type Family = new (code: LockClientErrorCode, status: number, message: string) => LockClientError;
 
-/** The family of each of the service's codes (exhaustive: a new code fails to compile here). */
+/** The family of each of the service's codes (exhaustive). */
 const FAMILY: Readonly<Record<ServiceErrorCode, Family>> = {
   BAD_REQUEST: LockRequestError,
   INVALID_NAME: LockRequestError,

@@ -3,8 +3,14 @@
  * exclusion across clients of different members, ifAvailable, abort, timeout, a lost session,
  * close, and the typed errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noProgressMs } from '@critsec/testing';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { noProgressMs, waitForProgress } from '@critsec/testing';
 import {
   ClientClosedError,
   ConnectionError,
@@ -130,17 +136,23 @@ describe('createLockClient over @critsec/service', () => {
 
   it('a client that stops renewing loses its session: its lock freed for another, its signal aborted, the next call told', async () => {
     let stalled = false;
-    const stall = (r: Request) =>
-      stalled && r.url.endsWith('/keepalive')
-        ? new Promise<Response>((_, reject) =>
-            r.signal.addEventListener('abort', () => reject(r.signal.reason)),
-          )
-        : fetch(r);
+    let renewed = 0; // keepalives answered 200
+    const stall = async (r: Request) => {
+      if (!r.url.endsWith('/keepalive')) return fetch(r);
+      if (stalled)
+        return new Promise<Response>((_, reject) =>
+          r.signal.addEventListener('abort', () => reject(r.signal.reason)),
+        );
+      const answer = await fetch(r);
+      if (answer.status === 200) renewed++;
+      return answer;
+    };
     const c = client(2, { sessionTtlMs: 2_000, fetch: stall });
     const other = client(0);
     const h = holder();
     const cHolds = settled(c.request('z', h.callback), "c's request");
     const lock = await h.held;
+    await waitForProgress(() => renewed > 0, { what: 'a keepalive answered' });
     stalled = true;
     const otherGets = settled(
       other.request('z', () => 'other'),
@@ -194,5 +206,42 @@ describe('createLockClient over @critsec/service', () => {
     await expect(nobody.query()).rejects.toBeInstanceOf(ConnectionError);
     await expect(nobody.request('x', () => 1)).rejects.toMatchObject({ code: 'UNREACHABLE', status: 0 });
     await nobody.close();
+  });
+});
+
+describe('the README example (examples/quickstart.ts)', () => {
+  it('is the README block, and prints what its comment says against a service', async () => {
+    const file = readFileSync(new URL('../examples/quickstart.ts', import.meta.url), 'utf8');
+    const code = file.slice(file.indexOf('\n') + 1).trimEnd();
+    expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain(code);
+    // the same program, at member 0's service and importing the source
+    const dir = mkdtempSync(join(tmpdir(), 'critsec-client-'));
+    const copy = join(dir, 'quickstart.ts');
+    const src = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+    writeFileSync(
+      copy,
+      code.replace("'@critsec/client'", JSON.stringify(src)).replace('http://127.0.0.1:7070', m.urls[0]!),
+    );
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      await settled(import(/* @vite-ignore */ pathToFileURL(copy).href), 'the example');
+      expect(log.mock.calls).toEqual([[7, 3, true]]);
+    } finally {
+      log.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the README Python example (examples/client.py)', () => {
+  it('is the README block, and runs against a service with the standard library only', async () => {
+    const file = readFileSync(new URL('../examples/client.py', import.meta.url), 'utf8');
+    expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain(file);
+    const run = promisify(execFile)('python3', [
+      fileURLToPath(new URL('../examples/client.py', import.meta.url)),
+      m.urls[1]!,
+    ]);
+    const out = await settled(run, 'the Python client');
+    expect(out.ok && out.value.stdout).toMatch(/^held stock token \d+\nfree\n0 held\n$/);
   });
 });
