@@ -135,6 +135,7 @@ class Client implements LockClient {
 
   /** The live session, or a new one (after none, or a lost one). */
   #current(): Session {
+    if (this.#closed) throw new ClientClosedError('CLIENT_CLOSED', 0, 'the client was closed');
     const live = this.#session;
     if (live !== undefined && !live.ended.signal.aborted) return live;
     const s = new Session(this.#api, this.#timing);

@@ -5,7 +5,7 @@
  * sending of the last one answered (so the client gives it up no later than the service, whose
  * ttl restarted after that sending), and by `close()` (`DELETE`, which releases its locks).
  */
-import { ClientClosedError, LockClientError, SessionError } from './errors.js';
+import { ClientClosedError, ConnectionError, LockClientError, SessionError } from './errors.js';
 import { type ApiClient, call } from './http.js';
 import { unref } from './signals.js';
 
@@ -38,14 +38,20 @@ export class Session {
 
   async #open(): Promise<string> {
     const sent = performance.now();
-    const s = await call(
-      'open a session',
-      (signal) => this.#api.POST('/v1/sessions', { body: { ttlMs: this.#timing.ttlMs }, signal }),
-      [this.ended.signal],
-      this.#timing.callTimeoutMs,
-    );
-    this.#answered(sent);
-    return s.id;
+    try {
+      const s = await call(
+        'open a session',
+        (signal) => this.#api.POST('/v1/sessions', { body: { ttlMs: this.#timing.ttlMs }, signal }),
+        [this.ended.signal],
+        this.#timing.callTimeoutMs,
+      );
+      this.#answered(sent);
+      return s.id;
+    } catch (err) {
+      // never opened: ended, so that the client's next request opens another
+      this.end(err instanceof LockClientError ? err : new ConnectionError('UNREACHABLE', 0, String(err)));
+      throw err;
+    }
   }
 
   /** A keepalive was answered; it was sent at `sent` (`performance.now()`). */

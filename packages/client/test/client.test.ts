@@ -205,6 +205,19 @@ describe('createLockClient over @critsec/service', () => {
     const nobody = createLockClient({ baseUrl: 'http://127.0.0.1:1', callTimeoutMs: noProgressMs() });
     await expect(nobody.query()).rejects.toBeInstanceOf(ConnectionError);
     await expect(nobody.request('x', () => 1)).rejects.toMatchObject({ code: 'UNREACHABLE', status: 0 });
+    const opens: string[] = [];
+    const counting = createLockClient({
+      baseUrl: 'http://127.0.0.1:1',
+      callTimeoutMs: noProgressMs(),
+      fetch: (r) => {
+        opens.push(r.url);
+        return fetch(r);
+      },
+    });
+    for (let i = 0; i < 2; i++)
+      await expect(counting.request('x', () => 1)).rejects.toBeInstanceOf(ConnectionError);
+    expect(opens).toEqual(['http://127.0.0.1:1/v1/sessions', 'http://127.0.0.1:1/v1/sessions']); // tried again
+    await counting.close();
     await nobody.close();
   });
 });
