@@ -19,6 +19,7 @@
 /** The layer of every package (directory name under packages/): imports go to lower numbers only. */
 const LAYER = {
   core: 0,
+  client: 0,
   transport: 1,
   coteries: 1,
   store: 1,

@@ -28,6 +28,12 @@ export const NOT_RUNNABLE = [
     contains: "algorithm: '/abs/path/my-mutex.js'",
     reason: 'a template: `algorithm` is the path of the reader’s own algorithm module',
   },
+  {
+    pkg: '@critsec/client',
+    contains: "createLockClient({ baseUrl: 'http://127.0.0.1:7070' })",
+    reason:
+      'needs a lock service listening (`critsec node --serve`); packages/client/test/client.test.ts runs it against one',
+  },
 ];
 
 const FENCE = /^```(ts|typescript|js|javascript)\s*$/;

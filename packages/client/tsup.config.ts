@@ -1,0 +1,3 @@
+import { packageBuild } from '../../tools/build.js';
+
+export default packageBuild();

@@ -1,0 +1,3 @@
+import { packageTest } from '../../tools/vitest.shared.js';
+
+export default packageTest('client');
