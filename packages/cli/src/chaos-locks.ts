@@ -15,7 +15,7 @@ import type { CommandContext, CommandOptions } from './commands.js';
 import { EXIT } from './exit-codes.js';
 
 /** The lock manager's options `critsec chaos locks` takes among the algorithms' parameter flags. */
-const LOCK_FLAGS = new Set(['k', 'ttl', 'fencing', 'driftMargin']);
+const LOCK_FLAGS = new Set(['k', 'ttl', 'fencing', 'driftMargin', 'reselect']);
 
 /** One name's totals in the `--json` object. */
 interface NameSummary {
@@ -116,13 +116,23 @@ function formatLocksSummary(s: ReturnType<typeof locksSummary>): string {
 }
 
 /**
- * `--fencing` from the command line.
+ * `--fencing` (or `--reselect`) from the command line.
  * @throws ConfigurationError for a value other than true or false.
  */
 function bool(name: string, value: unknown): boolean {
   if (value === 'true' || value === true) return true;
   if (value === 'false' || value === false) return false;
   throw new ConfigurationError(`--${name} must be true or false, got ${String(value)}`);
+}
+
+/**
+ * `--reselect` from the command line (the descriptors' on|off, or true|false).
+ * @throws ConfigurationError for another value.
+ */
+function onOff(name: string, value: unknown): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  return bool(name, value);
 }
 
 /**
@@ -143,7 +153,7 @@ export async function locksChaosAction(
   const other = common.paramFlags.filter((f) => o[f] !== undefined && !LOCK_FLAGS.has(f));
   if (other.length > 0 || o.param !== undefined) {
     throw new ConfigurationError(
-      `critsec chaos locks takes --k, --ttl, --fencing and --driftMargin of the lock manager; not ${other.map((f) => `--${f}`).join(', ') || '--param'}`,
+      `critsec chaos locks takes --k, --ttl, --fencing, --driftMargin and --reselect of the lock manager; not ${other.map((f) => `--${f}`).join(', ') || '--param'}`,
     );
   }
   if (o.names === undefined) throw new ConfigurationError('critsec chaos locks needs --names <N>');
@@ -163,6 +173,7 @@ export async function locksChaosAction(
     ...(o.ttl === undefined ? {} : { ttl: String(o.ttl) }),
     ...(o.fencing === undefined ? {} : { fencing: bool('fencing', o.fencing) }),
     ...(o.driftMargin === undefined ? {} : { driftMargin: String(o.driftMargin) }),
+    ...(o.reselect === undefined ? {} : { reselect: onOff('reselect', o.reselect) }),
     kills: String(o.kills),
     restart: o.restart === false ? 'none' : 'cluster',
     ...(o.pause === undefined ? {} : { pauseMs: String(o.pause) }),

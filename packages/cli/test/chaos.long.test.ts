@@ -141,4 +141,24 @@ describe('critsec chaos locks: named locks under kills and pauses, checked per n
     expect(caught).toBeDefined();
     console.log(`chaos locks, plain counter: seed ${caught?.seed} ${JSON.stringify(caught?.summary)}`);
   });
+
+  it('crash-stop (--no-restart) with --reselect on: the living go on without the dead member, 0 violations', async () => {
+    // exclusive-only names: a shared name over the default arbiter (k = n − 1) has one quorum, all n
+    const r = await chaosLocks(
+      ...['--n', '5', '--names', '6', '--shared-ratio', '0', '--kills', '1', '--no-restart', '--reselect', 'on'],
+      ...['--ttl', '1000', '--fencing', 'true', '--hold', '20', '--think', '20', '--seed', '1'],
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.summary).toMatchObject({
+      restart: 'none',
+      kills: 1,
+      restarts: 0,
+      safetyViolations: 0,
+      lostUpdates: 0,
+      fencingViolations: 0,
+      ok: true,
+    });
+    console.log(`chaos locks, crash-stop: ${JSON.stringify({ ...r.summary, perName: undefined })}`);
+  });
 });

@@ -83,7 +83,7 @@ describe('critsec chaos (issue 27)', () => {
       ],
       [
         ['--names', '4', '--kills', '1', '--coterie', 'grid'],
-        /takes --k, --ttl, --fencing and --driftMargin of the lock manager; not --coterie/,
+        /takes --k, --ttl, --fencing, --driftMargin and --reselect of the lock manager; not --coterie/,
       ],
       [
         ['--names', '4', '--kills', '1', '--shared-ratio', '2'],

@@ -51,6 +51,8 @@ const settingsSchema = v.strictObject({
   fencing: v.optional(v.boolean()),
   ttl: v.optional(v.pipe(v.number(), v.minValue(0))),
   driftMargin: v.optional(v.pipe(v.number(), v.minValue(0))),
+  /** The manager's quorum reselection (issue 28 §4). */
+  reselect: v.optional(v.boolean()),
   /** With tokens, work through the fencing-aware counter (default true; false: the plain one). */
   fencedStore: v.optional(v.boolean()),
 });
@@ -156,6 +158,7 @@ function manager(ctx: ClusterWorkloadContext, s: Settings): LockManager {
     ...(s.fencing === undefined ? {} : { fencing: s.fencing }),
     ...(s.ttl === undefined ? {} : { ttl: s.ttl }),
     ...(s.driftMargin === undefined ? {} : { driftMargin: s.driftMargin }),
+    ...(s.reselect === undefined ? {} : { reselect: s.reselect }),
     onError: (err) => console.error(`chaos locks member P${ctx.id}: ${err.message}`),
   });
 }

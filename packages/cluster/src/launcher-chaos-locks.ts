@@ -48,6 +48,12 @@ export interface LocksChaosOptions extends Omit<ChaosOptions, 'algorithm' | 'par
   /** The manager's `driftMargin`, ms (default ttl / 10). */
   readonly driftMargin?: number | string;
   /**
+   * Quorum reselection (the manager's `reselect`, issue 28 §4): a member's requests move to quorums
+   * avoiding the members its transport suspects — what keeps a crash-stop run (`restart: 'none'`)
+   * going once a member is dead. Refused by the manager where it is (see `createLockManager`).
+   */
+  readonly reselect?: boolean;
+  /**
    * What a kill restarts: `cluster` (default) — every member, fresh, over the same counters and
    * shared log; `none` — nothing (crash-stop). `member` is refused (see the module comment).
    */
@@ -119,6 +125,7 @@ function lockSettings(o: LocksChaosOptions, n: number) {
     ...(o.fencing === true ? { fencing: true } : {}),
     ...(o.ttl === undefined ? {} : { ttl: number('ttl', o.ttl, 1) }),
     ...(o.driftMargin === undefined ? {} : { driftMargin: number('driftMargin', o.driftMargin, 0) }),
+    ...(o.reselect === true ? { reselect: true } : {}),
   };
 }
 
