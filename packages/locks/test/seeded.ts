@@ -9,7 +9,10 @@
  * With `crashStop` a random member crash-stops at a random time early in the run, the network's
  * failure detector suspecting it 2 time units later: its own loops are excused from "stuck",
  * "nothing left" is not checked (the live arbiters may keep its requests), and the query is asked
- * at a live member.
+ * at a live member. The run is then bounded (400 time units, then 50 for the query): the crashed
+ * member's own entries wait for ever, and with a ttl their keep-alive timers (h-out-of-k's F3
+ * while waiting) go on firing — the simulator's timers do not stop at a crash — so the network
+ * never runs out of events.
  */
 import { createRng } from '@critsec/core';
 import { HolderCheck, settled, simLocks } from './sim.js';
