@@ -34,6 +34,7 @@ async function config(extra: object): Promise<string> {
 
 describe('critsec node --serve', () => {
   it('another algorithm, unknown params, or a reselect the lock manager refuses: exit 78 (EX_CONFIG), one line', async () => {
+    const three = (await freeLoopbackPorts(3)).map((port, id) => ({ id, host: '127.0.0.1', port }));
     for (const [extra, says, flags] of [
       [{ algorithm: 'gcs' }, 'set algorithm to "mutex"', []],
       [
@@ -43,7 +44,8 @@ describe('critsec node --serve', () => {
       ],
       // n = 1: majority(1) has a single quorum, nothing to move to
       [{ params: { reselect: 'on' } }, 'reselect needs a coterie with another quorum to move to', []],
-      [{ params: { reselect: true } }, 'no quorum reselection in this version', ['--shared', 'db']],
+      // n = 3, shared names: the default k = n − 1 = 2 has one 1-unit quorum (all three members)
+      [{ params: { reselect: true }, n: 3, processes: three }, 'pass k ≤ n − 2 = 1', ['--shared', 'db']],
     ] as const) {
       let stderr = '';
       const code = await main(

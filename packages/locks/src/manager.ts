@@ -23,7 +23,7 @@ import { LocalQueue } from './local-queue.js';
 import { LockMetrics } from './metrics.js';
 import { channelOf, type NameKind } from './names.js';
 import { type CheckedRequest, checkManagerOptions, checkRequest, type ManagerSettings } from './options.js';
-import { probedQuorum } from './reselect.js';
+import { probedHKQuorum, probedQuorum } from './reselect.js';
 import { tenureOf } from './tenure.js';
 import type { Lock, LockInfo, LockManager, LockManagerOptions, LockMode, LockSnapshot } from './types.js';
 
@@ -65,7 +65,7 @@ class Manager implements LockManager {
     const endpoint = o.endpoint.channel(s.channel);
     let hk: CSFactory<number> | undefined;
     const shared: CSFactory<unknown> = (ctx) => {
-      hk ??= hOutOfK({ k: s.k, arbiter: s.arbiter(), ...s.grants });
+      hk ??= hOutOfK({ k: s.k, arbiter: s.arbiter(), ...s.grants, reselect: s.reselect });
       return hk(ctx) as CSObject<unknown>;
     };
     this.#instances = new Instances({
@@ -229,7 +229,7 @@ class Manager implements LockManager {
       const quorum =
         kind === 'x'
           ? probedQuorum(this.#s.coterie, this.id, this.#s.reselect, this.#suspicions)
-          : this.#s.arbiter().quorumOf(this.id, h!);
+          : probedHKQuorum(this.#s.arbiter(), this.id, h!, this.#s.reselect, this.#suspicions);
       if (!(await this.#control.probe(quorum, kind, r.name, h ?? 1))) {
         line.give();
         this.#requests.delete(mine);
@@ -378,9 +378,10 @@ function lockOf(name: string, mode: LockMode, tenure: Tenure | undefined): Lock 
  *   (a local request, or the first message for it), reclaimed when idle (`reclaimIdle()`, or
  *   automatically past `maxLiveNames`), rebuilt from its kept durable state.
  * - A member's requests for one name queue locally in arrival order and enter one at a time.
- * - With `reselect` (issue 28 §4), an exclusive-only name's request whose quorum holds a suspected
- *   member moves to a quorum of the coterie's family avoiding it: safety unconditional, liveness
- *   while such a quorum is alive (see {@link LockManagerOptions.reselect}).
+ * - With `reselect` (issue 28 §4), a request whose quorum holds a suspected member moves to a
+ *   quorum avoiding it — of the coterie's family for an exclusive-only name, of the (h,k)-arbiter's
+ *   `Q_{h,k}` for a shared one: safety unconditional, liveness while such a quorum is alive (see
+ *   {@link LockManagerOptions.reselect}).
  *
  * @throws LockOptionsError for bad options (see {@link LockManagerOptions}).
  */

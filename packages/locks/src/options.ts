@@ -68,7 +68,7 @@ export function checkRequest(name: unknown, a: unknown, b: unknown): CheckedRequ
 /** The manager's settings, checked and defaulted. */
 export interface ManagerSettings {
   readonly coterie: Coterie;
-  /** Built on first use of a shared name (n ≥ 2). */
+  /** Built on first use of a shared name (n ≥ 2), or at creation with `reselect` and `shared` names. */
   readonly arbiter: () => HKArbiter;
   readonly k: number;
   readonly isShared: (name: string) => boolean;
@@ -76,7 +76,7 @@ export interface ManagerSettings {
   readonly maxLiveNames: number;
   /** The time-bounded grant options of both protocols (issue 28). */
   readonly grants: { readonly fencing?: boolean; readonly ttl?: number; readonly driftMargin?: number };
-  /** Quorum reselection for exclusive-only names (Maekawa's `reselect`, issue 28 §4); see `reselect.ts`. */
+  /** Quorum reselection for every name (Maekawa's and h-out-of-k's `reselect`, issue 28 §4); see `reselect.ts`. */
   readonly reselect: boolean;
 }
 
@@ -128,14 +128,15 @@ export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
   if (o.fencing !== undefined && typeof o.fencing !== 'boolean') {
     throw new LockOptionsError(`createLockManager: fencing must be a boolean, got ${String(o.fencing)}`);
   }
-  let arbiter = o.arbiter;
+  let built = o.arbiter;
+  const arbiter = () => {
+    built ??= uniformHKArbiter(n, k);
+    return built;
+  };
   const coterie = o.coterie ?? majority(n);
   return {
     coterie,
-    arbiter: () => {
-      arbiter ??= uniformHKArbiter(n, k);
-      return arbiter;
-    },
+    arbiter,
     k,
     isShared: sharedPredicate(o.shared),
     channel,
@@ -145,7 +146,7 @@ export function checkManagerOptions(o: LockManagerOptions): ManagerSettings {
       ...(o.ttl === undefined ? {} : { ttl: o.ttl }),
       ...(o.driftMargin === undefined ? {} : { driftMargin: o.driftMargin }),
     },
-    reselect: checkReselect(o.reselect, o.shared, coterie),
+    reselect: checkReselect({ reselect: o.reselect, shared: o.shared, coterie, n, k, arbiter }),
   };
 }
 

@@ -118,23 +118,27 @@ export interface LockManagerOptions {
   /** The drift margin of {@link ttl} (same unit, 0 ≤ margin < ttl; default ttl / 10). */
   readonly driftMargin?: number;
   /**
-   * Quorum reselection for exclusive-only names (Maekawa's `reselect`, rules S1–S5 of
-   * `@critsec/mutex`, issue 28 §4; a deviation from the papers): a request whose quorum holds a
-   * member the endpoint's failure detector suspects (`RootEndpoint.suspicions`: a member that
-   * left at once, a dead or cut-off one after the TCP transport's `suspectAfterMs`) moves to
-   * another quorum of `coterie`'s family avoiding every suspect, its priority kept (S3); the
-   * `ifAvailable` probe asks that same quorum.
+   * Quorum reselection for every name (issue 28 §4; a deviation from the papers): a request whose
+   * quorum holds a member the endpoint's failure detector suspects (`RootEndpoint.suspicions`: a
+   * member that left at once, a dead or cut-off one after the TCP transport's `suspectAfterMs`)
+   * moves to another quorum avoiding every suspect, its priority kept (S3) — for an exclusive-only
+   * name Maekawa's `reselect` (rules S1–S5 of `@critsec/mutex`) over `coterie`'s family, for a
+   * shared name h-out-of-k's `reselect` (its rules S1–S5) over the quorums `Q_{h,k}` of
+   * {@link arbiter} for the h units asked; the `ifAvailable` probe asks that same quorum.
    *
-   * Guarantees: **safety is unconditional** — any two quorums of the family intersect, so wrong
-   * suspicions never let two holders in; **liveness** while some quorum of the family avoiding
-   * the suspected members is alive and no dead member holds a lock that quorum needs (with
-   * {@link ttl} a dead holder's locks come back within it). The same on every member. Default
-   * false: a name whose quorum holds a departed member waits for it.
+   * Guarantees: **safety is unconditional** — any two quorums of the family intersect (for a
+   * shared name: any assignment of `Q_{h,k}` quorums to conflicting requests, Theorem 1 of the
+   * h-out-of-k paper), so wrong suspicions never let conflicting holders in; **liveness** while
+   * some quorum avoiding the suspected members is alive and no dead member holds a lock (units)
+   * that quorum needs (with {@link ttl} a dead holder's locks come back within it). The same on
+   * every member. Default false: a name whose quorum holds a departed member waits for it.
    *
-   * @throws LockOptionsError (from `createLockManager`) when not a boolean; with {@link shared}
-   *   names (h-out-of-k has no reselection in this version: they would still stall); or over a
-   *   coterie whose family has a single quorum (`majority(1)`, `majority(2)`…: nothing to move
-   *   to — the message lists the coteries that have alternatives).
+   * @throws LockOptionsError (from `createLockManager`) when not a boolean; over a coterie whose
+   *   family has a single quorum (`majority(1)`, `majority(2)`…: nothing to move to — the message
+   *   lists the coteries that have alternatives); or, with {@link shared} names (a non-empty list
+   *   or a predicate), over an (h,k)-arbiter with a single quorum for some h — the default
+   *   `uniformHKArbiter(n, n − 1)` is one: pass `k ≤ n − 2` or an arbiter with alternatives (the
+   *   arbiter is then built at creation).
    */
   readonly reselect?: boolean;
   /** Live instances past which idle ones are reclaimed when a new one is built (default 1 024). */

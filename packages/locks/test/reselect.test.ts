@@ -3,10 +3,10 @@
  * the simulator (its failure detector on) — with `reselect` every name keeps granting on the
  * others, without it the names whose requester's quorum holds the member are stuck; the
  * `ifAvailable` probe asks the quorum the entry would ask; reclaimed names rebuild; the options
- * refused.
+ * refused (shared names: `test/reselect-shared.test.ts`).
  */
 import type { ProtocolClock } from '@critsec/core';
-import { majority } from '@critsec/coteries';
+import { majority, uniformHKArbiter } from '@critsec/coteries';
 import { SimNetwork, uniformDelay } from '@critsec/transport-sim';
 import { describe, expect, it } from 'vitest';
 import { createLockManager, type LockManagerOptions, LockOptionsError } from '../src/index.js';
@@ -122,7 +122,7 @@ describe('createLockManager({ reselect }): a member crash-stopped', () => {
     }
   });
 
-  it('refuses reselect with shared names, over a coterie with one quorum, or not a boolean', () => {
+  it('refuses reselect over a coterie with one quorum, with shared names over an arbiter with one quorum for some h (the default k = n − 1), or not a boolean', () => {
     const net = new SimNetwork({ n: 3 });
     const endpoint = net.endpoint(0);
     const refused = (o: Partial<LockManagerOptions>, n = 3) => {
@@ -135,22 +135,31 @@ describe('createLockManager({ reselect }): a member crash-stopped', () => {
       }
       throw new Error(`accepted ${JSON.stringify(o)}`);
     };
-    expect(refused({ reselect: true, shared: ['db'] })).toMatch(/h-out-of-k.*no quorum reselection/);
-    expect(refused({ reselect: true, shared: () => false })).toMatch(/drop `shared` or `reselect`/);
+    // the default uniformHKArbiter(n, n − 1): its 1-unit quorum is every member
+    expect(refused({ reselect: true, shared: ['db'] })).toMatch(
+      /uniform \(h,k\)-arbiter k=2 n=3 has a single one for h = 1 \(\{0, 1, 2\}\) with k = 2, n = 3: pass k ≤ n − 2 = 1 .*or an arbiter with alternatives/,
+    );
+    expect(refused({ reselect: true, shared: () => false, k: 4 }, 5)).toMatch(
+      /h = 1 .*k = 4, n = 5: pass k ≤ n − 2 = 3/,
+    );
+    // an arbiter given: checked at creation too
+    expect(refused({ reselect: true, shared: ['db'], k: 2, arbiter: uniformHKArbiter(3, 2) })).toMatch(
+      /k=2 n=3 has a single one for h = 1/,
+    );
     expect(refused({ reselect: true }, 2)).toMatch(
       /majority n=2.* single one; coteries with alternatives: majority\(n\) and tree\(n\) for n ≥ 3/,
     );
     expect(refused({ reselect: 'on' as never })).toMatch(/reselect must be a boolean/);
-    // accepted: an empty shared list, and reselect off with shared names
-    expect(() => createLockManager({ endpoint, id: 0, n: 3, reselect: true, shared: [] })).not.toThrow();
-    expect(() =>
-      createLockManager({
-        endpoint: new SimNetwork({ n: 3 }).endpoint(0),
-        id: 0,
-        n: 3,
-        reselect: false,
-        shared: ['db'],
-      }),
-    ).not.toThrow();
+    // accepted: an empty shared list, reselect off with shared names, and reselect with shared names and k ≤ n − 2
+    for (const [o, n] of [
+      [{ reselect: true, shared: [] }, 3],
+      [{ reselect: false, shared: ['db'] }, 3],
+      [{ reselect: true, shared: ['db'], k: 1 }, 3],
+      [{ reselect: true, shared: () => true, k: 3 }, 5],
+    ] as const) {
+      expect(() =>
+        createLockManager({ endpoint: new SimNetwork({ n }).endpoint(0), id: 0, n, ...o }),
+      ).not.toThrow();
+    }
   });
 });

@@ -5,6 +5,14 @@
  * reclaim the idle names of a random member while the others run. Checked: the monitor per name
  * (0 violations), every loop finished (0 stuck), and afterwards every instance idle everywhere
  * (nothing held or queued at any arbiter), the cluster-wide `query()` empty.
+ *
+ * With `crashStop` a random member crash-stops at a random time early in the run, the network's
+ * failure detector suspecting it 2 time units later: its own loops are excused from "stuck",
+ * "nothing left" is not checked (the live arbiters may keep its requests), and the query is asked
+ * at a live member. The run is then bounded (400 time units, then 50 for the query): the crashed
+ * member's own entries wait for ever, and with a ttl their keep-alive timers (h-out-of-k's F3
+ * while waiting) go on firing — the simulator's timers do not stop at a crash — so the network
+ * never runs out of events.
  */
 import { createRng } from '@critsec/core';
 import { HolderCheck, settled, simLocks } from './sim.js';
@@ -16,6 +24,11 @@ export interface SeededOptions {
   /** Names s0, s1, … are shared (h-out-of-k with k units), x0, x1, … exclusive-only. */
   readonly sharedNames: number;
   readonly k: number;
+  /** Crash-stop one random member (see the module comment). */
+  readonly crashStop?: boolean;
+  /** The managers' `reselect` and `ttl`. */
+  readonly reselect?: boolean;
+  readonly ttl?: number;
 }
 
 export interface SeededResult {
@@ -28,13 +41,29 @@ export interface SeededResult {
   /** Instances still live after `reclaimIdle()` at the end (something held or queued). */
   readonly leftover: number;
   readonly maxShared: number;
+  /** The member crash-stopped, if any. */
+  readonly crashed: number | undefined;
 }
 
 export async function seededRun(seed: number, o: SeededOptions): Promise<SeededResult> {
   const isShared = (name: string) => name.startsWith('s');
-  const { net, managers } = simLocks(o.n, seed, { shared: isShared, k: o.k });
+  const { net, managers } = simLocks(
+    o.n,
+    seed,
+    {
+      shared: isShared,
+      k: o.k,
+      ...(o.reselect === undefined ? {} : { reselect: o.reselect }),
+      ...(o.ttl === undefined ? {} : { ttl: o.ttl }),
+    },
+    o.crashStop === true ? 2 : undefined,
+  );
   const check = new HolderCheck(o.n, { k: o.k, shared: isShared, now: () => net.now });
   const rng = createRng(seed).fork('locks');
+  // forked only with crashStop: the other runs draw exactly what they drew before
+  const crashRng = o.crashStop === true ? rng.fork('crash') : undefined;
+  const crashed = crashRng?.int(o.n);
+  if (crashed !== undefined) net.schedule(crashRng!.int(12), () => net.crash(crashed));
   const names = [
     ...Array.from({ length: o.sharedNames }, (_, i) => `s${i}`),
     ...Array.from({ length: o.names - o.sharedNames }, (_, i) => `x${i}`),
@@ -76,18 +105,18 @@ export async function seededRun(seed: number, o: SeededOptions): Promise<SeededR
         else tally.other.push(String(out.error));
       }
     }
-    finished++;
+    if (id !== crashed) finished++;
   };
   const loops = managers.flatMap((_, id) => [loop(id, rng.fork(`${id}a`)), loop(id, rng.fork(`${id}b`))]);
-  await net.run();
-  const stuck = loops.length - finished;
+  await (crashed === undefined ? net.run() : net.run({ until: 400 }));
+  const stuck = loops.length - (crashed === undefined ? 0 : 2) - finished;
   let leftover = 0;
   for (const m of managers) {
     m.reclaimIdle();
-    leftover += m.live;
+    if (crashed === undefined) leftover += m.live;
   }
-  const q = settled(managers[0]!.query());
-  await net.run();
+  const q = settled(managers[crashed === 0 ? 1 : 0]!.query());
+  await (crashed === undefined ? net.run() : net.run({ until: net.now + 50 }));
   const snapshot = await q;
   const violations = [...check.violations, ...tally.other];
   if (!snapshot.ok || snapshot.value.held.length + snapshot.value.pending.length > 0) {
@@ -103,5 +132,6 @@ export async function seededRun(seed: number, o: SeededOptions): Promise<SeededR
     aborts: tally.aborts,
     leftover,
     maxShared: check.maxShared,
+    crashed,
   };
 }

@@ -16,13 +16,22 @@ export interface SimLocks {
   readonly clock: ProtocolClock;
 }
 
-/** n managers over one simulated network (uniform delays 1–3 by default). */
+/**
+ * n managers over one simulated network (uniform delays 1–3 by default); `suspectAfter` turns on
+ * the network's failure detector (a crashed member suspected that many time units after).
+ */
 export function simLocks(
   n: number,
   seed: number,
   options: Partial<Omit<LockManagerOptions, 'endpoint' | 'id' | 'n'>> & { registry?: Registry } = {},
+  suspectAfter?: number,
 ): SimLocks {
-  const net = new SimNetwork({ n, seed, delay: uniformDelay(1, 3) });
+  const net = new SimNetwork({
+    n,
+    seed,
+    delay: uniformDelay(1, 3),
+    ...(suspectAfter === undefined ? {} : { suspectAfter }),
+  });
   const clock: ProtocolClock = { now: () => net.now, setTimer: (d, fn) => net.schedule(d, fn) };
   const managers = Array.from({ length: n }, (_, id) =>
     createLockManager({ endpoint: net.endpoint(id), id, n, clock, ...options }),

@@ -121,8 +121,9 @@ function lockSettings(loaded: LoadedClusterConfig): {
  * (`quorumReadiness`).
  * @throws ConfigurationError for a configuration the service cannot run (another algorithm,
  *   `durability`, unknown params, options the lock manager refuses — `reselect` with `shared`
- *   names or over a coterie with a single quorum), or an address beyond loopback without a token; the
- *   transport's or the server's error when a port cannot be bound.
+ *   names (the default k = n − 1 has one 1-unit quorum) or over a coterie with a single quorum),
+ *   or an address beyond loopback without a token; the transport's or the server's error when a
+ *   port cannot be bound.
  */
 export async function startLockMember(o: LockMemberOptions): Promise<LockMember> {
   const loaded = loadClusterConfig(o.configPath);

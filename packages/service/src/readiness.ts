@@ -2,7 +2,8 @@
  * A member's readiness (`/readyz`): whether it can grant now, from its transport's connections
  * and its failure detector's suspicions — over the quorum an exclusive name's entry at this
  * member asks now: `Q_i`, or with quorum reselection (`@critsec/locks`' `reselect`, issue 28 §4)
- * the quorum of the coterie's family avoiding every suspected member.
+ * the quorum of the coterie's family avoiding every suspected member. Shared names (h-out-of-k)
+ * ask other quorums and are not judged here (the package README, "Readiness").
  */
 import type { ProcessId, Suspicions } from '@critsec/core';
 import { type Coterie, quorumAvoiding } from '@critsec/coteries';
