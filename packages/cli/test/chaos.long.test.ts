@@ -146,7 +146,20 @@ describe('critsec chaos locks: named locks under kills and pauses, checked per n
     // exclusive-only names: a shared name over the default arbiter (k = n − 1) has one quorum, all n
     const r = await chaosLocks(
       ...['--n', '5', '--names', '6', '--shared-ratio', '0', '--kills', '1', '--no-restart'],
-      ...['--reselect', 'on', '--ttl', '1000', '--fencing', 'true', '--hold', '20', '--think', '20', '--seed', '1'],
+      ...[
+        '--reselect',
+        'on',
+        '--ttl',
+        '1000',
+        '--fencing',
+        'true',
+        '--hold',
+        '20',
+        '--think',
+        '20',
+        '--seed',
+        '1',
+      ],
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(EXIT.ok);
