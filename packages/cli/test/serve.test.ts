@@ -39,13 +39,15 @@ describe('critsec node --serve', () => {
       [{ algorithm: 'gcs' }, 'set algorithm to "mutex"', []],
       [
         { params: { init: 'none' } },
-        'the lock service takes coterie, fencing, ttl, driftMargin, reselect',
+        'the lock service takes coterie, fencing, ttl, driftMargin, reselect, k',
         [],
       ],
       // n = 1: majority(1) has a single quorum, nothing to move to
       [{ params: { reselect: 'on' } }, 'reselect needs a coterie with another quorum to move to', []],
       // n = 3, shared names: the default k = n − 1 = 2 has one 1-unit quorum (all three members)
       [{ params: { reselect: true }, n: 3, processes: three }, 'pass k ≤ n − 2 = 1', ['--shared', 'db']],
+      // k is the shared names' units, at most n − 1
+      [{ params: { k: 3 }, n: 3, processes: three }, 'k must be an integer in 1 … n − 1 = 2, got 3', []],
     ] as const) {
       let stderr = '';
       const code = await main(
@@ -86,5 +88,25 @@ describe('critsec node --serve', () => {
     expect(r.text).toMatch(
       /^P0: shut down in [\d.]+ s: every session ended, every grant released; every peer had left$/,
     );
+  });
+
+  it('params.k ≤ n − 2 lets shared names reselect: the member serves them', async () => {
+    const three = (await freeLoopbackPorts(3)).map((port, id) => ({ id, host: '127.0.0.1', port }));
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const r = await runServeCommand(
+      await config({ params: { reselect: 'on', k: 1 }, n: 3, processes: three }),
+      '0',
+      '127.0.0.1:0',
+      {
+        write: (l) => {
+          lines.push(l);
+          if (l.includes('serving locks')) stop.abort('SIGTERM');
+        },
+      },
+      { stop: stop.signal, shared: 'db' },
+    );
+    expect(lines.find((l) => l.includes('serving locks'))).toMatch(/quorum reselection/);
+    expect(r.ok).toBe(true);
   });
 });

@@ -35,6 +35,8 @@ const ParamsSchema = v.strictObject({
   driftMargin: v.optional(v.pipe(v.number(), v.minValue(0))),
   // the mutex descriptor's `"on"` / `"off"`, or a boolean
   reselect: v.optional(v.union([v.boolean(), v.picklist(['on', 'off'])])),
+  // shared names' units (`@critsec/locks`' k: at most k shared holders; default n − 1)
+  k: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
 });
 
 /** Options of {@link startLockMember}. */
@@ -90,6 +92,7 @@ function lockSettings(loaded: LoadedClusterConfig): {
   ttl?: number;
   driftMargin?: number;
   reselect: boolean;
+  k?: number;
 } {
   const { config, path } = loaded;
   if (config.algorithm !== 'mutex')
@@ -103,7 +106,7 @@ function lockSettings(loaded: LoadedClusterConfig): {
   const r = v.safeParse(ParamsSchema, config.params ?? {});
   if (!r.success)
     throw new ConfigurationError(
-      `cluster config ${path}: params: ${r.issues.map((i) => `${v.getDotPath(i) ?? 'params'}: ${i.message}`).join('; ')} (the lock service takes coterie, fencing, ttl, driftMargin, reselect)`,
+      `cluster config ${path}: params: ${r.issues.map((i) => `${v.getDotPath(i) ?? 'params'}: ${i.message}`).join('; ')} (the lock service takes coterie, fencing, ttl, driftMargin, reselect, k)`,
     );
   const { coterie = 'majority', reselect, ...grants } = r.output;
   return {
@@ -121,7 +124,8 @@ function lockSettings(loaded: LoadedClusterConfig): {
  * (`quorumReadiness`).
  * @throws ConfigurationError for a configuration the service cannot run (another algorithm,
  *   `durability`, unknown params, options the lock manager refuses — `reselect` with `shared`
- *   names (the default k = n − 1 has one 1-unit quorum) or over a coterie with a single quorum),
+ *   names and the default k = n − 1 (one 1-unit quorum: set `params.k` ≤ n − 2), a `k` ≥ n, or
+ *   `reselect` over a coterie with a single quorum),
  *   or an address beyond loopback without a token; the transport's or the server's error when a
  *   port cannot be bound.
  */
