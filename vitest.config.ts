@@ -10,9 +10,14 @@ import { defineConfig } from 'vitest/config';
 // One test file per core: vitest's default is one worker fewer than the cores (a single worker
 // on the 2-core CI machine, which left a core idle through the CPU-bound long suites). No test
 // has a wall-clock deadline, so files sharing the machine only run slower, never fail.
+//
+// The global setup bundles the cluster member main once for the run, so the `critsec` members the
+// tests spawn as OS processes load one file instead of compiling the sources through tsx each
+// (tools/member-main-bundle.ts).
 export default defineConfig({
   test: {
     projects: ['packages/*'],
+    globalSetup: ['tools/member-main-bundle.ts'],
     passWithNoTests: process.env.CRITSEC_LONG === '1',
     maxWorkers: Math.max(2, availableParallelism()),
   },
