@@ -9,7 +9,7 @@
  * - `test/**\/*.long.test.ts` — the ≥ 10⁴-seed runs and long explorations, `npm run test:long`
  *   (sets `CRITSEC_LONG=1`; CI runs it after `npm test`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
@@ -64,24 +64,63 @@ export interface PackageTestOptions {
   readonly isolate?: boolean;
 }
 
-export function packageTest(name: string, options: PackageTestOptions = {}) {
-  const isolate = options.isolate ?? false;
-  checkIsolation(name, isolate);
-  return defineProject({
+/** The settings every test project shares (a package's, or the root's merged project). */
+function testSettings(name: string, isolate: boolean, root: string) {
+  return {
     resolve: { conditions: [sourceCondition, 'import', 'module', 'default'] },
     ssr: { resolve: { conditions: [sourceCondition, 'import', 'module', 'default'] } },
     test: {
       name,
-      include: longSuite ? ['test/**/*.long.test.ts'] : ['test/**/*.test.ts'],
-      exclude: longSuite ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.long.test.ts'],
-      environment: 'node',
+      include: longSuite ? [`${root}test/**/*.long.test.ts`] : [`${root}test/**/*.test.ts`],
+      exclude: longSuite ? ['**/node_modules/**'] : ['**/node_modules/**', `${root}test/**/*.long.test.ts`],
+      environment: 'node' as const,
       testTimeout: HANG_GUARD_MS,
       hookTimeout: HANG_GUARD_MS,
-      pool: 'threads',
+      pool: 'threads' as const,
       isolate,
       // files share their worker's globals when not isolated: undo what a file stubbed
       unstubEnvs: true,
       unstubGlobals: true,
     },
-  });
+  };
+}
+
+/** One package's test project (its `vitest.config.ts`): `npx vitest run` in the package, Stryker. */
+export function packageTest(name: string, options: PackageTestOptions = {}) {
+  const isolate = options.isolate ?? false;
+  checkIsolation(name, isolate);
+  return defineProject(testSettings(name, isolate, ''));
+}
+
+/** Whether a package's `vitest.config.ts` asks for isolation (`packageTest(name, { isolate: true })`). */
+function isolatedPackage(dir: string): boolean {
+  return /isolate:\s*true/.test(readFileSync(join(dir, 'vitest.config.ts'), 'utf8'));
+}
+
+/**
+ * The root run's projects (root `vitest.config.ts`: `npm test`, `npm run test:long`): every package
+ * whose tests share a module graph merged into **one** project, `packages`, and each isolated
+ * package (`packageTest(name, { isolate: true })`) as its own project, from its own config. One
+ * project means one vite server: every source is transformed once per run, not once per package
+ * that imports it, and a worker imports a shared source (`@critsec/core`, the harness, the
+ * simulator …) once for every package's files instead of once per package. The same settings as
+ * each package's own project (`testSettings`); only the project name in the output differs.
+ */
+export function workspaceProjects() {
+  const packagesDir = fileURLToPath(new URL('../packages/', import.meta.url));
+  const names = readdirSync(packagesDir).filter((n) => existsSync(join(packagesDir, n, 'vitest.config.ts')));
+  const isolated = names.filter((n) => isolatedPackage(join(packagesDir, n)));
+  const shared = names.filter((n) => !isolated.includes(n));
+  for (const n of shared) checkIsolation(n, false);
+  return [
+    {
+      extends: false,
+      ...testSettings(
+        'packages',
+        false,
+        `packages/${shared.length === 1 ? shared[0] : `{${shared.join(',')}}`}/`,
+      ),
+    },
+    ...isolated.map((n) => `packages/${n}`),
+  ];
 }

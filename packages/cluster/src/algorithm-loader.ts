@@ -8,6 +8,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigurationError, type CSFactory, type CSState } from '@critsec/core';
+import { namesAModule } from './algorithm-name.js';
 import { ALGORITHMS, type AnyDescriptor } from './algorithm-resolve.js';
 
 /** What a cluster algorithm module exports (or a registry holds under a name). */
@@ -97,8 +98,7 @@ export async function withAlgorithmModule(
   algorithms: readonly AnyDescriptor[] = ALGORITHMS,
 ): Promise<readonly AnyDescriptor[]> {
   if (algorithms.some((d) => d.name === algorithm)) return algorithms;
-  const looksLikeModule = isAbsolute(algorithm) || /^[.@]|[/\\]|\.[cm]?js$/.test(algorithm);
-  if (!looksLikeModule) return algorithms;
+  if (!namesAModule(algorithm)) return algorithms;
   const specifier = isAbsolute(algorithm) ? pathToFileURL(algorithm).href : algorithm;
   let mod: Record<string, unknown>;
   try {

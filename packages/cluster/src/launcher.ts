@@ -6,9 +6,8 @@
  * other than 0), gathers the reports, and runs the shared-log safety check at the end.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { ConfigurationError, type ProblemSpec, type ProcessId } from '@critsec/core';
+import { defaultMemberEntry } from './launcher-entry.js';
 import { clusterProblemSpec, type LoadedClusterConfig, loadClusterConfig } from './config-cluster.js';
 import type { ClusterNodeProgress, ClusterNodeReport } from './member-runtime.js';
 import { appendSharedLogRecord, checkSharedLog, readSharedLog, type SharedLogCheck } from './shared-log.js';
@@ -118,19 +117,6 @@ export interface ClusterRun {
   pid(id: ProcessId): number | undefined;
   /** Kills every member and ends the run. */
   stop(): Promise<ClusterRunResult>;
-}
-
-/** This package's member main and the Node flags to run it: the TypeScript source through tsx, or the build. */
-function defaultEntry(): { entry: string; execArgv: string[] } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const tsx = createRequire(here).resolve('tsx');
-    return {
-      entry: fileURLToPath(new URL('./member-main.ts', here)),
-      execArgv: ['--conditions=@critsec/source', '--import', new URL(`file://${tsx}`).href],
-    };
-  }
-  return { entry: fileURLToPath(new URL('./member-main.js', here)), execArgv: [] };
 }
 
 interface Member {
@@ -322,7 +308,8 @@ export function launchCluster(options: LaunchClusterOptions): ClusterRun {
   const config = loadClusterConfig(options.configPath);
   const n = config.config.n;
   const spec = clusterProblemSpec(config.config);
-  const defaults = defaultEntry();
+  const member = options.member ?? 'modules';
+  const defaults = defaultMemberEntry(member, config.config.algorithm);
   const timeoutMs = options.timeoutMs ?? 120_000;
   if (!(timeoutMs > 0))
     throw new ConfigurationError(`launchCluster: timeoutMs must be > 0, got ${timeoutMs}`);
@@ -337,7 +324,7 @@ export function launchCluster(options: LaunchClusterOptions): ClusterRun {
     logPath: config.resolve(config.config.log),
     entry: options.entry ?? defaults.entry,
     execArgv: options.execArgv ?? defaults.execArgv,
-    memberArgs: options.entry === undefined ? ['--member', options.member ?? 'modules'] : [],
+    memberArgs: options.entry === undefined ? ['--member', member] : [],
     members: Array.from({ length: n }, () => ({
       child: undefined,
       killed: false,

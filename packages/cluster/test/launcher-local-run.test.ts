@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigurationError } from '@critsec/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { MEMBER_MAIN_ENV } from '../src/launcher-entry.js';
 import { readSharedLog, resolveClusterRun, runLocalCluster } from '../src/index.js';
 import { tempDirs } from './helpers.js';
 
@@ -9,6 +10,9 @@ const tempDir = tempDirs('critsec-local-run-');
 
 describe('runLocalCluster: critsec members (algorithms by name) as OS processes', () => {
   it('the (1,2)-GCS on 3 processes: every member reports, totals add up, the shared log is safe', async () => {
+    // The members run this package's member main as a user's monorepo checkout runs it (the
+    // sources through tsx), not the bundle the root test run prebuilds for every other launch.
+    vi.stubEnv(MEMBER_MAIN_ENV, '');
     const dir = tempDir();
     const settings = resolveClusterRun({
       algorithm: 'gcs',
@@ -18,9 +22,13 @@ describe('runLocalCluster: critsec members (algorithms by name) as OS processes'
       params: { l: 1, k: 2, coterie: 'majority' },
     });
     const progress: number[] = [];
+    const commands: string[] = [];
     const { failure, result, reports, totals, violation } = await runLocalCluster(settings, {
       onProgress: (done, total) => progress.push(done / total),
+      onLaunch: (run) => commands.push(readFileSync(`/proc/${run.pid(0)}/cmdline`, 'utf8')),
     });
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatch(/--import\0file:.*tsx.*\0.*[/]cluster[/]src[/]member-main\.ts\0--config/);
     expect(failure).toBeNull();
     expect(violation).toBeNull();
     expect(result.check.violationCount).toBe(0);

@@ -33,9 +33,11 @@ describe('the compliance workload over TCP/TLS on loopback, one process, safety 
       expect(cluster.monitor.recheck()).toBeNull();
       await quiesce(cluster);
       expect(cluster.errors).toEqual([]);
-      // The traffic really went over TLS sockets between the processes.
+      // The traffic really went over TLS sockets between the processes: one connection to each
+      // peer up at the end (a process starved by a loaded machine may miss heartbeats and
+      // reconnect, which counts a connection and a disconnection more).
       for (const t of cluster.transports) {
-        expect(t.stats.connections).toBe(c.spec.n - 1);
+        expect(t.stats.connections - t.stats.disconnections).toBe(c.spec.n - 1);
         expect(t.stats.bytesOut).toBeGreaterThan(0);
       }
     });

@@ -68,8 +68,10 @@ describe('FIFO broken underneath', () => {
     }
   }
 
+  // The first 100 of the same seeds (the compliance suites run Maekawa on grid(9) with FIFO over
+  // thousands more): the stuck runs above are FIFO's doing, not the workload's.
   it('with FIFO kept, the same runs all finish', async () => {
-    for (let s = 1; s <= 300; s++) {
+    for (let s = 1; s <= 100; s++) {
       const cluster = createCluster({
         factory: maekawa({ coterie: grid(9) }),
         spec: mutexSpec(9),

@@ -68,11 +68,13 @@ describe('MUTIN: a Query, Acquire or Release P4 did not send, to P0 and P1 (issu
     expect(reached.counts.get('mutin:withdrawn')).toBeGreaterThan(0);
   });
 
-  it('every forged message × t = 20, 40 × seeds 1–200: 0 lock-ups, 0 violations', async () => {
+  // Seeds 1–64 hold the first lock-ups of the table above (Acquire at t = 20: 2, 13, 19, 34, 35;
+  // Query at t = 40: 36, 63); the long suite runs seeds 1–2,000 of every forged message.
+  it('every forged message × t = 20, 40 × seeds 1–64: 0 lock-ups, 0 violations', async () => {
     const bad: string[] = [];
     for (const msg of FORGED) {
       for (const t of [20, 40]) {
-        for (let seed = 1; seed <= 200; seed++) {
+        for (let seed = 1; seed <= 64; seed++) {
           const r = await forged(msg, t, seed);
           if (!r.ok) bad.push(`${JSON.stringify(msg)}, t ${t}, seed ${seed}: ${r.failure}`);
         }
