@@ -1,6 +1,6 @@
 /**
  * The client's types of the lock service's API, generated from `@critsec/service`'s OpenAPI
- * document (`openapi-typescript`, formatted by the repository's biome): what `src/api.ts` must
+ * document (`openapi-typescript`, formatted by the repository's biome): what `generated/api.ts` must
  * be. `scripts/write-api.ts` writes it (`npm run api` in this package); its header records the
  * document's SHA-256 (`api-hash.ts`).
  */
@@ -20,7 +20,7 @@ const header = (hash: string) => `/**
  */
 `;
 
-/** The text `src/api.ts` must have. */
+/** The text `generated/api.ts` must have. */
 export async function generateApi(): Promise<string> {
   const text = header(documentHash()) + astToString(await openapiTS(pathToFileURL(DOCUMENT_FILE)));
   const biome = spawnSync(

@@ -4,7 +4,7 @@
  * when its signal aborts the HTTP request), the callback while held, the release when the
  * callback's promise settles — plus `query()` and `close()`.
  */
-import type { components } from './api.js';
+import type { components } from '../generated/api.js';
 import {
   ClientClosedError,
   ConnectionError,

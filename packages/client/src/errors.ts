@@ -3,7 +3,7 @@
  * the answer's `{ error: { code, message } }` body, with the HTTP `status`), and the client's own
  * two — no answer (`UNREACHABLE`) and a closed client (`CLIENT_CLOSED`), both with `status` 0.
  */
-import type { components } from './api.js';
+import type { components } from '../generated/api.js';
 
 /** An error code of the service's error body (`ERROR_CODES` of `@critsec/service`). */
 export type ServiceErrorCode =

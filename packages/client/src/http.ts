@@ -1,11 +1,11 @@
 /**
  * The service's API as typed calls: `openapi-fetch` over the paths generated from the service's
- * OpenAPI document (`api.ts`), so a path, body or answer the document does not have fails to
+ * OpenAPI document (`generated/api.ts`), so a path, body or answer the document does not have fails to
  * compile; every answer other than 2xx becomes the typed error of its code (`errors.ts`), and a
  * failed or late fetch a `ConnectionError`.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from './api.js';
+import type { paths } from '../generated/api.js';
 import { answerError, ConnectionError } from './errors.js';
 import { linked } from './signals.js';
 

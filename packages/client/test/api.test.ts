@@ -1,5 +1,5 @@
 /**
- * The client against the service's OpenAPI document, and its portability: `src/api.ts` was
+ * The client against the service's OpenAPI document, and its portability: `generated/api.ts` was
  * generated from `@critsec/service`'s `openapi.json` as it is now (the SHA-256 its header
  * records; fails on drift: run `npm run api` in packages/client — `api.long.test.ts` generates it
  * again and compares the whole text), and `src/` uses no Node-only API (browsers, Deno, Bun).
@@ -11,9 +11,9 @@ import { API_FILE, documentHash, HASH_LINE } from '../scripts/api-hash.js';
 const src = new URL('../src/', import.meta.url);
 
 describe('@critsec/client', () => {
-  it("src/api.ts was generated from the service's openapi.json as it is now (`npm run api` writes it)", () => {
+  it("generated/api.ts was generated from the service's openapi.json as it is now (`npm run api` writes it)", () => {
     const recorded = HASH_LINE.exec(readFileSync(API_FILE, 'utf8'))?.[1];
-    expect(recorded, 'src/api.ts is stale: run `npm run api` in packages/client').toBe(documentHash());
+    expect(recorded, 'generated/api.ts is stale: run `npm run api` in packages/client').toBe(documentHash());
   });
 
   it('src/ imports no node: module and uses no Node-only global (process, Buffer, require)', () => {
