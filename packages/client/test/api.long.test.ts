@@ -10,8 +10,9 @@ import { generateApi } from '../scripts/api.js';
 
 describe('generated/api.ts', () => {
   it("is openapi-typescript's output for the service's openapi.json", async () => {
-    expect(readFileSync(API_FILE, 'utf8'), 'generated/api.ts is stale: run `npm run api` in packages/client').toBe(
-      await generateApi(),
-    );
+    expect(
+      readFileSync(API_FILE, 'utf8'),
+      'generated/api.ts is stale: run `npm run api` in packages/client',
+    ).toBe(await generateApi());
   });
 });
