@@ -42,6 +42,11 @@ export interface Tally {
   readonly dead: Set<ProcessId>;
 }
 
+/** The tally of a run that has not started: nothing killed, restarted, paused or entered. */
+export function newTally(): Tally {
+  return { kills: 0, restarts: 0, entries: 0, victims: [], paused: [], restartTimes: [], dead: new Set() };
+}
+
 /** One launch of the members: the run, its entries, and its end (the reason). */
 export interface Launched {
   readonly run: ClusterRun;

@@ -23,7 +23,7 @@ import { readChaosRecords } from './chaos-check.js';
 import { checkLocks, type LocksCheck, readLockLines } from './chaos-locks-check.js';
 import { createLocalCluster } from './config-local.js';
 import { chaos, faults } from './launcher-chaos.js';
-import type { Plan, Tally } from './launcher-chaos-faults.js';
+import { newTally, type Plan } from './launcher-chaos-faults.js';
 import type { ChaosOptions, ChaosPause, ChaosVictim } from './launcher-chaos-options.js';
 import { chaosDir, initCounters, readCounter } from './launcher-chaos-rmw.js';
 
@@ -209,15 +209,7 @@ function brokenBy(check: LocksCheck, k: number): string | null {
 export async function runLocksChaos(options: LocksChaosOptions): Promise<LocksChaosResult> {
   const t0 = Date.now();
   const p = await plan(options);
-  const t: Tally = {
-    kills: 0,
-    restarts: 0,
-    entries: 0,
-    victims: [],
-    paused: [],
-    restartTimes: [],
-    dead: new Set(),
-  };
+  const t = newTally();
   const failure = await chaos(p, t);
   const logPath = join(p.dir, 'shared.log');
   const check = checkLocks({

@@ -42,6 +42,7 @@ import {
   pauseRound,
   report,
   sleep,
+  newTally,
   type Tally,
 } from './launcher-chaos-faults.js';
 import type { ChaosOptions, ChaosResult } from './launcher-chaos-options.js';
@@ -277,15 +278,7 @@ export async function chaos(p: Plan, t: Tally): Promise<string | null> {
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const t0 = Date.now();
   const p = await plan(options);
-  const t: Tally = {
-    kills: 0,
-    restarts: 0,
-    entries: 0,
-    victims: [],
-    paused: [],
-    restartTimes: [],
-    dead: new Set(),
-  };
+  const t = newTally();
   const failure = await chaos(p, t);
   const logPath = join(p.dir, 'shared.log');
   const check = checkChaos({
